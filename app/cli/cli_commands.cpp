@@ -1,0 +1,104 @@
+// meshscope-cli: info, map and tree over any format the core decodes.
+#include "cli_commands.h"
+
+#include <ostream>
+
+#include "json_report.h"
+#include "meshscope/core/decode.h"
+
+namespace meshscope::cli {
+
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: meshscope-cli COMMAND [OPTIONS] FILE\n"
+    "\n"
+    "Inspect game-engine asset files: Roblox FileMesh (.mesh 1.00-7.00), Roblox models and\n"
+    "places (.rbxm/.rbxl/.rbxmx/.rbxlx), Unigine (.mesh/.smesh/.sanim), Second Life mesh assets.\n"
+    "\n"
+    "Commands:\n"
+    "  info [--json] FILE   summary: format, version, meshes, LODs, bones, FACS, warnings\n"
+    "  map FILE             byte map: one range per line (offset, length, path)\n"
+    "  tree [--json] FILE   node / instance tree with properties\n"
+    "\n"
+    "Options:\n"
+    "  -h, --help           show this help\n"
+    "  -V, --version        show the version\n"
+    "\n"
+    "Exit status: 0 success, 1 the file could not be read, 2 usage error.\n";
+
+struct Parsed {
+    std::string command;
+    bool json = false;
+    std::vector<std::string> files;
+    std::string unknownOption;
+};
+
+Parsed parse(const std::vector<std::string>& args) {
+    Parsed p;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--json") p.json = true;
+        else if (a.size() > 1 && a[0] == '-' ) { if (p.unknownOption.empty()) p.unknownOption = a; }
+        else if (p.command.empty()) p.command = a;
+        else p.files.push_back(a);
+    }
+    return p;
+}
+
+bool decodeOrReport(const std::string& file, DecodeResult& result, std::ostream& err) {
+    result = decodeFile(file);
+    if (result.ok()) return true;
+    err << file << ": " << result.error->toString() << "\n";
+    return false;
+}
+
+void printTree(const Asset& a, int node, int depth, std::ostream& out) {
+    // Depth-limited printing; deep trees are shown to 256 levels.
+    const Node& n = a.nodes[node];
+    out << std::string(std::size_t(std::min(depth, 256)) * 2, ' ') << n.kind;
+    if (!n.name.empty()) out << " \"" << n.name << "\"";
+    out << "\n";
+    if (depth > 256) return;
+    for (int c : n.children)
+        if (c >= 0 && std::size_t(c) < a.nodes.size() && a.nodes[c].parent == node) printTree(a, c, depth + 1, out);
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    for (const auto& a : args) {
+        if (a == "-h" || a == "--help") { out << kUsage; return 0; }
+        if (a == "-V" || a == "--version") { out << "meshscope-cli " << MESHSCOPE_VERSION << "\n"; return 0; }
+    }
+    const Parsed p = parse(args);
+    if (!p.unknownOption.empty()) {
+        err << "meshscope-cli: unknown option " << p.unknownOption << "\n" << kUsage;
+        return 2;
+    }
+    if (p.command.empty()) { err << kUsage; return 2; }
+    if (p.command != "info" && p.command != "map" && p.command != "tree") {
+        err << "meshscope-cli: unknown command \"" << p.command << "\"\n" << kUsage;
+        return 2;
+    }
+    if (p.files.size() != 1) {
+        err << "meshscope-cli: " << p.command << " takes exactly one FILE\n";
+        return 2;
+    }
+    const std::string& file = p.files.front();
+    DecodeResult result;
+    if (!decodeOrReport(file, result, err)) return 1;
+    const Asset& asset = result.asset;
+    if (p.command == "info") {
+        if (p.json) out << infoJson(asset).dump(2) << "\n";
+        else out << infoText(asset, file);
+    } else if (p.command == "map") {
+        out << mapText(asset);
+    } else {
+        if (p.json) out << treeJson(asset).dump(2) << "\n";
+        else for (int r : asset.roots()) printTree(asset, r, 0, out);
+    }
+    return 0;
+}
+
+}  // namespace meshscope::cli

@@ -1,0 +1,220 @@
+// Reports over a decoded Asset (see json_report.h).
+#include "json_report.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace meshscope::cli {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+Json number(float v) {
+    // JSON has no NaN or infinity; bounds are finite by construction, but be safe.
+    return std::isfinite(v) ? Json(static_cast<double>(v)) : Json(nullptr);
+}
+
+Json vec3(const Vec3& v) { return Json::array({number(v.x), number(v.y), number(v.z)}); }
+
+std::string base64(const Bytes& b) {
+    static const char* t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((b.size() + 2) / 3 * 4);
+    for (std::size_t i = 0; i < b.size(); i += 3) {
+        const std::uint32_t n = (std::uint32_t(b[i]) << 16) |
+                                (i + 1 < b.size() ? std::uint32_t(b[i + 1]) << 8 : 0) |
+                                (i + 2 < b.size() ? b[i + 2] : 0);
+        out += t[(n >> 18) & 63];
+        out += t[(n >> 12) & 63];
+        out += i + 1 < b.size() ? t[(n >> 6) & 63] : '=';
+        out += i + 2 < b.size() ? t[n & 63] : '=';
+    }
+    return out;
+}
+
+bool isModel(const Asset& a) { return a.format.rfind("roblox-model", 0) == 0; }
+
+}  // namespace
+
+Json valueJson(const Value& value) {
+    return std::visit(
+        [](const auto& v) -> Json {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, std::monostate>) return nullptr;
+            else if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::int64_t> ||
+                               std::is_same_v<T, std::string>)
+                return v;
+            else if constexpr (std::is_same_v<T, double>) return std::isfinite(v) ? Json(v) : Json(std::to_string(v));
+            else if constexpr (std::is_same_v<T, Bytes>) return base64(v);
+            else if constexpr (std::is_same_v<T, Vec2>) return Json::array({number(v.x), number(v.y)});
+            else if constexpr (std::is_same_v<T, Vec3>) return vec3(v);
+            else if constexpr (std::is_same_v<T, Vec4>)
+                return Json::array({number(v.x), number(v.y), number(v.z), number(v.w)});
+            else if constexpr (std::is_same_v<T, CFrame>) {
+                Json r = Json::array();
+                for (float f : v.rotation) r.push_back(number(f));
+                return Json{{"position", vec3(v.position)}, {"rotation", r}};
+            } else if constexpr (std::is_same_v<T, NodeRef>) {
+                return v.node < 0 ? Json(nullptr) : Json{{"ref", v.node}};
+            } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+                Json r = Json::array();
+                for (double d : v) r.push_back(std::isfinite(d) ? Json(d) : Json(nullptr));
+                return r;
+            }
+        },
+        value);
+}
+
+Json infoJson(const Asset& asset) {
+    Json j;
+    j["format"] = asset.format;
+    j["version"] = asset.version;
+    Json meshes = Json::array();
+    for (const auto& m : asset.meshes) {
+        Json mj;
+        mj["name"] = m.name;
+        mj["vertices"] = m.vertexCount();
+        mj["triangles"] = m.triangleCount();
+        mj["lods"] = m.lodOffsets;
+        if (m.bounds.valid()) {
+            mj["bounds"] = {{"min", vec3(m.bounds.min)}, {"max", vec3(m.bounds.max)}};
+        } else {
+            mj["bounds"] = {{"min", Json::array({0, 0, 0})}, {"max", Json::array({0, 0, 0})}};
+        }
+        mj["skinned"] = m.skinned();
+        // Extra keys (allowed by the contract).
+        Json lodLevels = Json::array();
+        for (const auto& l : m.lods) lodLevels.push_back({{"name", l.name}, {"triangles", l.triangleCount}});
+        mj["lodLevels"] = lodLevels;
+        mj["surfaces"] = m.surfaces.size();
+        meshes.push_back(std::move(mj));
+    }
+    j["meshes"] = meshes;
+    Json bones = Json::array();
+    for (const auto& s : asset.skeletons)
+        for (const auto& b : s.bones) bones.push_back(b.name);
+    j["bones"] = bones;
+    if (asset.facs.empty()) {
+        j["facs"] = nullptr;
+    } else {
+        const FacsRig& rig = asset.facs.front();
+        j["facs"] = {{"controls", rig.columnNames()}, {"bones", rig.boneNames}};
+    }
+    Json warnings = Json::array();
+    for (const auto& d : asset.diagnostics)
+        if (d.severity != Severity::Info) warnings.push_back(d.toString());
+    j["warnings"] = warnings;
+    if (isModel(asset)) {
+        std::map<std::string, int> classes;
+        for (const auto& n : asset.nodes) ++classes[n.kind];
+        j["instances"] = asset.nodes.size();
+        j["classes"] = classes;
+    }
+    j["formatName"] = asset.formatName;
+    j["fileSize"] = asset.fileSize;
+    return j;
+}
+
+std::string infoText(const Asset& asset, const std::string& fileName) {
+    std::ostringstream o;
+    o << fileName << ": " << asset.formatName << " " << asset.version << " (" << asset.fileSize
+      << " bytes)\n";
+    for (const auto& m : asset.meshes) {
+        o << "  mesh \"" << m.name << "\": " << m.vertexCount() << " vertices, "
+          << m.triangleCount() << " triangles";
+        if (!m.lods.empty()) {
+            o << ", " << m.lods.size() << " LOD" << (m.lods.size() == 1 ? "" : "s") << " (";
+            for (std::size_t i = 0; i < m.lods.size(); ++i)
+                o << (i ? ", " : "") << m.lods[i].triangleCount;
+            o << " triangles)";
+        }
+        if (m.skinned()) o << ", skinned";
+        o << "\n";
+        if (m.bounds.valid()) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "    bounds (%g, %g, %g) – (%g, %g, %g)\n",
+                          m.bounds.min.x, m.bounds.min.y, m.bounds.min.z, m.bounds.max.x,
+                          m.bounds.max.y, m.bounds.max.z);
+            o << buf;
+        }
+    }
+    for (const auto& s : asset.skeletons) {
+        o << "  skeleton";
+        if (!s.name.empty()) o << " \"" << s.name << "\"";
+        o << ": " << s.bones.size() << " bones\n";
+    }
+    for (const auto& f : asset.facs) {
+        o << "  FACS rig: " << f.controlNames.size() << " controls, " << f.correctives.size()
+          << " correctives, " << f.boneNames.size() << " face bones\n";
+    }
+    for (const auto& a : asset.animations)
+        o << "  animation \"" << a.name << "\": " << a.frameCount << " frames, " << a.tracks.size() << " tracks\n";
+    if (isModel(asset)) o << "  " << asset.nodes.size() << " instances\n";
+    for (const auto& d : asset.diagnostics)
+        o << "  " << (d.severity == Severity::Info ? "note" : "warning") << ": " << d.toString() << "\n";
+    return o.str();
+}
+
+Json treeJson(const Asset& asset) {
+    // Iterative build (no recursion: instance trees can be deep).
+    std::vector<Json> built(asset.nodes.size());
+    // Children always have a larger index than... not guaranteed; build in post-order.
+    std::vector<int> order;
+    order.reserve(asset.nodes.size());
+    std::vector<std::pair<int, std::size_t>> stack;
+    std::vector<char> seen(asset.nodes.size(), 0);
+    for (int root : asset.roots()) {
+        stack.push_back({root, 0});
+        seen[root] = 1;
+        while (!stack.empty()) {
+            auto& [n, next] = stack.back();
+            const auto& children = asset.nodes[n].children;
+            if (next < children.size()) {
+                const int c = children[next++];
+                if (c >= 0 && std::size_t(c) < seen.size() && !seen[c]) {
+                    seen[c] = 1;
+                    stack.push_back({c, 0});
+                }
+            } else {
+                order.push_back(n);
+                stack.pop_back();
+            }
+        }
+    }
+    for (int n : order) {
+        const Node& node = asset.nodes[n];
+        Json j;
+        j["class"] = node.kind;
+        j["name"] = node.name;
+        Json props = Json::object();
+        for (const auto& p : node.properties) props[p.name] = valueJson(p.value);
+        j["properties"] = props;
+        Json children = Json::array();
+        for (int c : node.children)
+            if (c >= 0 && std::size_t(c) < built.size() && !built[c].is_null()) children.push_back(std::move(built[c]));
+        j["children"] = children;
+        j["id"] = n;
+        built[n] = std::move(j);
+    }
+    Json roots = Json::array();
+    for (int r : asset.roots()) roots.push_back(std::move(built[r]));
+    return Json{{"roots", roots}};
+}
+
+std::string mapText(const Asset& asset) {
+    std::string out;
+    char buf[64];
+    for (const auto& r : asset.byteMap.ranges()) {
+        std::snprintf(buf, sizeof buf, "0x%08" PRIx64 " %10" PRIu64 "  ", r.offset, r.length);
+        out += buf;
+        out += r.path;
+        out += "\n";
+    }
+    return out;
+}
+
+}  // namespace meshscope::cli

@@ -1,0 +1,23 @@
+// JSON and text reports over a decoded Asset for meshscope-cli. The JSON shapes are a contract
+// that scripts rely on: keys are only ever added, never renamed or given new meanings.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "meshscope/core/asset.h"
+
+namespace meshscope::cli {
+
+// `info --json`: {"format", "version", "meshes": [...], "bones": [...], "facs": null|{...},
+// "warnings": [...]} plus, for models, "instances" and "classes".
+nlohmann::ordered_json infoJson(const Asset& asset);
+// `info`: the same facts for people.
+std::string infoText(const Asset& asset, const std::string& fileName);
+// `tree --json`: {"roots": [{"class", "name", "properties", "children"}]}.
+nlohmann::ordered_json treeJson(const Asset& asset);
+nlohmann::ordered_json valueJson(const Value& value);
+// `map`: one range per line: offset, length, path.
+std::string mapText(const Asset& asset);
+
+}  // namespace meshscope::cli

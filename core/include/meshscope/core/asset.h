@@ -1,0 +1,200 @@
+// The format-agnostic Asset model that every decoder produces: a node tree (an rbxm instance tree
+// or a mesh file's own structure), meshes, skeletons, FACS rigs, animations, diagnostics and the
+// byte map. Nothing here knows about a particular file format or about Qt.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "meshscope/core/byte_map.h"
+#include "meshscope/core/diagnostics.h"
+#include "meshscope/core/types.h"
+
+namespace meshscope {
+
+// ---------------------------------------------------------------------------------------------
+// Meshes
+
+// LOD n is the triangle range [firstTriangle, firstTriangle + triangleCount) of Mesh::indices.
+struct LodLevel {
+    std::uint32_t firstTriangle = 0;
+    std::uint32_t triangleCount = 0;
+    std::string name;  // "LOD0", "high_lod" ...
+};
+
+// A sub-range of a mesh drawn with one material (a FileMesh subset, an SL face, a Unigine
+// surface).
+struct Surface {
+    std::string name;
+    std::uint32_t firstTriangle = 0;
+    std::uint32_t triangleCount = 0;
+    std::uint32_t firstVertex = 0;
+    std::uint32_t vertexCount = 0;
+};
+
+// Up to four influences per vertex; `joints` index Skeleton::bones of the mesh's skeleton
+// (already resolved through any subset-local tables). Unused slots have weight 0.
+struct VertexInfluences {
+    std::array<std::uint16_t, 4> joints{0, 0, 0, 0};
+    std::array<float, 4> weights{0, 0, 0, 0};
+};
+
+enum class Primitive : std::uint8_t { Triangles, Lines };
+
+struct Mesh {
+    std::string name;
+    Primitive primitive = Primitive::Triangles;
+    // Vertex streams: every non-empty stream has positions.size() entries.
+    std::vector<Vec3> positions;
+    std::vector<Vec3> normals;
+    std::vector<Vec2> uv0;  // V grows downwards (Roblox / DirectX convention) in the whole core
+    std::vector<Vec2> uv1;
+    std::vector<Vec4> tangents;  // xyz + handedness sign in w
+    std::vector<Rgba8> colors;
+    // Triangle list (or line list) of every LOD together.
+    std::vector<std::uint32_t> indices;
+    std::vector<std::uint32_t> lodOffsets;  // LOD offsets exactly as stored ([] when none)
+    std::vector<LodLevel> lods;             // resolved levels; at least one when indices exist
+    std::vector<Surface> surfaces;
+    std::vector<VertexInfluences> skin;     // empty, or one per vertex
+    int skeleton = -1;                      // Asset::skeletons index
+    int facs = -1;                          // Asset::facs index
+    int node = -1;                          // Asset::nodes index of the node showing this mesh
+    Bounds bounds;                          // over finite positions
+
+    std::size_t vertexCount() const { return positions.size(); }
+    std::size_t triangleCount() const {
+        return primitive == Primitive::Triangles ? indices.size() / 3 : 0;
+    }
+    bool skinned() const { return !skin.empty(); }
+    void computeBounds();
+};
+
+// ---------------------------------------------------------------------------------------------
+// Skeletons, face rigs, animations
+
+struct Bone {
+    std::string name;
+    int parent = -1;     // index in Skeleton::bones, -1 for a root
+    int lodParent = -1;  // FileMesh: parent at lower LODs
+    Mat4 world;          // bind pose, model space
+    std::optional<Mat4> inverseBind;  // when the file stores one (Second Life); else inverse(world)
+    float culling = 0;   // FileMesh: radius of influence
+};
+
+struct Skeleton {
+    std::string name;
+    std::vector<Bone> bones;
+    int find(const std::string& name) const;
+};
+
+// Roblox FACS rig. Rows of each channel are face bones, columns are base controls, then the
+// correctives in the order stored (two-pose first, then three-pose).
+struct FacsRig {
+    std::vector<std::string> controlNames;                  // base controls ("c_JD" ...)
+    std::vector<std::vector<std::uint16_t>> correctives;    // member control indices
+    std::vector<std::string> boneNames;                     // face bones
+    std::uint32_t rows = 0, cols = 0;
+    // px, py, pz, rx, ry, rz; each rows × cols, row-major; rotations in degrees.
+    std::array<std::vector<float>, 6> channels;
+
+    std::size_t columnCount() const { return controlNames.size() + correctives.size(); }
+    // Base names, then correctives named by joining members with "_".
+    std::vector<std::string> columnNames() const;
+    float value(int channel, std::uint32_t row, std::uint32_t col) const {
+        return channels[channel][std::size_t(row) * cols + col];
+    }
+};
+
+struct BoneTrack {
+    std::string bone;
+    // One entry per frame, or empty when that channel does not change.
+    std::vector<Vec3> positions;
+    std::vector<Vec4> rotations;  // quaternion xyzw
+    std::vector<Vec3> scales;
+};
+
+struct Animation {
+    std::string name;
+    float framesPerSecond = 30;
+    std::uint32_t frameCount = 0;
+    std::vector<BoneTrack> tracks;
+    int skeleton = -1;  // skeleton the animation belongs to, when known
+};
+
+// ---------------------------------------------------------------------------------------------
+// Nodes and properties
+
+struct CFrame {
+    Vec3 position;
+    std::array<float, 9> rotation{1, 0, 0, 0, 1, 0, 0, 0, 1};  // row-major R00 R01 R02 R10 ...
+    friend bool operator==(const CFrame&, const CFrame&) = default;
+};
+
+struct NodeRef {
+    int node = -1;  // Asset::nodes index, -1 for nil
+    friend bool operator==(const NodeRef&, const NodeRef&) = default;
+};
+
+using Bytes = std::vector<std::uint8_t>;
+
+// A typed property value. `std::vector<double>` holds numeric tuples (UDim2, Rect, ranges,
+// sequences ...); its meaning is given by Property::type.
+using Value = std::variant<std::monostate, bool, std::int64_t, double, std::string, Bytes, Vec2,
+                           Vec3, Vec4, CFrame, NodeRef, std::vector<double>>;
+
+struct Property {
+    std::string name;
+    std::string type;  // "int32", "CFrame", "Color3", "string", "BinaryString" ...
+    Value value;
+    std::uint64_t offset = 0;  // where the value's bytes are, when known
+    std::uint64_t length = 0;
+};
+
+struct Node {
+    std::string name;
+    std::string kind;   // class name for instances; "header", "mesh", "LOD", "bone" ... otherwise
+    int parent = -1;
+    std::vector<int> children;
+    std::vector<Property> properties;
+    std::uint64_t offset = 0;  // bytes that describe this node (0/0 when none)
+    std::uint64_t length = 0;
+    int mesh = -1;       // Asset::meshes index shown by this node
+    int skeleton = -1;
+    int bone = -1;       // bone index within `skeleton`
+    int facs = -1;
+    int animation = -1;
+    int lod = -1;        // LOD index within `mesh`
+    bool service = false;
+
+    const Property* property(const std::string& name) const;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+struct Asset {
+    std::string format;       // stable id: "roblox-mesh", "roblox-model", "secondlife-mesh" ...
+    std::string formatName;   // human name: "Roblox FileMesh"
+    std::string version;      // "4.01", "0", "mi08" ...
+    std::uint64_t fileSize = 0;
+
+    std::vector<Node> nodes;  // tree; roots have parent -1
+    std::vector<Mesh> meshes;
+    std::vector<Skeleton> skeletons;
+    std::vector<FacsRig> facs;
+    std::vector<Animation> animations;
+    std::vector<Diagnostic> diagnostics;
+    ByteMap byteMap;
+
+    // Adds a node under `parent` (or as a root) and returns its index.
+    int addNode(std::string name, std::string kind, int parent = -1);
+    std::vector<int> roots() const;
+    std::size_t warningCount() const;
+    Bounds bounds() const;  // union of every mesh's bounds
+};
+
+}  // namespace meshscope

@@ -1,0 +1,68 @@
+// Decoding entry points: content sniffing, the decoder registry and the result type.
+// Decoders are picked by content (magic bytes → score); the file extension is only a hint that
+// breaks ties. No exception crosses these functions.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "meshscope/core/asset.h"
+#include "meshscope/core/limits.h"
+
+namespace meshscope {
+
+using ByteSpan = std::span<const std::uint8_t>;
+
+struct DecodeOptions {
+    Limits limits;
+    std::string fileName;  // hint only (extension breaks ties; used in messages)
+    const std::atomic<bool>* cancel = nullptr;     // set to true to stop decoding
+    std::function<void(double)> progress;          // 0..1, called from the decoding thread
+};
+
+// The asset holds whatever was decoded, also when `error` is set (a partial result: the byte map
+// up to the failure, the nodes and meshes completed before it).
+struct DecodeResult {
+    Asset asset;
+    std::optional<DecodeError> error;
+    bool ok() const { return !error.has_value(); }
+};
+
+class DecodeContext;
+
+struct FormatDecoder {
+    const char* id;           // "roblox-mesh"
+    const char* name;         // "Roblox FileMesh"
+    std::vector<std::string> extensions;  // lower case, with dot: ".mesh"
+    // 0 = not this format; 100 = certain. Must be cheap and safe on any bytes.
+    int (*probe)(ByteSpan bytes);
+    // Fills ctx.asset(); throws nothing out (failures go through the context / byte reader).
+    void (*decode)(DecodeContext& ctx);
+};
+
+const std::vector<FormatDecoder>& decoders();
+
+struct SniffResult {
+    const FormatDecoder* decoder = nullptr;  // null when nothing matched
+    int score = 0;
+    std::string reason;  // when nothing matched: what the bytes look like ("Git LFS pointer" ...)
+};
+
+SniffResult sniff(ByteSpan bytes, const std::string& fileName = {});
+
+// Decode bytes already in memory. gzip-wrapped input (1f 8b) is inflated first (within the
+// decompression budget) and decoded as its contents.
+DecodeResult decodeBytes(ByteSpan bytes, const DecodeOptions& options = {});
+
+// Read a file (read-only) and decode it.
+DecodeResult decodeFile(const std::string& path, const DecodeOptions& options = {});
+
+// Library version string, "0.1.0".
+const char* version();
+
+}  // namespace meshscope

@@ -1,0 +1,79 @@
+// DecodeContext: context path, failures, warnings, byte map and budget bookkeeping.
+#include "io/decode_context.h"
+
+#include <cstdio>
+
+namespace meshscope {
+
+DecodeContext::DecodeContext(ByteSpan bytes, const DecodeOptions& options, Asset& asset)
+    : bytes_(bytes), options_(options), asset_(asset),
+      budget_(options.limits.decompressionBudget(bytes.size())) {}
+
+DecodeContext::Scope::Scope(DecodeContext& ctx, std::string segment)
+    : ctx_(ctx), previousLength_(ctx.path_.size()) {
+    ctx_.path_ = joinPath(ctx_.path_, segment);
+}
+
+DecodeContext::Scope::~Scope() { ctx_.path_.resize(previousLength_); }
+
+void DecodeContext::fail(std::uint64_t offset, std::string code, std::string message) const {
+    throw DecodeFailure(DecodeError{std::move(code), offset, path_, std::move(message)});
+}
+
+void DecodeContext::warn(std::uint64_t offset, std::string code, std::string message) {
+    // Cap the number of stored warnings so a hostile file cannot exhaust memory through them.
+    constexpr std::size_t kMaxDiagnostics = 10000;
+    if (asset_.diagnostics.size() == kMaxDiagnostics) {
+        asset_.diagnostics.push_back({Severity::Warning, "too-many-warnings", offset, path_,
+                                      "further warnings are not recorded"});
+    }
+    if (asset_.diagnostics.size() > kMaxDiagnostics) return;
+    asset_.diagnostics.push_back(
+        {Severity::Warning, std::move(code), offset, path_, std::move(message)});
+}
+
+void DecodeContext::info(std::uint64_t offset, std::string code, std::string message) {
+    if (asset_.diagnostics.size() > 10000) return;
+    asset_.diagnostics.push_back({Severity::Info, std::move(code), offset, path_, std::move(message)});
+}
+
+int DecodeContext::mapRange(std::uint64_t offset, std::uint64_t length, RangeKind kind,
+                            const std::string& name, int node) {
+    return asset_.byteMap.add(offset, length, joinPath(path_, name), kind, node);
+}
+
+void DecodeContext::checkAllocation(std::uint64_t offset, std::uint64_t count,
+                                    std::uint64_t elementSize, const char* what) const {
+    const std::uint64_t cap = options_.limits.maxAllocation;
+    if (elementSize != 0 && count > cap / elementSize) {
+        fail(offset, "limit", std::string(what) + ": " + std::to_string(count) +
+                                  " elements exceed the allocation cap (maxAllocation = " +
+                                  std::to_string(cap) + " bytes)");
+    }
+}
+
+std::uint64_t DecodeContext::decompressionAllowance() const {
+    return budget_ > decompressed_ ? budget_ - decompressed_ : 0;
+}
+
+void DecodeContext::chargeDecompressed(std::uint64_t offset, std::uint64_t bytes) {
+    if (bytes > decompressionAllowance()) {
+        fail(offset, "limit", "decompressed data would exceed the decompression budget (" +
+                                  std::to_string(budget_) +
+                                  " bytes for this file: min(maxDecompressedTotal, " +
+                                  std::to_string(options_.limits.decompressionRatio) +
+                                  " × file size))");
+    }
+    decompressed_ += bytes;
+}
+
+void DecodeContext::checkCancel(std::uint64_t offset) const {
+    if (options_.cancel && options_.cancel->load(std::memory_order_relaxed))
+        fail(offset, "cancelled", "decoding was cancelled");
+}
+
+void DecodeContext::progress(double fraction) const {
+    if (options_.progress) options_.progress(fraction);
+}
+
+}  // namespace meshscope

@@ -1,0 +1,79 @@
+// What a decoder works with: the file's bytes, the options and limits, the Asset being built,
+// the context path used in every error and the byte map helpers. Private to core.
+//
+// Failures inside a decoder are thrown as DecodeFailure (by ByteReader or by fail()); the
+// registry catches them at the API boundary, so no exception ever leaves core, and the Asset
+// built so far is returned as a partial result.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "meshscope/core/decode.h"
+
+namespace meshscope {
+
+class DecodeFailure : public std::exception {
+public:
+    explicit DecodeFailure(DecodeError e) : error(std::move(e)) {}
+    const char* what() const noexcept override { return error.message.c_str(); }
+    DecodeError error;
+};
+
+class DecodeContext {
+public:
+    DecodeContext(ByteSpan bytes, const DecodeOptions& options, Asset& asset);
+
+    ByteSpan bytes() const { return bytes_; }
+    const DecodeOptions& options() const { return options_; }
+    const Limits& limits() const { return options_.limits; }
+    Asset& asset() { return asset_; }
+
+    // Context path: push a segment for the lifetime of the returned guard.
+    class Scope {
+    public:
+        Scope(DecodeContext& ctx, std::string segment);
+        ~Scope();
+        Scope(const Scope&) = delete;
+        Scope& operator=(const Scope&) = delete;
+
+    private:
+        DecodeContext& ctx_;
+        std::size_t previousLength_;
+    };
+    Scope scope(std::string segment) { return Scope(*this, std::move(segment)); }
+    const std::string& path() const { return path_; }
+
+    [[noreturn]] void fail(std::uint64_t offset, std::string code, std::string message) const;
+    void warn(std::uint64_t offset, std::string code, std::string message);
+    void info(std::uint64_t offset, std::string code, std::string message);
+
+    // Byte map: the range is named by the current path, plus `name` when given.
+    int mapRange(std::uint64_t offset, std::uint64_t length, RangeKind kind,
+                 const std::string& name = {}, int node = -1);
+
+    // Checks `count × elementSize` against the allocation cap (throws a "limit" failure).
+    void checkAllocation(std::uint64_t offset, std::uint64_t count, std::uint64_t elementSize,
+                         const char* what) const;
+
+    // Accounts decompressed bytes against the per-file budget (throws a "limit" failure).
+    // Returns the bytes still allowed.
+    std::uint64_t decompressionAllowance() const;
+    void chargeDecompressed(std::uint64_t offset, std::uint64_t bytes);
+
+    // Throws a "cancelled" failure when the user cancelled; reports progress.
+    void checkCancel(std::uint64_t offset) const;
+    void progress(double fraction) const;
+
+private:
+    ByteSpan bytes_;
+    const DecodeOptions& options_;
+    Asset& asset_;
+    std::string path_;
+    std::uint64_t decompressed_ = 0;
+    std::uint64_t budget_ = 0;
+};
+
+}  // namespace meshscope

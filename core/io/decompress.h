@@ -1,0 +1,29 @@
+// Capped decompression of untrusted payloads: zlib/gzip, LZ4 block, ZSTD frame. Every function
+// checks the expected size against the context's decompression budget before allocating and
+// fails through the context with the payload's file offset.
+#pragma once
+
+#include <cstdint>
+
+#include "io/decode_context.h"
+
+namespace meshscope {
+
+// zlib stream (78 xx) or gzip member (1f 8b); the output size is not known in advance, so it
+// grows up to the budget. `offset` is the payload's file offset (for errors).
+Bytes inflateZlib(DecodeContext& ctx, ByteSpan input, std::uint64_t offset);
+Bytes inflateGzip(DecodeContext& ctx, ByteSpan input, std::uint64_t offset);
+
+// LZ4 block with a known decompressed size; the result must have exactly that size.
+Bytes decompressLz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
+                         std::uint64_t offset);
+
+// ZSTD frame with a known decompressed size; the result must have exactly that size.
+Bytes decompressZstd(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
+                     std::uint64_t offset);
+
+bool looksLikeZstd(ByteSpan input);  // 28 b5 2f fd
+bool looksLikeGzip(ByteSpan input);  // 1f 8b
+bool looksLikeZlib(ByteSpan input);  // 78 01/5e/9c/da and header checksum
+
+}  // namespace meshscope

@@ -1,0 +1,100 @@
+// Byte reader, byte map and registry basics.
+#include <gtest/gtest.h>
+
+#include "io/byte_reader.h"
+#include "io/decompress.h"
+#include "meshscope/core/decode.h"
+
+using namespace meshscope;
+
+TEST(ByteReader, ReadsLittleEndianAndFailsWithOffsetAndPath) {
+    const std::vector<std::uint8_t> data{0x01, 0x02, 0x03, 0x04, 0x05};
+    Asset asset;
+    DecodeOptions opts;
+    DecodeContext ctx(data, opts, asset);
+    auto scope = ctx.scope("header");
+    ByteReader r(ctx, data, 0x100);
+    EXPECT_EQ(r.u16(), 0x0201);
+    EXPECT_EQ(r.offset(), 0x102u);
+    try {
+        r.u32("numVerts");
+        FAIL() << "expected a failure";
+    } catch (const DecodeFailure& f) {
+        EXPECT_EQ(f.error.code, "truncated");
+        EXPECT_EQ(f.error.offset, 0x102u);
+        EXPECT_EQ(f.error.context, "header");
+        EXPECT_NE(f.error.message.find("numVerts"), std::string::npos);
+    }
+}
+
+TEST(ByteReader, CountCheckedBeforeAllocation) {
+    const std::vector<std::uint8_t> data(16, 0);
+    Asset asset;
+    DecodeOptions opts;
+    DecodeContext ctx(data, opts, asset);
+    ByteReader r(ctx, data);
+    std::vector<std::uint32_t> out;
+    EXPECT_THROW(r.readArray(out, 0xFFFFFFFFu, "faces"), DecodeFailure);
+    EXPECT_TRUE(out.empty());
+    r.readArray(out, 4, "faces");
+    EXPECT_EQ(out.size(), 4u);
+    EXPECT_TRUE(r.atEnd());
+}
+
+TEST(ByteReader, UnmappedReaderReportsBlockOffset) {
+    const std::vector<std::uint8_t> data(3, 0);
+    Asset asset;
+    DecodeOptions opts;
+    DecodeContext ctx(data, opts, asset);
+    ByteReader r(ctx, data, 0x40, /*mapped=*/false);
+    r.u16();
+    try {
+        r.u16();
+        FAIL();
+    } catch (const DecodeFailure& f) {
+        EXPECT_EQ(f.error.offset, 0x40u);
+        EXPECT_NE(f.error.message.find("+0x2"), std::string::npos);
+    }
+}
+
+TEST(ByteMap, FinalizeFillsGapsAndFindsInnermost) {
+    ByteMap map;
+    map.add(4, 8, "chunk", RangeKind::Chunk);
+    map.add(6, 2, "chunk › field", RangeKind::Field);
+    map.finalize(16);
+    ASSERT_EQ(map.size(), 4u);  // [0,4) unparsed, chunk, field, [12,16) unparsed
+    EXPECT_EQ(map.ranges()[0].kind, RangeKind::Unparsed);
+    EXPECT_EQ(map.ranges()[map.innermostAt(7)].path, "chunk › field");
+    EXPECT_EQ(map.ranges()[map.innermostAt(9)].path, "chunk");
+    EXPECT_EQ(map.stackAt(7).size(), 2u);
+    EXPECT_EQ(map.ranges()[map.innermostAt(13)].kind, RangeKind::Unparsed);
+}
+
+TEST(Decompress, ZlibBombIsCappedByBudget) {
+    // 64 MiB of zeros compresses to ~64 KiB; a 100-byte "file" has an 8 MiB budget.
+    std::vector<std::uint8_t> file(100, 0);
+    Asset asset;
+    DecodeOptions opts;
+    DecodeContext ctx(file, opts, asset);
+    // Build a zlib stream of many zeros with zlib itself via the gzip-free path.
+    std::vector<std::uint8_t> zeros(64 << 20, 0);
+    extern std::vector<std::uint8_t> testCompressZlib(const std::vector<std::uint8_t>&);
+    auto z = testCompressZlib(zeros);
+    try {
+        inflateZlib(ctx, z, 10);
+        FAIL() << "expected the budget to refuse";
+    } catch (const DecodeFailure& f) {
+        EXPECT_EQ(f.error.code, "limit");
+        EXPECT_EQ(f.error.offset, 10u);
+    }
+}
+
+TEST(Registry, UnknownContentAndLfsPointerAreNamed) {
+    const std::string lfs = "version https://git-lfs.github.com/spec/v1\noid sha256:abc\n";
+    auto r = decodeBytes({reinterpret_cast<const std::uint8_t*>(lfs.data()), lfs.size()});
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error->message.find("Git LFS pointer"), std::string::npos);
+    auto e = decodeBytes({});
+    ASSERT_FALSE(e.ok());
+    EXPECT_NE(e.error->message.find("empty"), std::string::npos);
+}

@@ -1,0 +1,39 @@
+// Test helpers (see test_support.h).
+#include "support/test_support.h"
+
+#include <cstdlib>
+#include <fstream>
+
+namespace meshscope::test {
+
+std::optional<std::filesystem::path> corpusDir() {
+    if (const char* env = std::getenv("MESHSCOPE_CORPUS"); env && *env) {
+        if (std::filesystem::is_directory(env)) return std::filesystem::path(env);
+        return std::nullopt;
+    }
+    std::filesystem::path p = MESHSCOPE_CORPUS_DIR;
+    if (std::filesystem::is_directory(p)) return p;
+    return std::nullopt;
+}
+
+std::filesystem::path testDataDir() { return MESHSCOPE_TEST_DATA_DIR; }
+
+std::vector<std::uint8_t> readFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+void writeFile(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+std::filesystem::path tempDir(const std::string& name) {
+    auto p = std::filesystem::path(MESHSCOPE_BINARY_DIR) / "test-tmp" / name;
+    std::filesystem::remove_all(p);
+    std::filesystem::create_directories(p);
+    return p;
+}
+
+}  // namespace meshscope::test
