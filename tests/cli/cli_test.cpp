@@ -1,0 +1,73 @@
+// meshscope-cli: usage, exit codes and the error line, in-process and through the executable.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "cli_commands.h"
+#include "support/test_support.h"
+
+using meshscope::cli::run;
+
+namespace {
+struct Output {
+    int status;
+    std::string out, err;
+};
+Output cli(std::vector<std::string> args) {
+    std::ostringstream out, err;
+    const int status = run(args, out, err);
+    return {status, out.str(), err.str()};
+}
+}  // namespace
+
+TEST(Cli, HelpAndVersion) {
+    auto h = cli({"--help"});
+    EXPECT_EQ(h.status, 0);
+    EXPECT_NE(h.out.find("info [--json] FILE"), std::string::npos);
+    auto v = cli({"--version"});
+    EXPECT_EQ(v.status, 0);
+    EXPECT_EQ(v.out.rfind("meshscope-cli ", 0), 0u);
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+    EXPECT_EQ(cli({}).status, 2);
+    EXPECT_EQ(cli({"frobnicate", "x"}).status, 2);
+    EXPECT_EQ(cli({"info"}).status, 2);
+    EXPECT_EQ(cli({"info", "--bogus", "x"}).status, 2);
+    EXPECT_EQ(cli({"info", "a", "b"}).status, 2);
+}
+
+TEST(Cli, UnreadableFileExitsOneWithOneLine) {
+    auto dir = meshscope::test::tempDir("cli-unreadable");
+    auto missing = cli({"info", (dir / "missing.mesh").string()});
+    EXPECT_EQ(missing.status, 1);
+    EXPECT_NE(missing.err.find("missing.mesh"), std::string::npos);
+
+    const auto junk = dir / "junk.mesh";
+    meshscope::test::writeFile(junk, {0xde, 0xad, 0xbe, 0xef, 0x00});
+    auto r = cli({"info", "--json", junk.string()});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_TRUE(r.out.empty());
+    // One line: file name, byte offset, problem.
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+    EXPECT_NE(r.err.find(junk.string()), std::string::npos);
+    EXPECT_NE(r.err.find("offset 0x0"), std::string::npos);
+    EXPECT_NE(r.err.find("de ad be ef"), std::string::npos);
+}
+
+TEST(Cli, ExecutableReportsLfsPointer) {
+    auto dir = meshscope::test::tempDir("cli-lfs");
+    const auto lfs = dir / "sword.mesh";
+    const std::string text = "version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 1\n";
+    meshscope::test::writeFile(lfs, {text.begin(), text.end()});
+    const std::string cmd = std::string(MESHSCOPE_CLI_EXE) + " info " + lfs.string() + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string out;
+    char buf[256];
+    while (fgets(buf, sizeof buf, p)) out += buf;
+    const int status = pclose(p);
+    EXPECT_EQ(WEXITSTATUS(status), 1);
+    EXPECT_NE(out.find("Git LFS pointer"), std::string::npos) << out;
+}
