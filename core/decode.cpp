@@ -88,11 +88,17 @@ void finish(Asset& asset, std::uint64_t fileSize) {
     asset.byteMap.finalize(fileSize);
 }
 
-DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth) {
+DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
+                        const FormatDecoder* forced = nullptr) {
     DecodeResult result;
     Asset& asset = result.asset;
     try {
-        if (looksLikeGzip(bytes) && depth == 0) {
+        if (forced) {
+            asset.format = forced->id;
+            asset.formatName = forced->name;
+            DecodeContext ctx(bytes, options, asset);
+            forced->decode(ctx);
+        } else if (looksLikeGzip(bytes) && depth == 0) {
             // Asset downloads can arrive gzip-compressed: decode what is inside.
             Asset scratch;
             DecodeContext ctx(bytes, options, scratch);
@@ -102,18 +108,16 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth)
                                        {Severity::Info, "gzip", 0, "gzip",
                                         "the file is gzip-compressed; offsets refer to the "
                                         "inflated data (" + std::to_string(inner.size()) + " bytes)"});
+            r.innerBytes = std::move(inner);
             return r;
-        }
-        const SniffResult s = sniff(bytes, options.fileName);
-        if (!s.decoder) {
+        } else if (const SniffResult s = sniff(bytes, options.fileName); !s.decoder) {
             result.error = DecodeError{"unknown-format", 0, "", s.reason};
-            finish(asset, bytes.size());
-            return result;
+        } else {
+            asset.format = s.decoder->id;
+            asset.formatName = s.decoder->name;
+            DecodeContext ctx(bytes, options, asset);
+            s.decoder->decode(ctx);
         }
-        asset.format = s.decoder->id;
-        asset.formatName = s.decoder->name;
-        DecodeContext ctx(bytes, options, asset);
-        s.decoder->decode(ctx);
     } catch (const DecodeFailure& f) {
         result.error = f.error;
     } catch (const std::bad_alloc&) {
@@ -135,6 +139,14 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth)
 
 DecodeResult decodeBytes(ByteSpan bytes, const DecodeOptions& options) {
     return decodeImpl(bytes, options, 0);
+}
+
+DecodeResult decodeAs(const std::string& formatId, ByteSpan bytes, const DecodeOptions& options) {
+    for (const auto& d : decoders())
+        if (formatId == d.id) return decodeImpl(bytes, options, 1, &d);
+    DecodeResult r;
+    r.error = DecodeError{"unknown-format", 0, "", "no decoder named \"" + formatId + "\""};
+    return r;
 }
 
 DecodeResult decodeFile(const std::string& path, const DecodeOptions& options) {

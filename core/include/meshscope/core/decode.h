@@ -30,6 +30,9 @@ struct DecodeOptions {
 struct DecodeResult {
     Asset asset;
     std::optional<DecodeError> error;
+    // Set when the file was gzip-wrapped: the inflated bytes that offsets and the byte map
+    // refer to (show these in a hex view, not the file's bytes).
+    std::optional<Bytes> innerBytes;
     bool ok() const { return !error.has_value(); }
 };
 
@@ -58,6 +61,10 @@ SniffResult sniff(ByteSpan bytes, const std::string& fileName = {});
 // Decode bytes already in memory. gzip-wrapped input (1f 8b) is inflated first (within the
 // decompression budget) and decoded as its contents.
 DecodeResult decodeBytes(ByteSpan bytes, const DecodeOptions& options = {});
+
+// Decode with one named decoder (FormatDecoder::id), skipping the sniffing: for fuzzing and for
+// forcing a format. An unknown id is an error.
+DecodeResult decodeAs(const std::string& formatId, ByteSpan bytes, const DecodeOptions& options = {});
 
 // Read a file (read-only) and decode it.
 DecodeResult decodeFile(const std::string& path, const DecodeOptions& options = {});
