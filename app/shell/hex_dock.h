@@ -1,0 +1,66 @@
+// The hex inspector dock: a go-to/find bar over the hex view and the data inspector, and a
+// status line with the byte-map path under the cursor. The document feeds it the file's bytes
+// and byte map, and follows its cursor to select the structure node under it.
+#pragma once
+
+#include <QDockWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSplitter;
+class QToolButton;
+
+namespace meshscope {
+class ByteMap;
+}
+
+namespace meshscope::shell {
+
+class DataInspector;
+class HexView;
+
+class HexDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit HexDock(QWidget* parent = nullptr);
+
+    // Shows `bytes` (shared, not copied) over `map` (finalized, or nullptr); the caller keeps
+    // the map alive while it is shown. An empty QByteArray clears the view.
+    void setData(const QByteArray& bytes, const meshscope::ByteMap* map);
+
+    HexView* hexView() const { return view_; }
+    DataInspector* dataInspector() const { return inspector_; }
+
+public slots:
+    // Selects, outlines and centres [offset, offset + length) (a node chosen in the tree).
+    void selectRange(quint64 offset, quint64 length);
+    // Outlines a structure range without moving the cursor.
+    void setStructureRange(quint64 offset, quint64 length);
+    void focusFind();
+    void focusGoTo();
+
+signals:
+    void cursorMoved(quint64 offset);
+    void selectionChanged(quint64 offset, quint64 length);
+
+private:
+    void updateCursorInfo(quint64 offset);
+    void updateSelectionInfo(quint64 offset, quint64 length);
+    void runFind(bool forward);
+    void goTo();
+    void showMessage(const QString& text);
+
+    HexView* view_ = nullptr;
+    DataInspector* inspector_ = nullptr;
+    QSplitter* splitter_ = nullptr;
+    QLineEdit* goToEdit_ = nullptr;
+    QLineEdit* findEdit_ = nullptr;
+    QComboBox* findMode_ = nullptr;
+    QComboBox* rowWidth_ = nullptr;
+    QLabel* pathLabel_ = nullptr;
+    QLabel* selectionLabel_ = nullptr;
+    QLabel* messageLabel_ = nullptr;
+};
+
+}  // namespace meshscope::shell
