@@ -1,14 +1,77 @@
-// Unigine meshes and animations: registry entry (decoder arrives with the Unigine issue).
+// Unigine meshes and animations: the registry entry, the signature probe and the dispatch to the
+// mi08 / ms08 / as08 decoders. Signatures of other Unigine versions (mr02 from the 2005 engine,
+// ms10/ms11/ms14 meshes and an10 animations of UNIGINE 2) are recognised and refused with an
+// error that names the version, since their layouts are not documented.
+#include <cstring>
+#include <string>
+
 #include "formats/formats.h"
+#include "formats/unigine/unigine_internal.h"
 #include "io/decode_context.h"
 
 namespace meshscope {
 namespace {
-int probe(ByteSpan b) { return 0; }
-void unsupported(DecodeContext& ctx) { ctx.fail(0, "unsupported", "Unigine files are not decoded yet"); }
+
+using unigine::signature;
+
+bool isDigit(std::uint8_t c) {
+    return c >= '0' && c <= '9';
+}
+
+// Signatures seen in real files or documents but not decoded. A signature is two letters and two
+// digits; the families below are the ones Unigine uses ("mi", "ms", "mr" meshes, "as", "an"
+// animations), so e.g. "ms09" or "an11" are recognised too.
+bool isOtherUnigineSignature(ByteSpan b) {
+    if (b.size() < 4 || !isDigit(b[2]) || !isDigit(b[3])) return false;
+    const char f[3] = {char(b[0]), char(b[1]), 0};
+    return !std::strcmp(f, "mi") || !std::strcmp(f, "ms") || !std::strcmp(f, "mr") ||
+           !std::strcmp(f, "as") || !std::strcmp(f, "an");
+}
+
+std::uint32_t leadingSignature(ByteSpan b) {
+    std::uint32_t s = 0;
+    if (b.size() >= 4) std::memcpy(&s, b.data(), 4);
+    return s;
+}
+
+int probe(ByteSpan b) {
+    // By signature only: Roblox FileMesh shares the .mesh extension (it starts with "version ").
+    const std::uint32_t s = leadingSignature(b);
+    if (s == unigine::kMeshSignature || s == unigine::kSkinnedMeshSignature ||
+        s == unigine::kAnimationSignature)
+        return 100;
+    if (isOtherUnigineSignature(b)) return 60;
+    return 0;
+}
+
+void decode(DecodeContext& ctx) {
+    const ByteSpan b = ctx.bytes();
+    const std::uint32_t s = leadingSignature(b);
+    if (s == unigine::kMeshSignature) return unigine::decodeMesh(ctx);
+    if (s == unigine::kSkinnedMeshSignature) return unigine::decodeSkinnedMesh(ctx);
+    if (s == unigine::kAnimationSignature) return unigine::decodeAnimation(ctx);
+
+    Asset& a = ctx.asset();
+    const std::string version(reinterpret_cast<const char*>(b.data()),
+                              std::min<std::size_t>(b.size(), 4));
+    const bool animation = version[0] == 'a';
+    a.version = version;
+    a.formatName = animation ? "Unigine animation" : "Unigine mesh";
+    const int root = unigine::addFileNode(ctx);
+    a.nodes[root].properties.push_back({"signature", "string", version, 0, 4});
+    ctx.mapRange(0, 4, RangeKind::Header, "signature", root);
+    auto scope = ctx.scope("header");
+    ctx.fail(0, "unsupported-version",
+             std::string(animation ? "Unigine animation" : "Unigine mesh") + " version " + version +
+                 " is not supported (only mi08 .mesh, ms08 .smesh and as08 .sanim are decoded)");
+}
+
 }  // namespace
+
 const FormatDecoder& unigineFormat() {
-    static const FormatDecoder d{"unigine", "Unigine mesh", {".mesh", ".smesh", ".sanim"}, probe, unsupported};
+    static const FormatDecoder d{
+        "unigine", "Unigine mesh", {".mesh", ".smesh", ".sanim", ".anim"}, probe, decode};
     return d;
 }
+
 }  // namespace meshscope

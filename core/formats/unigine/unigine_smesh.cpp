@@ -1,0 +1,263 @@
+// Unigine ms08 .smesh (skinned mesh): signature, bones (name + parent), frames of bone
+// transforms (frame 0 is the bind pose), surface names, then per surface the weighted vertices,
+// two texture coordinate sets and the triangles.
+#include <algorithm>
+
+#include "formats/unigine/unigine_internal.h"
+
+namespace meshscope::unigine {
+namespace {
+
+// One frame record per bone: position xyz + uniform scale in w, then the rotation quaternion.
+constexpr std::size_t kFrameRecordFloats = 8;
+
+struct SkinStats {
+    std::size_t tooMany = 0;  // vertices with more than four influences
+    std::size_t badBone = 0;  // influences naming a bone past the bone count
+    std::uint64_t tooManyAt = 0;
+    std::uint64_t badBoneAt = 0;
+    std::size_t maxInfluences = 0;
+};
+
+void readSkinnedVertices(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::size_t boneCount,
+                         int node) {
+    auto s = ctx.scope("vertices");
+    const std::size_t start = r.pos();
+    const std::size_t n = readCount(r, "vertex count");
+    if (n > ctx.limits().maxVertices)
+        r.failAt(start, "limit", "vertex count " + std::to_string(n) + " exceeds maxVertices");
+    // Smallest vertex: position (12) + normal (6) + weight count (1).
+    r.checkCount(n, 19, "vertices");
+    mesh.positions.resize(n);
+    mesh.normals.resize(n);
+    if (boneCount) mesh.skin.resize(n);
+    SkinStats stats;
+    std::pair<float, std::uint16_t> influences[255];
+    for (std::size_t i = 0; i < n; ++i) {
+        const ByteSpan fixed = r.bytes(19, "vertex");
+        std::memcpy(&mesh.positions[i], fixed.data(), 12);
+        std::uint16_t c[3];
+        std::memcpy(c, fixed.data() + 12, 6);
+        mesh.normals[i] = {decompressNormal(c[0]), decompressNormal(c[1]), decompressNormal(c[2])};
+        const std::size_t weights = fixed[18];
+        const std::size_t weightsAt = r.pos();
+        const ByteSpan w = r.bytes(weights * 3, "vertex weights");
+        std::size_t kept = 0;
+        for (std::size_t k = 0; k < weights; ++k) {
+            std::uint16_t bone;
+            std::memcpy(&bone, w.data() + k * 3, 2);
+            const std::uint8_t weight = w[k * 3 + 2];
+            if (bone >= boneCount) {
+                if (stats.badBone++ == 0) stats.badBoneAt = r.offsetOf(weightsAt + k * 3);
+                continue;
+            }
+            influences[kept++] = {float(weight) / 255.0f, bone};
+        }
+        stats.maxInfluences = std::max(stats.maxInfluences, kept);
+        if (!boneCount) continue;
+        VertexInfluences& vi = mesh.skin[i];
+        if (kept > 4) {
+            // Keep the four largest and renormalize them to sum to 1.
+            if (stats.tooMany++ == 0) stats.tooManyAt = r.offsetOf(weightsAt);
+            std::partial_sort(influences, influences + 4, influences + kept,
+                              [](const auto& x, const auto& y) { return x.first > y.first; });
+            float top = 0;
+            for (std::size_t k = 0; k < 4; ++k) top += influences[k].first;
+            const float scale = top > 0 ? 1.0f / top : 0;
+            for (std::size_t k = 0; k < 4; ++k) influences[k].first *= scale;
+            kept = 4;
+        }
+        for (std::size_t k = 0; k < kept; ++k) {
+            vi.joints[k] = influences[k].second;
+            vi.weights[k] = influences[k].first;
+        }
+    }
+    ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Array, {}, node);
+    ctx.mapRange(r.offsetOf(start), 4, RangeKind::Field, "count", node);
+    auto& props = ctx.asset().nodes[node].properties;
+    props.push_back({"vertexCount", "int32", std::int64_t(n), r.offsetOf(start), 4});
+    props.push_back({"maxInfluences", "int32", std::int64_t(stats.maxInfluences)});
+    if (stats.badBone) {
+        ctx.warn(stats.badBoneAt, "bad-bone-index",
+                 std::to_string(stats.badBone) + " vertex weights name a bone past the " +
+                     std::to_string(boneCount) + " bones and were dropped");
+    }
+    if (stats.tooMany) {
+        ctx.warn(stats.tooManyAt, "too-many-influences",
+                 std::to_string(stats.tooMany) + " vertices have more than 4 weights (up to " +
+                     std::to_string(stats.maxInfluences) +
+                     "); the 4 largest were kept and renormalized");
+    }
+}
+
+}  // namespace
+
+void decodeSkinnedMesh(DecodeContext& ctx) {
+    Asset& a = ctx.asset();
+    a.formatName = "Unigine skinned mesh";
+    a.version = "ms08";
+    ByteReader r(ctx, ctx.bytes());
+    const int root = addFileNode(ctx);
+
+    const int header = a.addNode("header", "header", root);
+    {
+        auto s = ctx.scope("header");
+        r.u32("signature");
+        a.nodes[header].properties.push_back({"signature", "string", std::string("ms08"), 0, 4});
+        a.nodes[header].offset = 0;
+        a.nodes[header].length = 4;
+        ctx.mapRange(0, 4, RangeKind::Header, "signature", header);
+    }
+
+    // Bones.
+    const int skeletonNode = a.addNode("skeleton", "skeleton", root);
+    const std::size_t bonesStart = r.pos();
+    BoneTable bones = readBones(ctx, r, skeletonNode);
+    const std::size_t boneCount = bones.names.size();
+    a.nodes[skeletonNode].offset = r.offsetOf(bonesStart);
+    a.nodes[skeletonNode].length = r.pos() - bonesStart;
+    a.nodes[header].properties.push_back(
+        {"boneCount", "int32", std::int64_t(boneCount), r.offsetOf(bonesStart), 4});
+
+    // Frames: for each frame, for each bone, float4 position + scale and float4 rotation.
+    std::vector<float> frameData;
+    std::size_t frameCount = 0;
+    {
+        auto s = ctx.scope("frames");
+        const std::size_t start = r.pos();
+        frameCount = readCount(r, "frame count");
+        const std::uint64_t records = std::uint64_t(frameCount) * boneCount;
+        r.checkCount(records, kFrameRecordFloats * 4, "frame records");
+        ctx.mapRange(r.offsetOf(start), 4, RangeKind::Field, "count", header);
+        r.readArray(frameData, records * kFrameRecordFloats, "frame records");
+        const std::size_t frameBytes = boneCount * kFrameRecordFloats * 4;
+        if (frameBytes) {
+            for (std::size_t f = 0; f < frameCount; ++f) {
+                ctx.mapRange(r.offsetOf(start + 4 + f * frameBytes), frameBytes, RangeKind::Record,
+                             "[" + std::to_string(f) + "]");
+            }
+        }
+        ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Array);
+        a.nodes[header].properties.push_back(
+            {"frameCount", "int32", std::int64_t(frameCount), r.offsetOf(start), 4});
+    }
+    auto transformAt = [&](std::size_t frame, std::size_t bone) {
+        const float* f = frameData.data() + (frame * boneCount + bone) * kFrameRecordFloats;
+        return BoneTransform{{f[0], f[1], f[2]}, f[3], {f[4], f[5], f[6], f[7]}};
+    };
+
+    // Skeleton: frame 0 is the bind pose, each transform relative to the parent bone.
+    {
+        std::vector<Mat4> locals(boneCount);
+        if (frameCount == 0 && boneCount) {
+            ctx.warn(r.offset(), "no-bind-pose",
+                     "the file has no frames, so no bind pose; bones are placed at the origin");
+        }
+        for (std::size_t b = 0; b < boneCount && frameCount; ++b)
+            locals[b] = composeTransform(transformAt(0, b));
+        std::vector<Mat4> world =
+            composeWorld(ctx, bones.parents, locals, bones.parentOffsets, bones.names);
+        Skeleton skel;
+        skel.name = "skeleton";
+        skel.bones.resize(boneCount);
+        for (std::size_t b = 0; b < boneCount; ++b) {
+            skel.bones[b].name = bones.names[b];
+            skel.bones[b].parent = bones.parents[b];
+            skel.bones[b].world = world[b];
+            Node& n = a.nodes[bones.nodes[b]];
+            n.skeleton = static_cast<int>(a.skeletons.size());
+            n.bone = static_cast<int>(b);
+            if (frameCount) {
+                const BoneTransform t = transformAt(0, b);
+                n.properties.push_back({"bindPosition", "Vector3", t.position});
+                n.properties.push_back({"bindScale", "float", double(t.scale)});
+                n.properties.push_back({"bindRotation", "Quaternion", t.rotation});
+            }
+        }
+        a.nodes[skeletonNode].skeleton = static_cast<int>(a.skeletons.size());
+        a.skeletons.push_back(std::move(skel));
+    }
+
+    // Frames after the bind pose are an animation.
+    if (frameCount > 1 && boneCount) {
+        Animation anim;
+        anim.name = "frames";
+        anim.frameCount = static_cast<std::uint32_t>(frameCount - 1);
+        anim.skeleton = static_cast<int>(a.skeletons.size() - 1);
+        anim.tracks.resize(boneCount);
+        for (std::size_t b = 0; b < boneCount; ++b) {
+            BoneTrack& t = anim.tracks[b];
+            t.bone = bones.names[b];
+            t.positions.resize(frameCount - 1);
+            t.rotations.resize(frameCount - 1);
+            t.scales.resize(frameCount - 1);
+            for (std::size_t f = 1; f < frameCount; ++f) {
+                const BoneTransform x = transformAt(f, b);
+                t.positions[f - 1] = x.position;
+                t.rotations[f - 1] = x.rotation;
+                t.scales[f - 1] = {x.scale, x.scale, x.scale};
+            }
+        }
+        const int node =
+            a.addNode("frames 1.." + std::to_string(frameCount - 1), "animation", root);
+        a.nodes[node].animation = static_cast<int>(a.animations.size());
+        a.nodes[node].offset = r.offsetOf(r.pos() - frameData.size() * 4);
+        a.nodes[node].length = frameData.size() * 4;
+        a.nodes[node].properties.push_back({"frameCount", "int32", std::int64_t(frameCount - 1)});
+        a.animations.push_back(std::move(anim));
+    }
+
+    // Surface names, then surface data.
+    std::size_t surfaceCount = 0;
+    std::vector<int> surfaceNodes;
+    std::vector<std::string> names;
+    {
+        auto s = ctx.scope("surfaces");
+        const std::size_t start = r.pos();
+        // Smallest surface: name length (4) + data (four zero ints).
+        surfaceCount = r.checkCount(readCount(r, "surface count"), 4 + 16, "surfaces");
+        ctx.mapRange(r.offsetOf(start), 4, RangeKind::Field, "count", header);
+        a.nodes[header].properties.push_back(
+            {"surfaceCount", "int32", std::int64_t(surfaceCount), r.offsetOf(start), 4});
+    }
+    surfaceNodes.reserve(surfaceCount);
+    names.reserve(surfaceCount);
+    for (std::size_t i = 0; i < surfaceCount; ++i) {
+        auto s = ctx.scope("surfaces[" + std::to_string(i) + "]");
+        auto h = ctx.scope("header");
+        const std::size_t start = r.pos();
+        std::string name = readName(r, "surface name");
+        const int node = a.addNode(name, "surface", root);
+        a.nodes[node].properties.push_back(
+            {"name", "string", name, r.offsetOf(start), r.pos() - start});
+        ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Header, {}, node);
+        surfaceNodes.push_back(node);
+        names.push_back(std::move(name));
+    }
+    for (std::size_t i = 0; i < surfaceCount; ++i) {
+        ctx.checkCancel(r.offset());
+        auto s = ctx.scope("surfaces[" + std::to_string(i) + "]");
+        const int node = surfaceNodes[i];
+        const std::size_t start = r.pos();
+        Mesh mesh;
+        mesh.name = names[i];
+        readSkinnedVertices(ctx, r, mesh, boneCount, node);
+        readSurfaceTail(ctx, r, mesh, node);
+        ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Chunk, "data", node);
+        a.nodes[node].offset = r.offsetOf(start);
+        a.nodes[node].length = r.pos() - start;
+        mesh.node = node;
+        if (boneCount) mesh.skeleton = static_cast<int>(a.skeletons.size() - 1);
+        a.nodes[node].mesh = static_cast<int>(a.meshes.size());
+        a.meshes.push_back(std::move(mesh));
+        ctx.progress(double(r.pos()) / double(r.size()));
+    }
+
+    if (!r.atEnd()) {
+        ctx.warn(r.offset(), "trailing-bytes",
+                 std::to_string(r.remaining()) + " bytes follow the last surface");
+        ctx.mapRange(r.offset(), r.remaining(), RangeKind::Padding, "trailing bytes");
+    }
+}
+
+}  // namespace meshscope::unigine

@@ -1,0 +1,42 @@
+// Unigine writers for the documented versions: mi08 .mesh, ms08 .smesh and as08 .sanim. Used by
+// the tests to make fixtures (no public file of these versions exists) and by conversion.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "meshscope/core/asset.h"
+
+namespace meshscope {
+
+struct UnigineWriteResult {
+    Bytes bytes;
+    std::vector<std::string> warnings;  // one per thing the format cannot hold (dropped)
+    std::optional<std::string> error;   // set when nothing could be written
+    bool ok() const { return !error.has_value(); }
+};
+
+// mi08: every triangle mesh of the asset becomes one surface named by the mesh. Normals are
+// compressed to unsigned shorts; indices are 16-bit below 65536 vertices, else 32-bit.
+UnigineWriteResult writeUnigineMesh(const Asset& asset);
+
+struct UnigineSkinnedMeshWriteOptions {
+    int skeleton = 0;  // Asset::skeletons index: the bones, frame 0 from their bind pose
+    // Frames after the bind pose: the Asset::animations index, -1 for none; unset = the first
+    // animation of `skeleton`, if any.
+    std::optional<int> animation;
+};
+
+// ms08: bones and parents of one skeleton, frame 0 = bind pose (Bone::world made relative to the
+// parent), frames 1.. from an animation, then every triangle mesh as a skinned surface (weights
+// quantized to 1/255).
+UnigineWriteResult writeUnigineSkinnedMesh(const Asset& asset,
+                                           const UnigineSkinnedMeshWriteOptions& options = {});
+
+// as08: the tracks of one animation (parents from the animation's skeleton when it has one),
+// bounds from every frame, per frame and bone a change-flag byte and the 16-bit components that
+// changed since the previous frame (frame 0 stores all of them).
+UnigineWriteResult writeUnigineAnimation(const Asset& asset, int animation = 0);
+
+}  // namespace meshscope
