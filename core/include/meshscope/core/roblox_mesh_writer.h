@@ -20,6 +20,12 @@ struct FileMeshWriteOptions {
     int dracoSpeed = 5;  // 0 (best compression) .. 10 (fastest)
     // v7.00 may also hold a plain COREMESH v1 chunk (real files do).
     bool plainCoreMeshInV7 = false;
+    // v5.00+: FACS QuantizedMatrix version: 2 = u16 quantized between min and max, 1 = raw floats.
+    int facsMatrixVersion = 2;
+    // v4.00+: the header's / LODS chunk's lodType (0 None, 1 Unknown, 2 RbxSimplifier,
+    // 3 ZeuxMeshOptimizer) and numHighQualityLODs (every real file holds 1).
+    int lodType = 0;
+    int numHighQualityLods = 1;
 };
 
 struct FileMeshWriteResult {
@@ -29,6 +35,10 @@ struct FileMeshWriteResult {
     bool ok() const { return !error.has_value(); }
 };
 
+// Skinned meshes are split into subsets of at most 26 bones that do not cross LOD boundaries;
+// a subset's faces use only its own vertex range, so a vertex shared by two subsets is written
+// twice. Face order and LOD offsets are kept; vertex order is kept whenever no vertex has to be
+// shared (always for unskinned meshes).
 FileMeshWriteResult writeFileMesh(const Asset& asset, int meshIndex = 0,
                                   const FileMeshWriteOptions& options = {});
 
