@@ -1,14 +1,17 @@
-// Second Life mesh assets: registry entry (decoder arrives with the Second Life issue).
+// Second Life mesh assets: the registry entry (id, name, extensions, probe, decoder). The decoder
+// is in mesh_asset.cpp, binary LLSD in llsd.cpp, the writer in secondlife_writer.cpp.
 #include "formats/formats.h"
-#include "io/decode_context.h"
+#include "formats/secondlife/mesh_asset.h"
 
 namespace meshscope {
-namespace {
-int probe(ByteSpan b) { return 0; }
-void unsupported(DecodeContext& ctx) { ctx.fail(0, "unsupported", "Second Life mesh assets are not decoded yet"); }
-}  // namespace
+
 const FormatDecoder& secondLifeMeshFormat() {
-    static const FormatDecoder d{"secondlife-mesh", "Second Life mesh asset", {".llmesh", ".slm"}, probe, unsupported};
+    static const FormatDecoder d{"secondlife-mesh",
+                                 "Second Life mesh asset",
+                                 {".llmesh", ".slm"},
+                                 secondlife::probe,
+                                 secondlife::decode};
     return d;
 }
+
 }  // namespace meshscope
