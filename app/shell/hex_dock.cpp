@@ -77,9 +77,18 @@ HexDock::HexDock(QWidget* parent) : QDockWidget(tr("Hex"), parent) {
     // View | inspector.
     splitter_ = new QSplitter(Qt::Horizontal, body);
     view_ = new HexView(splitter_);
-    inspector_ = new DataInspector(splitter_);
+    auto* side = new QWidget(splitter_);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->setSpacing(0);
+    inspector_ = new DataInspector(side);
+    sideLayout->addWidget(inspector_, 1);
+    legend_ = new QLabel(side);
+    legend_->setContentsMargins(8, 4, 8, 6);
+    legend_->setWordWrap(true);
+    sideLayout->addWidget(legend_);
     splitter_->addWidget(view_);
-    splitter_->addWidget(inspector_);
+    splitter_->addWidget(side);
     splitter_->setStretchFactor(0, 1);
     splitter_->setStretchFactor(1, 0);
     splitter_->setCollapsible(0, false);
@@ -122,6 +131,26 @@ HexDock::HexDock(QWidget* parent) : QDockWidget(tr("Hex"), parent) {
 
     updateCursorInfo(0);
     updateSelectionInfo(0, 0);
+    updateLegend();
+}
+
+void HexDock::updateLegend() {
+    // The byte-map colours, as the view paints a range at depth 1.
+    QString html;
+    for (auto kind : {RangeKind::Header, RangeKind::Chunk, RangeKind::Array, RangeKind::Record,
+                      RangeKind::Field, RangeKind::Payload, RangeKind::Padding}) {
+        const QColor color = HexView::kindColor(kind, 2, true, view_->palette());
+        html += QStringLiteral(
+                    "<span style='background-color:%1'>&nbsp;&nbsp;&nbsp;&nbsp;</span>"
+                    "&nbsp;%2&nbsp;&nbsp; ")
+                    .arg(color.name(), QString::fromLatin1(rangeKindName(kind)));
+    }
+    legend_->setText(html);
+}
+
+void HexDock::changeEvent(QEvent* event) {
+    QDockWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && legend_) updateLegend();
 }
 
 void HexDock::setData(const QByteArray& bytes, const meshscope::ByteMap* map) {

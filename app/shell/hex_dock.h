@@ -44,7 +44,11 @@ signals:
     void cursorMoved(quint64 offset);
     void selectionChanged(quint64 offset, quint64 length);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    void updateLegend();
     void updateCursorInfo(quint64 offset);
     void updateSelectionInfo(quint64 offset, quint64 length);
     void runFind(bool forward);
@@ -61,6 +65,7 @@ private:
     QLabel* pathLabel_ = nullptr;
     QLabel* selectionLabel_ = nullptr;
     QLabel* messageLabel_ = nullptr;
+    QLabel* legend_ = nullptr;
 };
 
 }  // namespace meshscope::shell

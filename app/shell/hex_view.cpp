@@ -451,10 +451,9 @@ std::vector<int> HexView::rangesIn(std::uint64_t begin, std::uint64_t end) const
     return out;
 }
 
-QColor HexView::rangeColor(int index) const {
-    const auto& r = map_->ranges()[index];
-    int hue = 0, saturation = 170;
-    switch (r.kind) {
+QColor HexView::kindColor(RangeKind kind, int depth, bool odd, const QPalette& palette) {
+    int hue = 0, saturation = 175;
+    switch (kind) {
         case RangeKind::Header:
             hue = 212;
             break;
@@ -465,13 +464,14 @@ QColor HexView::rangeColor(int index) const {
             hue = 140;
             break;
         case RangeKind::Record:
-            hue = 182;
+            hue = 188;
             break;
         case RangeKind::Field:
-            hue = 36;
+            hue = 34;
+            saturation = 200;
             break;
         case RangeKind::Payload:
-            hue = 330;
+            hue = 335;
             break;
         case RangeKind::Padding:
             saturation = 0;
@@ -479,12 +479,20 @@ QColor HexView::rangeColor(int index) const {
         case RangeKind::Unparsed:
             return {};
     }
-    const bool dark = palette().color(QPalette::Base).lightness() < 128;
+    // Opaque mix of the kind's colour into the background: deeper ranges and every other
+    // sibling a little stronger, so nesting and neighbours show while text stays readable.
+    const QColor base = palette.color(QPalette::Base);
+    const bool dark = base.lightness() < 128;
+    const QColor tint = QColor::fromHsl(hue, saturation, dark ? 150 : 120);
+    const double strength = (dark ? 0.22 : 0.15) + 0.05 * std::min(depth, 3) + (odd ? 0.08 : 0.0);
+    auto mix = [&](int a, int b) { return int(a + (b - a) * strength + 0.5); };
+    return QColor(mix(base.red(), tint.red()), mix(base.green(), tint.green()),
+                  mix(base.blue(), tint.blue()));
+}
+
+QColor HexView::rangeColor(int index) const {
     const RangeInfo& info = rangeInfo_[index];
-    // Alpha layers accumulate with depth; siblings alternate so adjacent ranges stay apart.
-    int alpha = (info.odd ? 58 : 36) + std::min(info.depth, 4) * 4;
-    if (dark) alpha += 14;
-    return QColor::fromHsl(hue, saturation, dark ? 140 : 128, alpha);
+    return kindColor(map_->ranges()[index].kind, info.depth, info.odd, palette());
 }
 
 // --- Painting --------------------------------------------------------------------------------
@@ -720,6 +728,13 @@ void HexView::keyPressEvent(QKeyEvent* event) {
                                                                 : HexLayout::Area::Ascii;
             viewport()->update();
             return;
+        case Qt::Key_C:
+            // Reached when the window is not active and the actions' shortcuts do not fire.
+            if (event->matches(QKeySequence::Copy))
+                copyHex();
+            else if (ctrl && extend)
+                copyCArray();
+            return;
         case Qt::Key_Escape:
             moveCursorTo(c, false, false);
             return;
@@ -810,11 +825,10 @@ void HexView::autoScroll() {
 }
 
 void HexView::mouseReleaseEvent(QMouseEvent* event) {
-    if (event->button() == Qt::LeftButton) {
-        dragging_ = false;
-        autoScrollTimer_->stop();
-    }
-    QAbstractScrollArea::mouseReleaseEvent(event);
+    if (event->button() != Qt::LeftButton) return QAbstractScrollArea::mouseReleaseEvent(event);
+    dragging_ = false;
+    autoScrollTimer_->stop();
+    event->accept();
 }
 
 void HexView::mouseDoubleClickEvent(QMouseEvent* event) {

@@ -21,7 +21,8 @@ class QTimer;
 
 namespace meshscope {
 class ByteMap;
-}
+enum class RangeKind : std::uint8_t;
+}  // namespace meshscope
 
 namespace meshscope::shell {
 
@@ -81,6 +82,11 @@ public:
 
     // Index (into byteMap()->ranges()) of the innermost range holding `offset`, or -1.
     int innermostRangeAt(std::uint64_t offset) const;
+
+    // Background colour of a byte-map range of `kind` at nesting `depth` (odd: every other
+    // sibling); invalid for Unparsed (not filled). Shared with legends.
+    static QColor kindColor(meshscope::RangeKind kind, int depth, bool odd,
+                            const QPalette& palette);
 
     // Byte order of the values in the hover tooltip.
     void setToolTipByteOrder(ByteOrder order) { tipOrder_ = order; }
