@@ -1,0 +1,292 @@
+// FileMesh vertex, face and LOD-offset arrays (shared by every binary layout) and the Builder's
+// finishing pass: LOD levels, subsets as surfaces, generated tangents, NaN warnings.
+#include <cmath>
+#include <cstring>
+
+#include "formats/roblox_mesh/mesh_decoder.h"
+
+namespace meshscope::filemesh {
+
+namespace {
+
+// Tangent bytes are unsigned: t = b / 127 - 1 (0 → -1, 127 → 0, 254 → +1). Real files fit this far
+// better than signed bytes (FORMAT-NOTES; a v4.01 sphere: length error 0.002 vs 0.17).
+struct TangentTable {
+    float v[256];
+    constexpr TangentTable() : v() {
+        for (int i = 0; i < 256; ++i) v[i] = float(i) / 127.0f - 1.0f;
+    }
+};
+constexpr TangentTable kTangent;
+
+std::string str(std::uint64_t v) {
+    return std::to_string(v);
+}
+
+Vec3 cross(const Vec3& a, const Vec3& b) {
+    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+float dot(const Vec3& a, const Vec3& b) {
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+}  // namespace
+
+Vec4 tangentFromBytes(const std::uint8_t* t) {
+    // The fourth byte is the bitangent sign: 0 → -1, 254 or 255 → +1.
+    return {kTangent.v[t[0]], kTangent.v[t[1]], kTangent.v[t[2]], t[3] < 127 ? -1.0f : 1.0f};
+}
+
+void readVertices(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t vertexSize,
+                  int parent) {
+    auto scope = b.ctx.scope("vertices");
+    if (vertexSize < 36)
+        r.fail("bad-vertex-size", "vertex records of " + str(vertexSize) +
+                                      " bytes cannot hold a FileMeshVertex (36 or 40 bytes)");
+    if (vertexSize != 36 && vertexSize != 40)
+        r.warn("odd-vertex-size", "vertex records of " + str(vertexSize) +
+                                      " bytes: the bytes after the first 40 are ignored");
+    if (count > b.ctx.limits().maxVertices)
+        r.fail("limit", str(count) + " vertices exceed the vertex cap (maxVertices)");
+    const std::size_t n = r.checkCount(count, vertexSize, "vertices");
+    b.ctx.checkAllocation(r.offset(), n, sizeof(Vec3) * 2 + sizeof(Vec2) + sizeof(Vec4) + 4,
+                          "vertices");
+    const std::uint64_t at = r.offset();
+    const ByteSpan block = r.bytes(n * vertexSize, "vertices");
+    const int node = b.addNode("vertices", "vertices", parent, at, block.size());
+    b.asset.nodes[node].mesh = 0;
+    b.property(node, "count", "uint32", std::int64_t(n));
+    b.property(node, "vertexSize", "uint8", std::int64_t(vertexSize));
+    b.ctx.mapRange(at, block.size(), RangeKind::Array, {}, node);
+    b.vertexOffset = at;
+
+    Mesh& m = b.mesh();
+    const bool colors = vertexSize >= 40;  // 36-byte records have no RGBA: it means 255s
+    m.positions.resize(n);
+    m.normals.resize(n);
+    m.uv0.resize(n);
+    m.tangents.resize(n);
+    if (colors) m.colors.resize(n);
+    // One pass over the block: px py pz nx ny nz tu tv (floats), tx ty tz ts, [r g b a].
+    const std::uint8_t* p = block.data();
+    std::size_t zero = 0;
+    for (std::size_t i = 0; i < n; ++i, p += vertexSize) {
+        std::memcpy(&m.positions[i], p, 12);
+        std::memcpy(&m.normals[i], p + 12, 12);
+        std::memcpy(&m.uv0[i], p + 24, 8);
+        std::uint32_t t;
+        std::memcpy(&t, p + 32, 4);
+        zero += t == 0;
+        m.tangents[i] = tangentFromBytes(p + 32);
+        if (colors) std::memcpy(&m.colors[i], p + 36, 4);
+    }
+    b.zeroTangents += zero;
+}
+
+void checkFaceIndices(Builder& b, std::uint64_t firstIndexOffset, std::uint32_t faceSize) {
+    const Mesh& m = b.mesh();
+    const std::size_t vc = m.positions.size();
+    std::uint32_t maxIndex = 0;
+    for (std::uint32_t i : m.indices) maxIndex = i > maxIndex ? i : maxIndex;
+    if (m.indices.empty() || maxIndex < vc) return;
+    for (std::size_t i = 0; i < m.indices.size(); ++i) {
+        if (m.indices[i] < vc) continue;
+        const std::uint64_t at =
+            faceSize ? firstIndexOffset + (i / 3) * faceSize + (i % 3) * 4 : firstIndexOffset;
+        b.ctx.fail(at, "index-out-of-range",
+                   "faces[" + str(i / 3) + "]: face index " + str(m.indices[i]) +
+                       " >= vertex count " + str(vc));
+    }
+}
+
+void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t faceSize, int parent) {
+    auto scope = b.ctx.scope("faces");
+    if (faceSize < 12)
+        r.fail("bad-face-size", "face records of " + str(faceSize) +
+                                    " bytes cannot hold three u32 indices (12 bytes)");
+    if (faceSize != 12)
+        r.warn("odd-face-size", "face records of " + str(faceSize) +
+                                    " bytes: the bytes after the first 12 are ignored");
+    if (count > b.ctx.limits().maxTriangles)
+        r.fail("limit", str(count) + " faces exceed the triangle cap (maxTriangles)");
+    const std::size_t n = r.checkCount(count, faceSize, "faces");
+    const std::uint64_t at = r.offset();
+    const ByteSpan block = r.bytes(n * faceSize, "faces");
+    const int node = b.addNode("faces", "faces", parent, at, block.size());
+    b.asset.nodes[node].mesh = 0;
+    b.property(node, "count", "uint32", std::int64_t(n));
+    b.property(node, "faceSize", "uint8", std::int64_t(faceSize));
+    b.ctx.mapRange(at, block.size(), RangeKind::Array, {}, node);
+    b.facesOffset = at;
+    b.faceSize = faceSize;
+
+    Mesh& m = b.mesh();
+    m.indices.resize(n * 3);
+    if (faceSize == 12) {
+        if (n) std::memcpy(m.indices.data(), block.data(), n * 12);
+    } else {
+        for (std::size_t i = 0; i < n; ++i)
+            std::memcpy(&m.indices[i * 3], block.data() + i * faceSize, 12);
+    }
+    checkFaceIndices(b, at, faceSize);
+}
+
+void readLodOffsets(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t entrySize,
+                    int parent) {
+    auto scope = b.ctx.scope("lodOffsets");
+    if (entrySize < 4)
+        r.fail("bad-lod-size", "LOD offsets of " + str(entrySize) + " bytes (expected 4)");
+    const std::size_t n = r.checkCount(count, entrySize, "LOD offsets");
+    const std::uint64_t at = r.offset();
+    const ByteSpan block = r.bytes(n * entrySize, "LOD offsets");
+    b.lodsNode = b.addNode("LODs", "LODs", parent, at, block.size());
+    b.asset.nodes[b.lodsNode].mesh = 0;
+    b.property(b.lodsNode, "numLodOffsets", "uint32", std::int64_t(n));
+    b.ctx.mapRange(at, block.size(), RangeKind::Array, {}, b.lodsNode);
+    b.lodOffsetsOffset = at;
+    Mesh& m = b.mesh();
+    m.lodOffsets.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        std::memcpy(&m.lodOffsets[i], block.data() + i * entrySize, 4);
+    std::vector<double> shown(m.lodOffsets.begin(), m.lodOffsets.end());
+    b.property(b.lodsNode, "lodOffsets", "uint32[]", std::move(shown), at, block.size());
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void Builder::finish() {
+    resolveLods();
+    resolveSurfaces();
+    resolveSkin();
+    generateTangents();
+    const Mesh& m = mesh();
+    std::size_t bad = 0, first = 0;
+    for (std::size_t i = 0; i < m.positions.size(); ++i) {
+        if (m.positions[i].finite()) continue;
+        if (!bad++) first = i;
+    }
+    if (bad) {
+        // A v3.01 sample (krakow10 5648093777) stores 17 all-NaN vertices used by LOD1/LOD2.
+        ctx.warn(vertexOffset, "non-finite-vertices",
+                 str(bad) + " of " + str(m.positions.size()) +
+                     " vertices have non-finite positions (first: vertex " + str(first) +
+                     "); they are kept but left out of the bounds");
+    }
+}
+
+void Builder::resolveLods() {
+    Mesh& m = mesh();
+    if (lodsNode < 0) {
+        lodsNode = addNode("LODs", "LODs", root);
+        asset.nodes[lodsNode].mesh = 0;
+    }
+    const std::uint64_t faces = m.indices.size() / 3;
+    const auto& o = m.lodOffsets;
+    m.lods.clear();
+    if (o.size() <= 2) {
+        // Two entries or fewer (often [0, 0] in v7 files) mean "the whole mesh is LOD 0"
+        // (AntiBoomz/BTRoblox MeshParser.js).
+        if (faces) m.lods.push_back({0, std::uint32_t(faces), "LOD0"});
+    } else {
+        bool warned = false;
+        for (std::size_t n = 0; n + 1 < o.size(); ++n) {
+            std::uint64_t a = o[n], e = o[n + 1];
+            if (a > e || e > faces) {
+                if (!warned)
+                    ctx.warn(lodOffsetsOffset + 4 * (n + 1), "lod-range",
+                             "LOD" + str(n) + " faces [" + str(a) + ", " + str(e) +
+                                 ") do not fit the " + str(faces) + " faces; clamped");
+                warned = true;
+                a = std::min(a, faces);
+                e = std::min(std::max(e, a), faces);
+            }
+            m.lods.push_back({std::uint32_t(a), std::uint32_t(e - a), "LOD" + str(n)});
+        }
+    }
+    for (std::size_t n = 0; n < m.lods.size(); ++n) {
+        const LodLevel& l = m.lods[n];
+        const int node = addNode(l.name, "LOD", lodsNode);
+        if (faceSize)
+            setBytes(node, facesOffset + std::uint64_t(l.firstTriangle) * faceSize,
+                     std::uint64_t(l.triangleCount) * faceSize);
+        asset.nodes[node].mesh = 0;
+        asset.nodes[node].lod = int(n);
+        property(node, "firstFace", "uint32", std::int64_t(l.firstTriangle));
+        property(node, "faceCount", "uint32", std::int64_t(l.triangleCount));
+    }
+}
+
+void Builder::resolveSurfaces() {
+    Mesh& m = mesh();
+    const std::uint64_t faces = m.indices.size() / 3, verts = m.positions.size();
+    bool warned = false;
+    for (std::size_t i = 0; i < subsets.size(); ++i) {
+        const Subset& s = subsets[i];
+        Surface f{"subset " + str(i), s.facesBegin, s.facesLength, s.vertsBegin, s.vertsLength};
+        if (std::uint64_t(s.facesBegin) + s.facesLength > faces ||
+            std::uint64_t(s.vertsBegin) + s.vertsLength > verts) {
+            if (!warned)
+                ctx.warn(s.offset, "subset-range",
+                         "subset " + str(i) + " reaches past the " + str(faces) + " faces / " +
+                             str(verts) + " vertices; clamped");
+            warned = true;
+            f.firstTriangle = std::uint32_t(std::min<std::uint64_t>(f.firstTriangle, faces));
+            f.triangleCount =
+                std::uint32_t(std::min<std::uint64_t>(f.triangleCount, faces - f.firstTriangle));
+            f.firstVertex = std::uint32_t(std::min<std::uint64_t>(f.firstVertex, verts));
+            f.vertexCount =
+                std::uint32_t(std::min<std::uint64_t>(f.vertexCount, verts - f.firstVertex));
+        }
+        m.surfaces.push_back(std::move(f));
+    }
+}
+
+void Builder::generateTangents() {
+    Mesh& m = mesh();
+    if (!zeroTangents || m.tangents.size() != m.positions.size() ||
+        m.uv0.size() != m.positions.size())
+        return;
+    // All-zero tangent bytes (every 36-byte-vertex v2 file, e.g. Rbx2Source Heads/Default.mesh)
+    // mean "no tangent": such a vertex decodes to (-1, -1, -1, -1) and gets one from its UVs.
+    ctx.warn(vertexOffset, "no-tangents",
+             str(zeroTangents) + " of " + str(m.positions.size()) +
+                 " vertices store no tangent (all-zero bytes); tangents were generated from the "
+                 "UVs");
+    const std::size_t n = m.positions.size();
+    const bool haveNormals = m.normals.size() == n;
+    std::vector<Vec3> tan(n), bit(n);
+    for (std::size_t f = 0; f + 2 < m.indices.size(); f += 3) {
+        const std::uint32_t i0 = m.indices[f], i1 = m.indices[f + 1], i2 = m.indices[f + 2];
+        if (i0 >= n || i1 >= n || i2 >= n) continue;
+        const Vec3 e1 = m.positions[i1] - m.positions[i0], e2 = m.positions[i2] - m.positions[i0];
+        const float du1 = m.uv0[i1].x - m.uv0[i0].x, dv1 = m.uv0[i1].y - m.uv0[i0].y;
+        const float du2 = m.uv0[i2].x - m.uv0[i0].x, dv2 = m.uv0[i2].y - m.uv0[i0].y;
+        const float det = du1 * dv2 - du2 * dv1;
+        if (!std::isfinite(det) || std::fabs(det) < 1e-12f) continue;
+        const float inv = 1.0f / det;
+        const Vec3 t = (e1 * dv2 - e2 * dv1) * inv, bt = (e2 * du1 - e1 * du2) * inv;
+        if (!t.finite() || !bt.finite()) continue;
+        for (std::uint32_t i : {i0, i1, i2}) {
+            tan[i] = tan[i] + t;
+            bit[i] = bit[i] + bt;
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const Vec4& old = m.tangents[i];
+        if (!(old.x == -1 && old.y == -1 && old.z == -1 && old.w == -1)) continue;
+        const Vec3 nrm = haveNormals && m.normals[i].finite() ? m.normals[i] : Vec3{0, 1, 0};
+        Vec3 t = tan[i] - nrm * dot(nrm, tan[i]);
+        float len = std::sqrt(dot(t, t));
+        if (!(len > 1e-8f) || !std::isfinite(len)) {
+            // No usable UV gradient: any direction perpendicular to the normal.
+            t = cross(nrm, std::fabs(nrm.x) < 0.9f ? Vec3{1, 0, 0} : Vec3{0, 1, 0});
+            len = std::sqrt(dot(t, t));
+            if (!(len > 1e-8f)) t = {1, 0, 0}, len = 1;
+        }
+        t = t * (1.0f / len);
+        const float w = dot(cross(nrm, t), bit[i]) < 0 ? -1.0f : 1.0f;
+        m.tangents[i] = {t.x, t.y, t.z, w};
+    }
+}
+
+}  // namespace meshscope::filemesh

@@ -1,0 +1,237 @@
+// FileMesh 6.00 and 7.00: chunks to the end of the file, each char[8] NUL-padded name, u32
+// version, u32 size, payload. Known: COREMESH v1 (plain arrays) and v2 (u32 length + Draco mesh),
+// LODS v1, SKINNING v1, FACS v1, HSRAVIS v1. Unknown chunks are kept as raw bytes with a warning.
+#include <cstring>
+
+#include "formats/roblox_mesh/mesh_decoder.h"
+#include "io/draco_bridge.h"
+
+namespace meshscope::filemesh {
+
+namespace {
+
+std::string str(std::uint64_t v) {
+    return std::to_string(v);
+}
+
+std::string chunkName(ByteSpan raw) {
+    std::string s;
+    for (std::uint8_t c : raw) {
+        if (c == 0) break;
+        if (c >= 0x20 && c < 0x7f)
+            s += char(c);
+        else {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            s += buf;
+        }
+    }
+    return s;
+}
+
+void coreMeshV1(ByteReader& c, Builder& b, int node) {
+    const std::uint64_t numVerts = b.field<std::uint32_t>(c, node, "numVerts");
+    readVertices(c, b, numVerts, 40, node);
+    const std::uint64_t numFaces = b.field<std::uint32_t>(c, node, "numFaces");
+    readFaces(c, b, numFaces, 12, node);
+}
+
+// COREMESH v2: u32 Draco length, then a Draco mesh. Attributes are looked up by unique id, not by
+// Draco type (the normal is stored as GENERIC): 0 position, 1 normal, 2 UV, 3 tangent u8×4,
+// 4 colour u8×4 (krakow10 mesh7_*.bin, evilbocchi mesh7_hamster.mesh).
+void coreMeshV2(ByteReader& c, Builder& b, int node) {
+    DecodeContext& ctx = b.ctx;
+    const std::uint32_t length = b.field<std::uint32_t>(c, node, "dracoLength");
+    const std::uint64_t at = c.offset();
+    const ByteSpan payload = c.bytes(c.checkCount(length, 1, "Draco payload"), "Draco payload");
+    const int dn = b.addNode("draco", "payload", node, at, payload.size());
+    ctx.mapRange(at, payload.size(), RangeKind::Payload, "draco", dn);
+
+    DracoMeshData d = decodeDracoMesh(ctx, payload, at);
+    auto scope = ctx.scope("draco");
+    if (d.pointCount > ctx.limits().maxVertices)
+        ctx.fail(at, "limit", str(d.pointCount) + " Draco points exceed the vertex cap");
+    b.property(dn, "pointCount", "uint32", std::int64_t(d.pointCount));
+    b.property(dn, "faceCount", "uint32", std::int64_t(d.indices.size() / 3));
+    std::string ids;
+    for (const auto& a : d.attributes) ids += (ids.empty() ? "" : ", ") + str(a.uniqueId);
+    b.property(dn, "attributeIds", "string", ids);
+
+    Mesh& m = b.mesh();
+    const std::size_t n = d.pointCount;
+    auto floats = [&](std::uint32_t id, int need, const char* what) -> const DracoAttribute* {
+        const DracoAttribute* a = d.byUniqueId(id);
+        if (!a) return nullptr;
+        if (a->storage != DracoAttribute::Storage::Float || a->components < need) {
+            ctx.warn(at, "draco-attribute",
+                     std::string(what) + " (attribute " + str(id) + ") has " + str(a->components) +
+                         " components of Draco data type " + str(a->dracoDataType) + "; ignored");
+            return nullptr;
+        }
+        return a;
+    };
+    auto bytes4 = [&](std::uint32_t id, const char* what) -> const DracoAttribute* {
+        const DracoAttribute* a = d.byUniqueId(id);
+        if (!a) return nullptr;
+        if (a->storage != DracoAttribute::Storage::Byte || a->components != 4) {
+            ctx.warn(at, "draco-attribute",
+                     std::string(what) + " (attribute " + str(id) + ") is not 4 bytes; ignored");
+            return nullptr;
+        }
+        return a;
+    };
+    const DracoAttribute* pos = floats(0, 3, "position");
+    if (!pos) ctx.fail(at, "draco-attribute", "the Draco mesh has no position attribute (id 0)");
+    m.positions.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float* v = pos->floats.data() + i * pos->components;
+        m.positions[i] = {v[0], v[1], v[2]};
+    }
+    if (const DracoAttribute* a = floats(1, 3, "normal")) {
+        m.normals.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const float* v = a->floats.data() + i * a->components;
+            m.normals[i] = {v[0], v[1], v[2]};
+        }
+    }
+    if (const DracoAttribute* a = floats(2, 2, "UV")) {
+        m.uv0.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const float* v = a->floats.data() + i * a->components;
+            m.uv0[i] = {v[0], v[1]};
+        }
+    }
+    if (const DracoAttribute* a = bytes4(3, "tangent")) {
+        m.tangents.resize(n);
+        std::size_t zero = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint8_t* t = a->bytes.data() + i * 4;
+            zero += (t[0] | t[1] | t[2] | t[3]) == 0;
+            m.tangents[i] = tangentFromBytes(t);
+        }
+        b.zeroTangents += zero;
+    }
+    if (const DracoAttribute* a = bytes4(4, "colour")) {
+        m.colors.resize(n);
+        std::memcpy(m.colors.data(), a->bytes.data(), n * 4);
+    }
+    m.indices = std::move(d.indices);
+    b.vertexOffset = at;
+    const int vn = b.addNode("vertices", "vertices", node, at, payload.size());
+    b.asset.nodes[vn].mesh = 0;
+    b.property(vn, "count", "uint32", std::int64_t(n));
+    const int fn = b.addNode("faces", "faces", node, at, payload.size());
+    b.asset.nodes[fn].mesh = 0;
+    b.property(fn, "count", "uint32", std::int64_t(m.indices.size() / 3));
+}
+
+void lodsV1(ByteReader& c, Builder& b, int node) {
+    b.field<std::uint16_t>(c, node, "lodType");
+    b.field<std::uint8_t>(c, node, "numHighQualityLODs");
+    const std::uint32_t count = b.field<std::uint32_t>(c, node, "numLodOffsets");
+    readLodOffsets(c, b, count, 4, node);
+}
+
+// SKINNING v1. Real v7 files hold numSkinnings 8-byte envelopes right after the count, then
+// bones, names and subsets (the 2025 document leaves the envelopes out; krakow10
+// mesh7_100025761449828.bin).
+void skinningV1(ByteReader& c, Builder& b, int node) {
+    const std::uint32_t numSkinnings = b.field<std::uint32_t>(c, node, "numSkinnings");
+    readEnvelopes(c, b, numSkinnings, node);
+    const std::uint32_t numBones = b.field<std::uint32_t>(c, node, "numBones");
+    readBones(c, b, numBones, node);
+    const std::uint32_t nameSize = b.field<std::uint32_t>(c, node, "nameTableSize");
+    readBoneNames(c, b, nameSize, b.skeletonNode >= 0 ? b.skeletonNode : node);
+    const std::uint32_t numSubsets = b.field<std::uint32_t>(c, node, "numSubsets");
+    readSubsets(c, b, numSubsets, node);
+}
+
+void facsV1(ByteReader& c, Builder& b, int node) {
+    const std::uint32_t size = b.field<std::uint32_t>(c, node, "facsDataSize");
+    readFacs(c, b, size, node);
+}
+
+void hsravisV1(ByteReader& c, Builder& b, int node) {
+    const std::uint32_t count = b.field<std::uint32_t>(c, node, "numAlwaysVisibleBitFlags");
+    const std::uint64_t at = c.offset();
+    const std::uint64_t bytes = (std::uint64_t(count) + 7) / 8;
+    c.skip(c.checkCount(bytes, 1, "always-visible bit flags"), "always-visible bit flags");
+    b.ctx.mapRange(at, bytes, RangeKind::Array, "alwaysVisibleBitFlags", node);
+}
+
+}  // namespace
+
+void decodeChunksV6V7(Builder& b) {
+    DecodeContext& ctx = b.ctx;
+    ByteReader r(ctx, ctx.bytes());
+    r.seek(b.version.dataStart);
+    bool haveCore = false, haveSkinning = false, haveLods = false, haveFacs = false;
+    int index = 0;
+    while (!r.atEnd()) {
+        ctx.checkCancel(r.offset());
+        ctx.progress(double(r.pos()) / double(r.size()));
+        const std::uint64_t at = r.offset();
+        std::string name;
+        std::uint32_t version = 0, size = 0;
+        {
+            auto scope = ctx.scope("chunk " + str(index));
+            name = chunkName(r.bytes(8, "chunk name"));
+            version = r.u32("chunk version");
+            size = r.u32("chunk size");
+        }
+        const std::string label = name + " v" + str(version);
+        auto scope = ctx.scope(label);
+        ByteReader c = r.sub(size, "chunk payload");
+        const int node = b.addNode(label, "chunk", b.root, at, 16 + std::uint64_t(size));
+        ctx.mapRange(at, 16 + std::uint64_t(size), RangeKind::Chunk, {}, node);
+        ctx.mapRange(at, 16, RangeKind::Header, "chunk header", node);
+        b.property(node, "chunkType", "string", name, at, 8);
+        b.property(node, "chunkVersion", "uint32", std::int64_t(version), at + 8, 4);
+        b.property(node, "size", "uint32", std::int64_t(size), at + 12, 4);
+        ++index;
+
+        bool known = true;
+        auto once = [&](bool& seen) {
+            if (!seen) return seen = true;
+            ctx.warn(at, "duplicate-chunk", "a second " + name + " chunk is kept as raw bytes");
+            return false;
+        };
+        if (name == "COREMESH" && (version == 1 || version == 2)) {
+            if (once(haveCore))
+                version == 1 ? coreMeshV1(c, b, node) : coreMeshV2(c, b, node);
+            else
+                known = false;
+        } else if (name == "LODS" && version == 1) {
+            if (once(haveLods))
+                lodsV1(c, b, node);
+            else
+                known = false;
+        } else if (name == "SKINNING" && version == 1) {
+            if (once(haveSkinning))
+                skinningV1(c, b, node);
+            else
+                known = false;
+        } else if (name == "FACS" && version == 1) {
+            if (once(haveFacs))
+                facsV1(c, b, node);
+            else
+                known = false;
+        } else if (name == "HSRAVIS" && version == 1) {
+            hsravisV1(c, b, node);
+        } else {
+            ctx.warn(at, "unknown-chunk",
+                     "unknown chunk " + label + " (" + str(size) + " bytes) is kept as raw bytes");
+            known = false;
+        }
+        if (!known) {
+            ctx.mapRange(at + 16, size, RangeKind::Payload, "raw", node);
+        } else if (!c.atEnd()) {
+            ctx.warn(c.offset(), "trailing-bytes",
+                     str(c.remaining()) + " bytes at the end of the chunk are not read");
+            ctx.mapRange(c.offset(), c.remaining(), RangeKind::Padding, "trailing bytes", node);
+        }
+    }
+    if (!haveCore) ctx.warn(r.offset(), "no-coremesh", "the file holds no COREMESH chunk");
+}
+
+}  // namespace meshscope::filemesh
