@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStyle>
 #include <QTimer>
@@ -161,6 +162,11 @@ void HexDock::setData(const QByteArray& bytes, const meshscope::ByteMap* map) {
 }
 
 void HexDock::selectRange(quint64 offset, quint64 length) {
+    // The echo of a selection made in the view: already shown, and re-centring would jump the
+    // view under the user's mouse.
+    if (length && view_->selectionLength() == length && view_->selectionOffset() == offset) return;
+    // Programmatic: the view updates (inspector, status line follow), the dock stays silent.
+    const QSignalBlocker blocker(this);
     view_->selectRange(offset, length);
 }
 

@@ -34,6 +34,9 @@ public:
 
 public slots:
     // Selects, outlines and centres [offset, offset + length) (a node chosen in the tree).
+    // Programmatic: the dock does not re-emit cursorMoved/selectionChanged for it, and a range
+    // equal to the current selection (the document echoing the view's own selection) is left
+    // alone, so a document can call this from its selectionChanged without a loop.
     void selectRange(quint64 offset, quint64 length);
     // Outlines a structure range without moving the cursor.
     void setStructureRange(quint64 offset, quint64 length);
@@ -41,6 +44,7 @@ public slots:
     void focusGoTo();
 
 signals:
+    // The user moved the cursor / changed the selection in the view (length 0: none).
     void cursorMoved(quint64 offset);
     void selectionChanged(quint64 offset, quint64 length);
 

@@ -129,15 +129,29 @@ TEST_F(HexDockTest, SelectRangeAndSignals) {
     QSignalSpy cursor(&dock, &HexDock::cursorMoved);
     // bones[1] starts at 13 + 12 + 160 + 24 + 12 + 40 = 261.
     dock.selectRange(261, 40);
-    ASSERT_EQ(selection.count(), 1);
-    EXPECT_EQ(selection.at(0).at(0).toULongLong(), 261u);
-    EXPECT_EQ(selection.at(0).at(1).toULongLong(), 40u);
-    ASSERT_EQ(cursor.count(), 1);
-    EXPECT_EQ(cursor.at(0).at(0).toULongLong(), 261u);
+    EXPECT_EQ(dock.hexView()->selectionOffset(), 261u);
+    EXPECT_EQ(dock.hexView()->selectionLength(), 40u);
+    EXPECT_EQ(dock.hexView()->cursorOffset(), 261u);
+    // Programmatic selection does not echo back to the document.
+    EXPECT_EQ(selection.count(), 0);
+    EXPECT_EQ(cursor.count(), 0);
     EXPECT_EQ(sample.map.ranges()[dock.hexView()->innermostRangeAt(261)].path,
               "SKINNING › bones[1] › nameOffset");
     // The inspector follows the cursor: nameOffset of bone 1 is 5 (u32 LE).
     EXPECT_EQ(dock.dataInspector()->valueText("u32"), "5");
+    // User changes in the view are forwarded.
+    dock.hexView()->setCursorOffset(320, true);
+    ASSERT_EQ(selection.count(), 1);
+    EXPECT_EQ(selection.at(0).at(0).toULongLong(), 261u);
+    EXPECT_EQ(selection.at(0).at(1).toULongLong(), 320u - 261u + 1);
+    ASSERT_EQ(cursor.count(), 1);
+    EXPECT_EQ(cursor.at(0).at(0).toULongLong(), 320u);
+    // The document echoing that selection back changes nothing (no jump, no signal).
+    const auto top = dock.hexView()->topRow();
+    dock.selectRange(261, 320 - 261 + 1);
+    EXPECT_EQ(dock.hexView()->cursorOffset(), 320u);
+    EXPECT_EQ(dock.hexView()->topRow(), top);
+    EXPECT_EQ(selection.count(), 1);
     // Vertex 0's position x at 25 is 1.0f: 00 00 80 3f.
     dock.hexView()->setCursorOffset(25);
     EXPECT_EQ(dock.dataInspector()->valueText("f32"), "1");
