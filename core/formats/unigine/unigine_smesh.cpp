@@ -201,8 +201,10 @@ void decodeSkinnedMesh(DecodeContext& ctx) {
         const int node =
             a.addNode("frames 1.." + std::to_string(frameCount - 1), "animation", root);
         a.nodes[node].animation = static_cast<int>(a.animations.size());
-        a.nodes[node].offset = r.offsetOf(r.pos() - frameData.size() * 4);
-        a.nodes[node].length = frameData.size() * 4;
+        // The frames after the bind pose (frame 0).
+        const std::size_t frameBytes = boneCount * kFrameRecordFloats * 4;
+        a.nodes[node].offset = r.offsetOf(r.pos() - frameData.size() * 4 + frameBytes);
+        a.nodes[node].length = (frameCount - 1) * frameBytes;
         a.nodes[node].properties.push_back({"frameCount", "int32", std::int64_t(frameCount - 1)});
         a.animations.push_back(std::move(anim));
     }
