@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "json_report.h"
+#include "pose_command.h"
 #include "meshscope/core/decode.h"
 
 namespace meshscope::cli {
@@ -20,6 +21,8 @@ constexpr const char* kUsage =
     "  info [--json] FILE   summary: format, version, meshes, LODs, bones, FACS, warnings\n"
     "  map FILE             byte map: one range per line (offset, length, path)\n"
     "  tree [--json] FILE   node / instance tree with properties\n"
+    "  pose [--json] [--pose C=W,...] [--bone NAME=rx,ry,rz]... FILE\n"
+    "                       posed bones, FACS weights and posed bounds (pose --help)\n"
     "\n"
     "Options:\n"
     "  -h, --help           show this help\n"
@@ -70,6 +73,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     for (const auto& a : args) {
         if (a == "-h" || a == "--help") { out << kUsage; return 0; }
         if (a == "-V" || a == "--version") { out << "meshscope-cli " << MESHSCOPE_VERSION << "\n"; return 0; }
+    }
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i].starts_with("-")) continue;
+        if (args[i] != "pose") break;
+        std::vector<std::string> rest(args.begin(), args.begin() + std::ptrdiff_t(i));
+        rest.insert(rest.end(), args.begin() + std::ptrdiff_t(i) + 1, args.end());
+        return runPose(rest, out, err);
     }
     const Parsed p = parse(args);
     if (!p.unknownOption.empty()) {

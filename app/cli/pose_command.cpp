@@ -1,0 +1,251 @@
+// meshscope-cli pose (see pose_command.h): parsing of --pose / --bone, the pose report, and the
+// command itself. All posing maths is core's (meshscope/core/pose.h).
+#include "pose_command.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+#include "meshscope/core/decode.h"
+#include "meshscope/core/pose.h"
+
+namespace meshscope::cli {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+Json number(float v) {
+    if (!std::isfinite(v)) return nullptr;
+    // Seven significant digits: what a float holds, without 0.30000001192092896 noise.
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.7g", double(v));
+    return std::strtod(buf, nullptr);
+}
+
+Json vec3(const Vec3& v) {
+    return Json::array({number(v.x), number(v.y), number(v.z)});
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+}
+
+std::optional<float> parseFloat(std::string_view s) {
+    s = trim(s);
+    if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+    float v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+// The mesh to pose: the first with a skeleton or face rig, else the first.
+int pickMesh(const Asset& a) {
+    for (std::size_t i = 0; i < a.meshes.size(); ++i)
+        if (a.meshes[i].skinned() || a.meshes[i].facs >= 0 || a.meshes[i].skeleton >= 0)
+            return int(i);
+    return a.meshes.empty() ? -1 : 0;
+}
+
+constexpr const char* kPoseUsage =
+    "Usage: meshscope-cli pose [--json] [--pose CONTROL=WEIGHT,...] [--bone NAME=rx,ry,rz]... "
+    "FILE\n"
+    "  CONTROL is a FACS abbreviation (c_JD) or FaceControls name (JawDrop); WEIGHT in [0, 1].\n"
+    "  Bone angles are degrees, Roblox XYZ order (CFrame.Angles). --bone may repeat.\n";
+
+}  // namespace
+
+std::optional<std::string> parseControls(std::string_view text, PoseRequest& request) {
+    while (!text.empty()) {
+        const auto comma = text.find(',');
+        const std::string_view item = trim(text.substr(0, comma));
+        text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+        if (item.empty()) continue;
+        const auto eq = item.find('=');
+        if (eq == std::string_view::npos)
+            return "--pose: \"" + std::string(item) + "\" is not CONTROL=WEIGHT";
+        const std::string name(trim(item.substr(0, eq)));
+        if (!findFacsControl(name))
+            return "--pose: unknown FACS control \"" + name +
+                   "\" (use an abbreviation such as c_JD or a name such as JawDrop)";
+        const auto w = parseFloat(item.substr(eq + 1));
+        if (!w || *w < 0 || *w > 1)
+            return "--pose: weight of " + name + " must be a number between 0 and 1";
+        request.controls.emplace_back(name, *w);
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> parseBone(std::string_view text, PoseRequest& request) {
+    const auto eq = text.rfind('=');
+    if (eq == std::string_view::npos || trim(text.substr(0, eq)).empty())
+        return "--bone: \"" + std::string(text) + "\" is not NAME=rx,ry,rz";
+    float v[3];
+    std::string_view rest = text.substr(eq + 1);
+    for (int i = 0; i < 3; ++i) {
+        const auto comma = rest.find(',');
+        if ((i < 2) == (comma == std::string_view::npos))
+            return "--bone: \"" + std::string(text) + "\" needs three angles rx,ry,rz";
+        const auto f = parseFloat(rest.substr(0, comma));
+        if (!f) return "--bone: \"" + std::string(text) + "\" has an angle that is not a number";
+        v[i] = *f;
+        rest = i < 2 ? rest.substr(comma + 1) : std::string_view{};
+    }
+    request.bones.emplace_back(std::string(trim(text.substr(0, eq))), Vec3{v[0], v[1], v[2]});
+    return std::nullopt;
+}
+
+std::optional<Json> poseJson(const Asset& asset, const PoseRequest& request, std::string& error) {
+    const int meshIndex = pickMesh(asset);
+    static const Skeleton kNoSkeleton;
+    const Mesh* mesh = meshIndex >= 0 ? &asset.meshes[std::size_t(meshIndex)] : nullptr;
+    const Skeleton& skeleton =
+        mesh && mesh->skeleton >= 0 && std::size_t(mesh->skeleton) < asset.skeletons.size()
+            ? asset.skeletons[std::size_t(mesh->skeleton)]
+            : kNoSkeleton;
+    const FacsRig* rig = mesh && mesh->facs >= 0 && std::size_t(mesh->facs) < asset.facs.size()
+                             ? &asset.facs[std::size_t(mesh->facs)]
+                             : nullptr;
+
+    Pose pose = Pose::bind(skeleton);
+    for (const auto& [name, euler] : request.bones) {
+        const int b = skeleton.find(name);
+        if (b < 0) {
+            error = "--bone: the skeleton has no bone named \"" + name + "\"";
+            return std::nullopt;
+        }
+        poseBone(pose, b, euler);
+    }
+    std::vector<float> weights(rig ? rig->controlNames.size() : 0, 0.0f);
+    std::vector<std::string> absent;
+    for (const auto& [name, w] : request.controls) {
+        const int c = rig ? findRigControl(*rig, name) : -1;
+        if (c >= 0)
+            weights[std::size_t(c)] = w;
+        else
+            absent.emplace_back(findFacsControl(name)->name);
+    }
+
+    PoseEvaluator eval(skeleton, rig);
+    eval.update(pose, weights);
+
+    Json j;
+    j["mesh"] = meshIndex >= 0 ? Json(meshIndex) : Json(nullptr);
+    Json bones = Json::array();
+    for (std::size_t i = 0; i < skeleton.bones.size(); ++i) {
+        const Mat4& w = eval.world()[i];
+        Json rot = Json::array();
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) rot.push_back(number(w.at(r, c)));
+        Json world = Json::array();
+        for (float v : w.m) world.push_back(number(v));
+        bones.push_back({{"name", skeleton.bones[i].name},
+                         {"parent", eval.order().parent[i]},
+                         {"position", vec3({w.at(0, 3), w.at(1, 3), w.at(2, 3)})},
+                         {"rotation", std::move(rot)},
+                         {"world", std::move(world)}});
+    }
+    j["bones"] = std::move(bones);
+
+    if (rig) {
+        Json ws = Json::object();
+        for (std::size_t c = 0; c < rig->controlNames.size(); ++c)
+            ws[std::string(facsDisplayName(rig->controlNames[c]))] = number(weights[c]);
+        Json correctives = Json::object();
+        const auto cw = correctiveWeights(*rig, weights);
+        const auto names = rig->columnNames();
+        for (std::size_t c = 0; c < cw.size(); ++c)
+            correctives[names[rig->controlNames.size() + c]] = number(cw[c]);
+        j["facs"] = {{"weights", std::move(ws)},
+                     {"correctives", std::move(correctives)},
+                     {"unmatched", eval.facsBinding().unmatched},
+                     {"absent", absent}};
+    } else {
+        j["facs"] = nullptr;
+    }
+
+    Bounds bounds;
+    if (mesh) {
+        std::vector<Vec3> posed;
+        eval.skin(*mesh, posed);
+        bounds = boundsOf(posed);
+    }
+    j["bounds"] =
+        bounds.valid() ? Json{{"min", vec3(bounds.min)}, {"max", vec3(bounds.max)}} : Json(nullptr);
+    j["skeleton"] = {{"cycles", eval.order().cycleBones},
+                     {"invalidParents", eval.order().invalidParents}};
+    return j;
+}
+
+int runPose(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    bool json = false;
+    PoseRequest request;
+    std::vector<std::string> files;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](std::string_view flag) -> std::optional<std::string> {
+            if (a.size() > flag.size() && a.starts_with(flag) && a[flag.size()] == '=')
+                return a.substr(flag.size() + 1);
+            if (a == flag && i + 1 < args.size()) return args[++i];
+            return std::nullopt;
+        };
+        std::optional<std::string> problem;
+        if (a == "--json") {
+            json = true;
+        } else if (a == "-h" || a == "--help") {
+            out << kPoseUsage;
+            return 0;
+        } else if (a.starts_with("--pose")) {
+            const auto v = value("--pose");
+            problem = v ? parseControls(*v, request) : "--pose needs CONTROL=WEIGHT,...";
+        } else if (a.starts_with("--bone")) {
+            const auto v = value("--bone");
+            problem = v ? parseBone(*v, request) : "--bone needs NAME=rx,ry,rz";
+        } else if (a.size() > 1 && a[0] == '-') {
+            problem = "unknown option " + a;
+        } else {
+            files.push_back(a);
+        }
+        if (problem) {
+            err << "meshscope-cli pose: " << *problem << "\n" << kPoseUsage;
+            return 2;
+        }
+    }
+    if (files.size() != 1) {
+        err << "meshscope-cli pose: takes exactly one FILE\n" << kPoseUsage;
+        return 2;
+    }
+    const DecodeResult result = decodeFile(files.front());
+    if (!result.ok()) {
+        err << files.front() << ": " << result.error->toString() << "\n";
+        return 1;
+    }
+    if (result.asset.meshes.empty()) {
+        err << files.front() << ": no mesh to pose\n";
+        return 1;
+    }
+    std::string error;
+    const auto report = poseJson(result.asset, request, error);
+    if (!report) {
+        err << "meshscope-cli pose: " << error << "\n";
+        return 2;
+    }
+    if (json) {
+        out << report->dump(2) << "\n";
+        return 0;
+    }
+    // Text: one line per bone with its posed position, then the bounds.
+    for (const auto& b : (*report)["bones"])
+        out << b["name"].get<std::string>() << "  " << b["position"].dump() << "\n";
+    if (!(*report)["bounds"].is_null())
+        out << "bounds " << (*report)["bounds"]["min"].dump() << " "
+            << (*report)["bounds"]["max"].dump() << "\n";
+    return 0;
+}
+
+}  // namespace meshscope::cli
