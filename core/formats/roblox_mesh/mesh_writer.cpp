@@ -194,7 +194,38 @@ void buildSubsets(const Mesh& mesh, std::size_t boneCount, Layout& layout) {
             }
         });
     };
+    std::vector<bool> used(nv, false);
+    for (std::uint32_t i : original) used[i] = true;
+    auto newBoneCount = [&](std::uint32_t v, std::array<std::uint16_t, 12>& seen, int& n) {
+        if (stamp[v] == openId) return;
+        bonesOf(v, [&](std::uint16_t j) {
+            if (slot[j] >= 0 || std::find(seen.begin(), seen.begin() + n, j) != seen.begin() + n)
+                return;
+            seen[n++] = j;
+        });
+    };
+    // A vertex no face uses joins the subset around it when its bones fit, so that such
+    // vertices (a sphere's unused pole copies) do not force a reordering.
+    auto absorb = [&](std::uint32_t v) {
+        std::array<std::uint16_t, 12> seen{};
+        int fresh = 0;
+        newBoneCount(v, seen, fresh);
+        if (open.bones.size() + std::size_t(fresh) > kMaxSubsetBones) return false;
+        addVertex(v);
+        return true;
+    };
+    auto unclaimed = [&](std::uint32_t v) { return !used[v] && stamp[v] < 0; };
     auto close = [&](std::uint32_t facesEnd) {
+        if (!members.empty()) {
+            const auto [lo, hi] = std::minmax_element(members.begin(), members.end());
+            const std::uint32_t first = *lo, last = *hi;
+            for (std::uint32_t v = first; v > 0 && unclaimed(v - 1) && absorb(v - 1); --v) {
+            }
+            for (std::uint32_t v = first + 1; v < last; ++v)
+                if (unclaimed(v)) absorb(v);
+            for (std::uint32_t v = last + 1; v < nv && unclaimed(v) && absorb(v); ++v) {
+            }
+        }
         std::sort(members.begin(), members.end());
         open.facesLength = facesEnd - open.facesBegin;
         open.vertsBegin = static_cast<std::uint32_t>(layout.source.size());
@@ -220,15 +251,6 @@ void buildSubsets(const Mesh& mesh, std::size_t boneCount, Layout& layout) {
         members.clear();
         ++openId;
     };
-    auto newBoneCount = [&](std::uint32_t v, std::array<std::uint16_t, 12>& seen, int& n) {
-        if (stamp[v] == openId) return;
-        bonesOf(v, [&](std::uint16_t j) {
-            if (slot[j] >= 0 || std::find(seen.begin(), seen.begin() + n, j) != seen.begin() + n)
-                return;
-            seen[n++] = j;
-        });
-    };
-
     for (std::size_t g = 0; g + 1 < bounds.size(); ++g) {
         open.facesBegin = bounds[g];
         for (std::uint32_t f = bounds[g]; f < bounds[g + 1]; ++f) {
