@@ -190,7 +190,8 @@ TEST(UnigineSmesh, RoundTripBonesParentsFramesWeights) {
         EXPECT_EQ(out.skeletons[0].bones[b].name, in.skeletons[0].bones[b].name);
         EXPECT_EQ(out.skeletons[0].bones[b].parent, in.skeletons[0].bones[b].parent);
         for (int k = 0; k < 16; ++k)
-            EXPECT_NEAR(out.skeletons[0].bones[b].world.m[k], in.skeletons[0].bones[b].world.m[k], 1e-5)
+            EXPECT_NEAR(out.skeletons[0].bones[b].world.m[k], in.skeletons[0].bones[b].world.m[k],
+                        1e-5)
                 << "bone " << b << " element " << k;
     }
 
@@ -218,7 +219,8 @@ TEST(UnigineSmesh, RoundTripBonesParentsFramesWeights) {
         for (std::size_t v = 0; v < mi.skin.size(); ++v) {
             for (int k = 0; k < 4; ++k) {
                 EXPECT_NEAR(mo.skin[v].weights[k], mi.skin[v].weights[k], 0.5 / 255 + 1e-6);
-                if (mi.skin[v].weights[k] > 0) EXPECT_EQ(mo.skin[v].joints[k], mi.skin[v].joints[k]);
+                if (mi.skin[v].weights[k] > 0)
+                    EXPECT_EQ(mo.skin[v].joints[k], mi.skin[v].joints[k]);
             }
         }
     }
