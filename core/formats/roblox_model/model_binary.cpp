@@ -1,0 +1,912 @@
+// Roblox binary model decoder (.rbxm/.rbxl, "<roblox!"): file header, chunk framing with raw,
+// LZ4 block or ZSTD bodies, and one function per chunk kind (META, SSTR, INST, PROP, PRNT, END,
+// SIGN), each checking its own version. Values follow the conventions in model_values.h.
+//
+// Quirks handled here, with the sample or reader that shows them:
+// - a PROP chunk may end right after the property name, with no type byte (rojo-rbx/rbx-dom
+//   PR #168): skipped with a warning;
+// - unknown chunk names and unknown type ids are kept as raw bytes with a warning, the rest of
+//   the file decodes (rojo-rbx/rbx-dom #167);
+// - corpus rbxm/rojo-rbx_rbx-dom/rbxm/test-output.rbxm holds an LZ4 *frame* magic (04 22 4d 18)
+//   where the chunk lengths belong: the compressed length runs past the end and is refused;
+// - binary places can hold instances the XML twin lacks (FilteredSelection).
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+#include "formats/roblox_model/model_decoders.h"
+#include "formats/roblox_model/model_values.h"
+#include "io/byte_reader.h"
+#include "io/decompress.h"
+
+namespace meshscope::rbx {
+namespace {
+
+struct ClassInfo {
+    std::string name;
+    std::vector<int> nodes;  // Asset::nodes index per instance, in INST order
+};
+
+struct Chunk {
+    std::string name;          // "INST" (trailing NULs removed)
+    std::uint64_t offset = 0;  // chunk header offset
+    std::uint64_t length = 0;  // header + body
+    std::uint64_t bodyOffset = 0;
+    bool compressed = false;
+    ByteSpan data;  // chunk data (decompressed when compressed)
+};
+
+struct PendingRef {
+    int node;
+    std::size_t property;
+    std::int32_t referent;
+};
+
+std::string printable(std::string_view s) {
+    std::string out;
+    for (char c : s) {
+        if (c == 0) break;
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && u < 0x7f) {
+            out += c;
+        } else {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", u);
+            out += buf;
+        }
+    }
+    return out;
+}
+
+class BinaryDecoder {
+public:
+    explicit BinaryDecoder(DecodeContext& ctx) : ctx_(ctx), asset_(ctx.asset()) {}
+
+    void run() {
+        asset_.version = "0";
+        ByteReader r(ctx_, ctx_.bytes());
+        readHeader(r);
+        try {
+            readChunks(r);
+        } catch (...) {
+            finishTree();  // keep the partial tree linked
+            throw;
+        }
+        finishTree();
+    }
+
+private:
+    // ---------------------------------------------------------------------------------------
+    // File header and chunk framing
+
+    void readHeader(ByteReader& r) {
+        auto s = ctx_.scope("header");
+        ctx_.mapRange(0, std::min<std::uint64_t>(32, r.size()), RangeKind::Header);
+        if (r.string(8, "magic") != "<roblox!")
+            r.failAt(0, "bad-magic", "not a Roblox binary model");
+        static const std::uint8_t kSignature[6] = {0x89, 0xff, 0x0d, 0x0a, 0x1a, 0x0a};
+        ByteSpan sig = r.bytes(6, "signature");
+        if (std::memcmp(sig.data(), kSignature, 6) != 0)
+            ctx_.warn(8, "bad-signature", "the 6 signature bytes are not 89 ff 0d 0a 1a 0a");
+        const std::uint16_t version = r.u16("version");
+        if (version != 0)
+            r.failAt(
+                14, "unsupported-version",
+                "binary model version " + std::to_string(version) + " is not supported (only 0)");
+        classCount_ = r.i32("class count");
+        instanceCount_ = r.i32("instance count");
+        if (classCount_ < 0 || instanceCount_ < 0)
+            r.failAt(16, "bad-count", "negative class or instance count in the header");
+        if (std::uint64_t(instanceCount_) > ctx_.limits().maxInstances)
+            r.failAt(20, "limit",
+                     "instance count " + std::to_string(instanceCount_) + " exceeds maxInstances");
+        r.skip(8, "reserved");
+        ctx_.mapRange(8, 6, RangeKind::Field, "signature");
+        ctx_.mapRange(14, 2, RangeKind::Field, "version");
+        ctx_.mapRange(16, 4, RangeKind::Field, "class count");
+        ctx_.mapRange(20, 4, RangeKind::Field, "instance count");
+        // Every instance takes at least 4 bytes of referent in an INST chunk: reserve no more
+        // than the file could describe.
+        asset_.nodes.reserve(
+            std::min<std::size_t>(std::size_t(instanceCount_), r.remaining() / 4 + 1));
+    }
+
+    void readChunks(ByteReader& r) {
+        bool sawEnd = false;
+        const double total = double(std::max<std::size_t>(r.size(), 1));
+        while (!r.atEnd()) {
+            ctx_.checkCancel(r.offset());
+            ctx_.progress(double(r.pos()) / total);
+            Chunk c;
+            c.offset = r.offset();
+            const std::string_view rawName = r.string(4, "chunk name");
+            c.name = printable(rawName);
+            auto s = ctx_.scope(c.name);
+            const std::uint32_t compressedLength = r.u32("compressed length");
+            const std::uint32_t uncompressedLength = r.u32("uncompressed length");
+            r.skip(4, "reserved");
+            c.bodyOffset = r.offset();
+            c.compressed = compressedLength != 0;
+            const std::uint64_t bodyLength = c.compressed ? compressedLength : uncompressedLength;
+            if (bodyLength > r.remaining()) {
+                r.failAt(std::size_t(c.offset + 4), "truncated",
+                         std::string(c.compressed ? "compressed" : "uncompressed") + " length " +
+                             std::to_string(bodyLength) + " of chunk \"" + c.name +
+                             "\" runs past the end of the file (" + std::to_string(r.remaining()) +
+                             " bytes remain)");
+            }
+            c.length = 16 + bodyLength;
+            ctx_.mapRange(c.offset, c.length, RangeKind::Chunk);
+            ctx_.mapRange(c.offset, 16, RangeKind::Header, "chunk header");
+            ByteSpan body = r.bytes(std::size_t(bodyLength), "chunk body");
+            Bytes inflated;
+            if (c.compressed) {
+                const bool zstd = looksLikeZstd(body);
+                ctx_.mapRange(c.bodyOffset, bodyLength, RangeKind::Payload,
+                              zstd ? "ZSTD frame" : "LZ4 block");
+                inflated = zstd ? decompressZstd(ctx_, body, uncompressedLength, c.bodyOffset)
+                                : decompressLz4Block(ctx_, body, uncompressedLength, c.bodyOffset);
+                c.data = inflated;
+            } else {
+                c.data = body;
+            }
+            ByteReader cr(ctx_, c.data, c.compressed ? c.offset : c.bodyOffset, !c.compressed);
+            chunk_ = &c;
+            if (c.name == "META")
+                readMeta(cr);
+            else if (c.name == "SSTR")
+                readSstr(cr);
+            else if (c.name == "INST")
+                readInst(cr);
+            else if (c.name == "PROP")
+                readProp(cr);
+            else if (c.name == "PRNT")
+                readPrnt(cr);
+            else if (c.name == "SIGN")
+                readSign(cr);
+            else if (c.name == "END")
+                readEnd(cr);
+            else {
+                ctx_.warn(c.offset, "unknown-chunk",
+                          "unknown chunk \"" + c.name + "\" kept as raw bytes");
+                if (!c.compressed) mapIn(cr, 0, cr.size(), RangeKind::Payload, "unknown data");
+            }
+            chunk_ = nullptr;
+            if (c.name == "END") {
+                sawEnd = true;
+                break;
+            }
+        }
+        if (!sawEnd) {
+            ctx_.warn(r.offset(), "missing-end", "the file ends without an END chunk");
+        } else if (!r.atEnd()) {
+            ctx_.mapRange(r.offset(), r.remaining(), RangeKind::Padding, "trailing bytes");
+            ctx_.warn(r.offset(), "trailing-bytes",
+                      std::to_string(r.remaining()) + " bytes after the END chunk are ignored");
+        }
+        ctx_.progress(1.0);
+    }
+
+    // Maps a range inside the current chunk's data when the data has file offsets (raw chunk).
+    void mapIn(const ByteReader& cr, std::size_t pos, std::size_t length, RangeKind kind,
+               const std::string& name) {
+        if (cr.mapped() && length) ctx_.mapRange(cr.offsetOf(pos), length, kind, name);
+    }
+
+    std::string readString(ByteReader& r, const char* what) {
+        const std::uint32_t n = r.u32(what);
+        return std::string(r.string(n, what));
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Interleaved arrays, read straight from the column-major bytes into values.
+
+    const std::uint8_t* columns(ByteReader& r, std::size_t count, std::size_t width,
+                                const char* what) {
+        r.checkCount(count, width, what);
+        return r.bytes(count * width, what).data();
+    }
+
+    void readFloats(ByteReader& r, std::size_t n, std::vector<float>& out, const char* what) {
+        const std::uint8_t* c = columns(r, n, 4, what);
+        out.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint32_t bits = std::uint32_t(c[i]) << 24 | std::uint32_t(c[n + i]) << 16 |
+                                       std::uint32_t(c[2 * n + i]) << 8 | c[3 * n + i];
+            out[i] = robloxFloat(bits);
+        }
+    }
+
+    void readU32s(ByteReader& r, std::size_t n, std::vector<std::uint32_t>& out, const char* what) {
+        const std::uint8_t* c = columns(r, n, 4, what);
+        out.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            out[i] = std::uint32_t(c[i]) << 24 | std::uint32_t(c[n + i]) << 16 |
+                     std::uint32_t(c[2 * n + i]) << 8 | c[3 * n + i];
+        }
+    }
+
+    void readU64s(ByteReader& r, std::size_t n, std::vector<std::uint64_t>& out, const char* what) {
+        const std::uint8_t* c = columns(r, n, 8, what);
+        out.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            std::uint64_t v = 0;
+            for (std::size_t b = 0; b < 8; ++b) v = v << 8 | c[b * n + i];
+            out[i] = v;
+        }
+    }
+
+    // Referent arrays: interleaved zigzag int32, each value added to the previous one.
+    void readRefs(ByteReader& r, std::size_t n, std::vector<std::int32_t>& out, const char* what) {
+        readU32s(r, n, u32_, what);
+        out.resize(n);
+        std::uint32_t acc = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            acc += std::uint32_t(unzigzag32(u32_[i]));
+            out[i] = std::int32_t(acc);
+        }
+    }
+
+    int nodeForRef(std::int32_t ref) const {
+        if (ref >= 0 && std::size_t(ref) < denseRefs_.size()) return denseRefs_[ref];
+        auto it = sparseRefs_.find(ref);
+        return it == sparseRefs_.end() ? -1 : it->second;
+    }
+    bool registerRef(std::int32_t ref, int node) {
+        if (ref >= 0 && std::size_t(ref) < std::size_t(instanceCount_) * 2 + 1024) {
+            if (std::size_t(ref) >= denseRefs_.size()) denseRefs_.resize(std::size_t(ref) + 1, -1);
+            if (denseRefs_[ref] >= 0) return false;
+            denseRefs_[ref] = node;
+            return true;
+        }
+        return sparseRefs_.emplace(ref, node).second;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Chunks
+
+    void readMeta(ByteReader& r) {
+        const std::uint32_t count = r.u32("entry count");
+        r.checkCount(count, 8, "META entries");
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const std::size_t start = r.pos();
+            std::string key = readString(r, "metadata key");
+            std::string value = readString(r, "metadata value");
+            std::string label = printable(key) + " = " + printable(value.substr(0, 64));
+            mapIn(r, start, r.pos() - start, RangeKind::Record, label);
+        }
+    }
+
+    void readSstr(ByteReader& r) {
+        const std::uint32_t version = r.u32("version");
+        if (version != 0) {
+            ctx_.warn(chunk_->offset, "unsupported-chunk-version",
+                      "SSTR chunk version " + std::to_string(version) + " is not known; skipped");
+            return;
+        }
+        const std::uint32_t count = r.u32("shared string count");
+        r.checkCount(count, 20, "shared strings");
+        sharedStrings_.reserve(sharedStrings_.size() + count);
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const std::size_t start = r.pos();
+            r.skip(16, "MD5 hash");
+            sharedStrings_.push_back(readString(r, "shared string"));
+            mapIn(r, start, r.pos() - start, RangeKind::Record,
+                  "strings[" + std::to_string(i) + "]");
+        }
+    }
+
+    void readInst(ByteReader& r) {
+        const std::uint32_t classId = r.u32("class id");
+        std::string className = readString(r, "class name");
+        const std::uint8_t objectFormat = r.u8("object format");
+        const std::uint32_t count = r.u32("instance count");
+        mapIn(r, 0, r.pos(), RangeKind::Field, "class " + printable(className));
+        if (objectFormat > 1)
+            r.warn("bad-object-format",
+                   "object format " + std::to_string(objectFormat) + " (expected 0 or 1)");
+        if (asset_.nodes.size() + count > ctx_.limits().maxInstances)
+            r.fail("limit", "instance count exceeds maxInstances");
+        const std::size_t refsPos = r.pos();
+        std::vector<std::int32_t> refs;
+        readRefs(r, count, refs, "referents");
+        mapIn(r, refsPos, r.pos() - refsPos, RangeKind::Array, "referents");
+        ByteSpan markers;
+        if (objectFormat == 1) {
+            const std::size_t at = r.pos();
+            markers = r.bytes(r.checkCount(count, 1, "service markers"), "service markers");
+            mapIn(r, at, count, RangeKind::Array, "service markers");
+        }
+        if (classes_.count(classId))
+            r.warn("duplicate-class-id",
+                   "class id " + std::to_string(classId) + " is defined twice");
+        ClassInfo& info = classes_[classId];
+        info.name = className;
+        info.nodes.clear();
+        info.nodes.reserve(count);
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const int node = asset_.addNode(className, className, -1);
+            Node& n = asset_.nodes[node];
+            n.offset = chunk_->offset;
+            n.length = chunk_->length;
+            n.service = !markers.empty() && markers[i] != 0;
+            info.nodes.push_back(node);
+            if (!registerRef(refs[i], node)) {
+                ctx_.warn(chunk_->offset, "duplicate-referent",
+                          "referent " + std::to_string(refs[i]) + " of a " + className +
+                              " is already used by another instance; the instance stays a root");
+            }
+        }
+    }
+
+    // One property value per instance of the class; `emit(i, value)` appends to instance i.
+    void readProp(ByteReader& r) {
+        const std::uint32_t classId = r.u32("class id");
+        std::string propName = readString(r, "property name");
+        auto cls = classes_.find(classId);
+        if (cls == classes_.end()) {
+            ctx_.warn(chunk_->offset, "unknown-class-id",
+                      "PROP chunk \"" + printable(propName) + "\" refers to class id " +
+                          std::to_string(classId) +
+                          ", which no INST chunk defined; kept as raw bytes");
+            mapIn(r, r.pos(), r.remaining(), RangeKind::Payload, "unknown class values");
+            return;
+        }
+        const ClassInfo& info = cls->second;
+        auto s = ctx_.scope(info.name + "." + printable(propName));
+        mapIn(r, 0, r.pos(), RangeKind::Field, "property header");
+        if (r.atEnd()) {
+            // rojo-rbx/rbx-dom PR #168: Roblox ignores PROP chunks without a type byte.
+            ctx_.warn(chunk_->offset, "missing-type",
+                      "PROP chunk " + info.name + "." + printable(propName) +
+                          " has no type byte; skipped");
+            return;
+        }
+        const std::size_t typePos = r.pos();
+        const std::uint8_t type = r.u8("type id");
+        mapIn(r, typePos, 1, RangeKind::Field, "type id");
+        const char* tname = typeName(type);
+        const std::size_t valuesPos = r.pos();
+        if (!tname) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "0x%02x", type);
+            ctx_.warn(r.offsetOf(typePos), "unknown-type",
+                      "property " + info.name + "." + printable(propName) +
+                          " has unknown type id " + buf + "; its " + std::to_string(r.remaining()) +
+                          " bytes are kept raw");
+            mapIn(r, valuesPos, r.remaining(), RangeKind::Payload, "unknown values");
+            return;
+        }
+        prop_ = Property{std::move(propName), tname, {}, 0, 0};
+        nodes_ = &info.nodes;
+        firstProperty_.resize(info.nodes.size());
+        for (std::size_t i = 0; i < info.nodes.size(); ++i) {
+            auto& props = asset_.nodes[info.nodes[i]].properties;
+            firstProperty_[i] = props.size();
+        }
+        readValues(r, type, info.nodes.size());
+        // Offsets: the values array when the chunk is raw, else the whole chunk.
+        const std::uint64_t off = r.mapped() ? r.offsetOf(valuesPos) : chunk_->offset;
+        const std::uint64_t len = r.mapped() ? r.pos() - valuesPos : chunk_->length;
+        mapIn(r, valuesPos, r.pos() - valuesPos, RangeKind::Array, "values");
+        for (std::size_t i = 0; i < info.nodes.size(); ++i) {
+            auto& props = asset_.nodes[info.nodes[i]].properties;
+            if (props.size() > firstProperty_[i]) {
+                props.back().offset = off;
+                props.back().length = len;
+            }
+        }
+        if (!r.atEnd()) {
+            ctx_.warn(r.offset(), "trailing-bytes",
+                      std::to_string(r.remaining()) + " bytes after the values are ignored");
+            mapIn(r, r.pos(), r.remaining(), RangeKind::Padding, "trailing bytes");
+        }
+    }
+
+    void emit(std::size_t i, Value v) {
+        Node& n = asset_.nodes[(*nodes_)[i]];
+        n.properties.push_back(Property{prop_.name, prop_.type, std::move(v), 0, 0});
+    }
+
+    void readCFrames(ByteReader& r, std::size_t n, bool quaternion, std::vector<CFrame>& out) {
+        out.resize(n);
+        badRotationIds_ = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint8_t id = r.u8("rotation id");
+            if (id == 0) {
+                if (quaternion) {
+                    float q[4];
+                    std::memcpy(q, r.bytes(16, "quaternion").data(), 16);
+                    out[i].rotation = quaternionToMatrix(q[0], q[1], q[2], q[3]);
+                } else {
+                    std::memcpy(out[i].rotation.data(), r.bytes(36, "rotation matrix").data(), 36);
+                }
+            } else if (auto m = specialRotation(id)) {
+                out[i].rotation = *m;
+            } else {
+                // RobloxAPI/rbxfile bin/cframe.rbxl stores every id byte 1..255: keep the
+                // position, use the identity rotation and say so.
+                if (badRotationIds_++ == 0)
+                    ctx_.warn(r.offsetOf(r.pos() - 1), "bad-rotation-id",
+                              "CFrame rotation id " + std::to_string(id) +
+                                  " is not one of the 24 special ids; identity rotation used");
+            }
+        }
+        readFloats(r, n, fa_, "position X");
+        readFloats(r, n, fb_, "position Y");
+        readFloats(r, n, fc_, "position Z");
+        for (std::size_t i = 0; i < n; ++i) out[i].position = {fa_[i], fb_[i], fc_[i]};
+    }
+
+    void warnBadRotations() {
+        if (badRotationIds_ > 1)
+            ctx_.warn(chunk_->offset, "bad-rotation-id",
+                      std::to_string(badRotationIds_) +
+                          " CFrames in this chunk have an unknown rotation id");
+    }
+
+    void readValues(ByteReader& r, std::uint8_t type, std::size_t n) {
+        switch (type) {
+            case kString:
+                for (std::size_t i = 0; i < n; ++i) {
+                    std::string v = readString(r, "string");
+                    if (prop_.name == "Name") asset_.nodes[(*nodes_)[i]].name = v;
+                    emit(i, std::move(v));
+                }
+                break;
+            case kBytecode:
+                for (std::size_t i = 0; i < n; ++i) {
+                    const std::uint32_t len = r.u32("bytecode length");
+                    ByteSpan b = r.bytes(len, "bytecode");
+                    emit(i, Bytes(b.begin(), b.end()));
+                }
+                break;
+            case kBool: {
+                ByteSpan b = r.bytes(r.checkCount(n, 1, "bools"), "bools");
+                for (std::size_t i = 0; i < n; ++i) emit(i, b[i] != 0);
+                break;
+            }
+            case kInt32:
+                readU32s(r, n, u32_, "int32 values");
+                for (std::size_t i = 0; i < n; ++i) emit(i, std::int64_t(unzigzag32(u32_[i])));
+                break;
+            case kEnum:
+            case kBrickColor:
+                readU32s(r, n, u32_, "values");
+                for (std::size_t i = 0; i < n; ++i) emit(i, std::int64_t(u32_[i]));
+                break;
+            case kFloat32:
+                readFloats(r, n, fa_, "float values");
+                for (std::size_t i = 0; i < n; ++i) emit(i, double(fa_[i]));
+                break;
+            case kFloat64: {
+                const std::uint8_t* p =
+                    r.bytes(r.checkCount(n, 8, "doubles") * 8, "doubles").data();
+                for (std::size_t i = 0; i < n; ++i) {
+                    double d;
+                    std::memcpy(&d, p + 8 * i, 8);
+                    emit(i, d);
+                }
+                break;
+            }
+            case kUDim: {
+                readFloats(r, n, fa_, "scale");
+                readU32s(r, n, u32_, "offset");
+                for (std::size_t i = 0; i < n; ++i)
+                    emit(i, std::vector<double>{fa_[i], double(unzigzag32(u32_[i]))});
+                break;
+            }
+            case kUDim2: {
+                readFloats(r, n, fa_, "X scale");
+                readFloats(r, n, fb_, "Y scale");
+                readU32s(r, n, u32_, "X offset");
+                std::vector<std::uint32_t> yo;
+                readU32s(r, n, yo, "Y offset");
+                for (std::size_t i = 0; i < n; ++i)
+                    emit(i, std::vector<double>{fa_[i], double(unzigzag32(u32_[i])), fb_[i],
+                                                double(unzigzag32(yo[i]))});
+                break;
+            }
+            case kRay: {
+                const std::uint8_t* p = r.bytes(r.checkCount(n, 24, "rays") * 24, "rays").data();
+                for (std::size_t i = 0; i < n; ++i) {
+                    float f[6];
+                    std::memcpy(f, p + 24 * i, 24);
+                    emit(i, std::vector<double>(f, f + 6));
+                }
+                break;
+            }
+            case kFaces:
+            case kAxes: {
+                ByteSpan b = r.bytes(r.checkCount(n, 1, "bit fields"), "bit fields");
+                for (std::size_t i = 0; i < n; ++i) emit(i, std::int64_t(b[i]));
+                break;
+            }
+            case kColor3:
+            case kVector3:
+                readFloats(r, n, fa_, "X");
+                readFloats(r, n, fb_, "Y");
+                readFloats(r, n, fc_, "Z");
+                for (std::size_t i = 0; i < n; ++i) emit(i, Vec3{fa_[i], fb_[i], fc_[i]});
+                break;
+            case kVector2:
+                readFloats(r, n, fa_, "X");
+                readFloats(r, n, fb_, "Y");
+                for (std::size_t i = 0; i < n; ++i) emit(i, Vec2{fa_[i], fb_[i]});
+                break;
+            case kVector2int16: {
+                const std::uint8_t* p =
+                    r.bytes(r.checkCount(n, 4, "Vector2int16") * 4, "Vector2int16").data();
+                for (std::size_t i = 0; i < n; ++i) {
+                    std::int16_t v[2];
+                    std::memcpy(v, p + 4 * i, 4);
+                    emit(i, Vec2{float(v[0]), float(v[1])});
+                }
+                break;
+            }
+            case kVector3int16: {
+                const std::uint8_t* p =
+                    r.bytes(r.checkCount(n, 6, "Vector3int16") * 6, "Vector3int16").data();
+                for (std::size_t i = 0; i < n; ++i) {
+                    std::int16_t v[3];
+                    std::memcpy(v, p + 6 * i, 6);
+                    emit(i, Vec3{float(v[0]), float(v[1]), float(v[2])});
+                }
+                break;
+            }
+            case kCFrame:
+            case kCFrameQuat: {
+                r.checkCount(n, 13, "CFrames");
+                std::vector<CFrame> cf;
+                readCFrames(r, n, type == kCFrameQuat, cf);
+                for (std::size_t i = 0; i < n; ++i) emit(i, cf[i]);
+                warnBadRotations();
+                break;
+            }
+            case kOptionalCFrame: {
+                r.checkCount(n, 14, "optional CFrames");
+                const std::uint8_t inner = r.u8("CFrame type marker");
+                if (inner != kCFrame)
+                    r.failAt(r.pos() - 1, "bad-optional-cframe",
+                             "OptionalCFrame values should start with type 0x10, found " +
+                                 std::to_string(inner));
+                std::vector<CFrame> cf;
+                readCFrames(r, n, false, cf);
+                warnBadRotations();
+                const std::uint8_t boolMarker = r.u8("Bool type marker");
+                if (boolMarker != kBool)
+                    r.failAt(r.pos() - 1, "bad-optional-cframe",
+                             "OptionalCFrame presence flags should start with type 0x02, found " +
+                                 std::to_string(boolMarker));
+                ByteSpan has = r.bytes(r.checkCount(n, 1, "presence flags"), "presence flags");
+                for (std::size_t i = 0; i < n; ++i) emit(i, has[i] ? Value(cf[i]) : Value());
+                break;
+            }
+            case kRef: {
+                std::vector<std::int32_t> refs;
+                readRefs(r, n, refs, "referents");
+                for (std::size_t i = 0; i < n; ++i) emitRef(i, refs[i]);
+                break;
+            }
+            case kNumberSequence:
+            case kColorSequence: {
+                const std::size_t per = type == kNumberSequence ? 3 : 5;
+                for (std::size_t i = 0; i < n; ++i) {
+                    const std::uint32_t count = r.u32("keypoint count");
+                    const std::size_t k = r.checkCount(count, per * 4, "keypoints");
+                    const std::uint8_t* p = r.bytes(k * per * 4, "keypoints").data();
+                    std::vector<double> v(k * per);
+                    for (std::size_t j = 0; j < k * per; ++j) {
+                        float f;
+                        std::memcpy(&f, p + 4 * j, 4);
+                        v[j] = f;
+                    }
+                    emit(i, std::move(v));
+                }
+                break;
+            }
+            case kNumberRange: {
+                const std::uint8_t* p = r.bytes(r.checkCount(n, 8, "ranges") * 8, "ranges").data();
+                for (std::size_t i = 0; i < n; ++i) {
+                    float f[2];
+                    std::memcpy(f, p + 8 * i, 8);
+                    emit(i, std::vector<double>{f[0], f[1]});
+                }
+                break;
+            }
+            case kRect: {
+                readFloats(r, n, fa_, "min X");
+                readFloats(r, n, fb_, "min Y");
+                readFloats(r, n, fc_, "max X");
+                readFloats(r, n, fd_, "max Y");
+                for (std::size_t i = 0; i < n; ++i)
+                    emit(i, std::vector<double>{fa_[i], fb_[i], fc_[i], fd_[i]});
+                break;
+            }
+            case kPhysicalProperties:
+                for (std::size_t i = 0; i < n; ++i) {
+                    const std::uint8_t flags = r.u8("physical properties flags");
+                    std::vector<double> v;
+                    if (flags & 1) {
+                        const std::size_t k = (flags & 2) ? 6 : 5;
+                        const std::uint8_t* p = r.bytes(k * 4, "custom physical properties").data();
+                        v.resize(6, 1.0);  // AcousticAbsorption defaults to 1
+                        for (std::size_t j = 0; j < k; ++j) {
+                            float f;
+                            std::memcpy(&f, p + 4 * j, 4);
+                            v[j] = f;
+                        }
+                    }
+                    emit(i, std::move(v));
+                }
+                break;
+            case kColor3uint8: {
+                const std::uint8_t* p =
+                    r.bytes(r.checkCount(n, 3, "Color3uint8") * 3, "Color3uint8").data();
+                for (std::size_t i = 0; i < n; ++i)
+                    emit(i, Vec3{p[i] / 255.0f, p[n + i] / 255.0f, p[2 * n + i] / 255.0f});
+                break;
+            }
+            case kInt64:
+                readU64s(r, n, u64_, "int64 values");
+                for (std::size_t i = 0; i < n; ++i) emit(i, unzigzag64(u64_[i]));
+                break;
+            case kSecurityCapabilities:
+                // Stored like Int64 (interleaved, zigzag): rbx-test-files
+                // number-values-with-security-capabilities holds 2882400000 as 2 × that.
+                readU64s(r, n, u64_, "capabilities");
+                for (std::size_t i = 0; i < n; ++i) emit(i, unzigzag64(u64_[i]));
+                break;
+            case kSharedString:
+                readU32s(r, n, u32_, "shared string indices");
+                for (std::size_t i = 0; i < n; ++i) {
+                    if (u32_[i] < sharedStrings_.size()) {
+                        emit(i, sharedStrings_[u32_[i]]);
+                    } else {
+                        ctx_.warn(chunk_->offset, "bad-shared-string",
+                                  "shared string index " + std::to_string(u32_[i]) + " >= " +
+                                      std::to_string(sharedStrings_.size()) + " strings in SSTR");
+                        emit(i, Value());
+                    }
+                }
+                break;
+            case kUniqueId: {
+                const std::uint8_t* c = columns(r, n, 16, "unique ids");
+                std::uint8_t rec[16];
+                for (std::size_t i = 0; i < n; ++i) {
+                    for (std::size_t b = 0; b < 16; ++b) rec[b] = c[b * n + i];
+                    // Binary stores the random part rotated left by one bit (rbx-dom
+                    // rbx_binary: read_be_i64().rotate_right(1)).
+                    const std::uint64_t random = std::rotr(loadBe64(rec + 8), 1);
+                    emit(i, formatUniqueId(loadBe32(rec), loadBe32(rec + 4), std::int64_t(random)));
+                }
+                break;
+            }
+            case kFont:
+                for (std::size_t i = 0; i < n; ++i) {
+                    std::string family = readString(r, "font family");
+                    const std::uint16_t weight = r.u16("font weight");
+                    const std::uint8_t style = r.u8("font style");
+                    std::string cached = readString(r, "cached face id");
+                    emit(i, formatFont(family, weight, fontStyleName(style), cached));
+                }
+                break;
+            case kContent: {
+                // Source types are zigzag int32 like Int32 values (rbx-test-files content-mixed
+                // stores Uri = 1 as 02), not plain Enum values as the document's table suggests.
+                readU32s(r, n, u32_, "source types");
+                std::vector<std::int32_t> sourceTypes(n);
+                for (std::size_t i = 0; i < n; ++i) sourceTypes[i] = unzigzag32(u32_[i]);
+                const std::uint32_t uriCount = r.u32("uri count");
+                r.checkCount(uriCount, 4, "uris");
+                std::vector<std::string> uris(uriCount);
+                for (auto& u : uris) u = readString(r, "uri");
+                const std::uint32_t objectCount = r.u32("object count");
+                std::vector<std::int32_t> objects;
+                readRefs(r, r.checkCount(objectCount, 4, "object referents"), objects,
+                         "object referents");
+                const std::uint32_t externalCount = r.u32("external object count");
+                std::vector<std::int32_t> external;
+                readRefs(r, r.checkCount(externalCount, 4, "external referents"), external,
+                         "external referents");
+                std::size_t nextUri = 0, nextObject = 0;
+                for (std::size_t i = 0; i < n; ++i) {
+                    const std::int32_t t = sourceTypes[i];
+                    if (t == 1 && nextUri < uris.size()) {
+                        emit(i, std::move(uris[nextUri++]));
+                    } else if (t == 2 && nextObject < objects.size()) {
+                        emitRef(i, objects[nextObject++]);
+                    } else {
+                        if (t != 0)
+                            ctx_.warn(chunk_->offset, "bad-content",
+                                      "Content source type " + std::to_string(t) +
+                                          " without a matching value; read as None");
+                        emit(i, std::string());
+                    }
+                }
+                break;
+            }
+            default:
+                break;  // unreachable: typeName() rejected the id
+        }
+    }
+
+    void emitRef(std::size_t i, std::int32_t ref) {
+        const int target = ref == -1 ? -1 : nodeForRef(ref);
+        emit(i, NodeRef{target});
+        if (ref != -1 && target < 0) {
+            const int node = (*nodes_)[i];
+            pendingRefs_.push_back({node, asset_.nodes[node].properties.size() - 1, ref});
+        }
+    }
+
+    void readPrnt(ByteReader& r) {
+        const std::uint8_t version = r.u8("version");
+        if (version != 0) {
+            ctx_.warn(chunk_->offset, "unsupported-chunk-version",
+                      "PRNT chunk version " + std::to_string(version) + " is not known; skipped");
+            return;
+        }
+        const std::uint32_t count = r.u32("instance count");
+        r.checkCount(count, 8, "parent links");
+        const std::size_t childPos = r.pos();
+        std::vector<std::int32_t> children, parents;
+        readRefs(r, count, children, "child referents");
+        const std::size_t parentPos = r.pos();
+        readRefs(r, count, parents, "parent referents");
+        mapIn(r, childPos, parentPos - childPos, RangeKind::Array, "child referents");
+        mapIn(r, parentPos, r.pos() - parentPos, RangeKind::Array, "parent referents");
+        links_.reserve(links_.size() + count);
+        for (std::uint32_t i = 0; i < count; ++i) links_.push_back({children[i], parents[i]});
+        prntOffset_ = chunk_->offset;
+    }
+
+    void readSign(ByteReader& r) {
+        // Signatures are kept and shown, never interpreted: count, then {type i32, key id i64,
+        // length u32, bytes}. An inconsistent layout leaves the rest mapped as raw bytes.
+        if (r.remaining() < 4) return;
+        const std::uint32_t count = r.u32("signature count");
+        for (std::uint32_t i = 0; i < count; ++i) {
+            if (r.remaining() < 16) break;
+            const std::size_t start = r.pos();
+            r.skip(12, "signature type and key id");
+            const std::uint32_t len = r.u32("signature length");
+            if (len > r.remaining()) {
+                r.seek(start);
+                break;
+            }
+            r.skip(len, "signature");
+            mapIn(r, start, r.pos() - start, RangeKind::Record,
+                  "signatures[" + std::to_string(i) + "]");
+        }
+        if (!r.atEnd()) mapIn(r, r.pos(), r.remaining(), RangeKind::Payload, "raw signature data");
+        ctx_.info(chunk_->offset, "signed", "the file carries a SIGN chunk (kept, not verified)");
+    }
+
+    void readEnd(ByteReader& r) {
+        if (chunk_->compressed)
+            ctx_.warn(chunk_->offset, "compressed-end", "the END chunk should not be compressed");
+        const std::string_view body(reinterpret_cast<const char*>(r.data().data()), r.size());
+        if (body != "</roblox>")
+            ctx_.warn(chunk_->offset, "bad-end", "END chunk does not hold \"</roblox>\"");
+        mapIn(r, 0, r.size(), RangeKind::Field, "end marker");
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Tree: parents from PRNT (first link per child wins), then cycles broken, children in PRNT
+    // order. Never loops: every walk marks what it visited.
+
+    void finishTree() {
+        for (const auto& p : pendingRefs_) {
+            const int target = nodeForRef(p.referent);
+            Property& prop = asset_.nodes[p.node].properties[p.property];
+            prop.value = NodeRef{target};
+            if (target < 0)
+                ctx_.warn(prop.offset, "dangling-referent",
+                          asset_.nodes[p.node].kind + "." + prop.name + " refers to referent " +
+                              std::to_string(p.referent) + ", which no instance has; read as nil");
+        }
+        pendingRefs_.clear();
+        const std::size_t n = asset_.nodes.size();
+        std::vector<int> parent(n, -1);
+        std::vector<std::uint8_t> linked(n, 0);
+        std::size_t missingParents = 0, unknownChildren = 0, duplicates = 0;
+        for (const auto& [childRef, parentRef] : links_) {
+            const int c = nodeForRef(childRef);
+            if (c < 0) {
+                ++unknownChildren;
+                continue;
+            }
+            if (linked[c]) {
+                ++duplicates;
+                continue;
+            }
+            linked[c] = 1;
+            if (parentRef == -1) continue;
+            const int p = nodeForRef(parentRef);
+            if (p < 0) {
+                ++missingParents;
+                continue;
+            }
+            parent[c] = p;
+        }
+        if (unknownChildren)
+            ctx_.warn(prntOffset_, "unknown-referent",
+                      std::to_string(unknownChildren) +
+                          " PRNT links name a child referent no INST chunk defined");
+        if (duplicates)
+            ctx_.warn(prntOffset_, "duplicate-parent",
+                      std::to_string(duplicates) +
+                          " instances are given a parent twice; the first link is kept");
+        if (missingParents)
+            ctx_.warn(
+                prntOffset_, "missing-parent",
+                std::to_string(missingParents) +
+                    " instances have a parent referent no INST chunk defined; shown as roots");
+        // Break cycles: 0 unvisited, 1 on the current walk, 2 done.
+        std::vector<std::uint8_t> state(n, 0);
+        std::vector<int> path;
+        std::size_t cycles = 0;
+        for (std::size_t start = 0; start < n; ++start) {
+            int v = int(start);
+            path.clear();
+            while (v >= 0 && state[v] == 0) {
+                state[v] = 1;
+                path.push_back(v);
+                v = parent[v];
+            }
+            if (v >= 0 && state[v] == 1) {
+                // v is on the current walk: the link from the last node of the path closes a cycle.
+                ++cycles;
+                parent[path.back()] = -1;
+            }
+            for (int p : path) state[p] = 2;
+        }
+        if (cycles)
+            ctx_.warn(prntOffset_, "referent-cycle",
+                      std::to_string(cycles) +
+                          " parent cycles were broken; their members are shown as roots");
+        for (auto& node : asset_.nodes) {
+            node.children.clear();
+            node.parent = -1;
+        }
+        for (const auto& [childRef, parentRef] : links_) {
+            const int c = nodeForRef(childRef);
+            if (c < 0 || linked[c] != 1) continue;
+            linked[c] = 2;  // first link only
+            const int p = parent[c];
+            asset_.nodes[c].parent = p;
+            if (p >= 0) asset_.nodes[p].children.push_back(c);
+        }
+        links_.clear();
+    }
+
+    DecodeContext& ctx_;
+    Asset& asset_;
+    std::int32_t classCount_ = 0, instanceCount_ = 0;
+    std::unordered_map<std::uint32_t, ClassInfo> classes_;
+    std::vector<int> denseRefs_;
+    std::unordered_map<std::int32_t, int> sparseRefs_;
+    std::vector<std::string> sharedStrings_;
+    std::vector<PendingRef> pendingRefs_;
+    std::vector<std::pair<std::int32_t, std::int32_t>> links_;
+    std::uint64_t prntOffset_ = 0;
+    const Chunk* chunk_ = nullptr;
+    // Current PROP chunk.
+    Property prop_;
+    const std::vector<int>* nodes_ = nullptr;
+    std::vector<std::size_t> firstProperty_;
+    std::size_t badRotationIds_ = 0;
+    // Scratch arrays reused by every PROP chunk.
+    std::vector<float> fa_, fb_, fc_, fd_;
+    std::vector<std::uint32_t> u32_;
+    std::vector<std::uint64_t> u64_;
+};
+
+}  // namespace
+
+void decodeBinaryModel(DecodeContext& ctx) {
+    BinaryDecoder(ctx).run();
+}
+
+}  // namespace meshscope::rbx

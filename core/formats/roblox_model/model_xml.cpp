@@ -1,0 +1,450 @@
+// Roblox XML model decoder (.rbxmx/.rbxlx, and XML stored under .rbxm/.rbxl names) through
+// pugixml: <roblox version> → <Item class referent> → <Properties> of typed elements, nested
+// Items, <SharedStrings>. Values follow the conventions in model_values.h so that a binary file
+// and its XML twin decode to equal trees.
+//
+// Quirks: 2007-era files store Color3 as one ARGB integer instead of <R><G><B> (corpus
+// rbxmx/Thomasluigi07_LuigiBlox/Blank Place.rbxl); the element <Content> carries both the
+// legacy ContentId (<url>) and the newer Content type (<null/>, <uri>, <Ref>); unknown elements
+// (rbx-test-files edge-cases/xml-unknown-type: <Baloney>) are kept as raw text with a warning.
+// Items are walked with an explicit stack; nesting deeper than Limits::maxDepth is refused.
+#include <charconv>
+#include <cstring>
+#include <pugixml.hpp>
+#include <unordered_map>
+
+#include "formats/roblox_model/model_decoders.h"
+#include "formats/roblox_model/model_values.h"
+
+namespace meshscope::rbx {
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() &&
+           (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
+        s.remove_prefix(1);
+    while (!s.empty() &&
+           (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
+        s.remove_suffix(1);
+    return s;
+}
+
+template <typename T>
+bool parseNumber(std::string_view s, T& out) {
+    s = trim(s);
+    if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+    if (s.empty()) return false;
+    if constexpr (std::is_floating_point_v<T>) {
+        // Roblox writes INF, -INF and NAN; from_chars accepts them case-insensitively.
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+        return ec == std::errc() && p == s.data() + s.size();
+    } else {
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+        return ec == std::errc() && p == s.data() + s.size();
+    }
+}
+
+bool decodeBase64(std::string_view in, std::string& out) {
+    static const auto table = [] {
+        std::array<std::int8_t, 256> t{};
+        t.fill(-1);
+        const char* a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for (int i = 0; i < 64; ++i) t[static_cast<unsigned char>(a[i])] = std::int8_t(i);
+        return t;
+    }();
+    out.clear();
+    out.reserve(in.size() / 4 * 3);
+    std::uint32_t acc = 0;
+    int bits = 0;
+    for (char c : in) {
+        if (c == '=') break;
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+        const int v = table[static_cast<unsigned char>(c)];
+        if (v < 0) return false;
+        acc = acc << 6 | std::uint32_t(v);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out += char((acc >> bits) & 0xff);
+        }
+    }
+    return true;
+}
+
+class XmlDecoder {
+public:
+    explicit XmlDecoder(DecodeContext& ctx)
+        : ctx_(ctx),
+          asset_(ctx.asset()),
+          text_(reinterpret_cast<const char*>(ctx.bytes().data()), ctx.bytes().size()) {}
+
+    void run() {
+        auto s = ctx_.scope("XML");
+        ctx_.mapRange(0, text_.size(), RangeKind::Chunk, "document");
+        const pugi::xml_parse_result res = doc_.load_buffer(
+            text_.data(), text_.size(), pugi::parse_default | pugi::parse_ws_pcdata_single,
+            pugi::encoding_utf8);
+        if (!res)
+            ctx_.fail(std::uint64_t(res.offset), "xml",
+                      std::string("malformed XML: ") + res.description());
+        const pugi::xml_node root = doc_.child("roblox");
+        if (!root) ctx_.fail(0, "xml", "no <roblox> root element");
+        asset_.version = root.attribute("version").value();
+        ctx_.mapRange(startOf(root), tagEnd(startOf(root)) - startOf(root), RangeKind::Header,
+                      "roblox");
+        for (pugi::xml_node n : root.children("SharedStrings")) readSharedStrings(n);
+        readItems(root);
+        resolveRefs();
+    }
+
+private:
+    // Offset of an element's '<' (pugixml reports the name's offset).
+    std::uint64_t startOf(pugi::xml_node n) const {
+        const std::ptrdiff_t o = n.offset_debug();
+        return o > 0 ? std::uint64_t(o - 1) : 0;
+    }
+    // Offset just past the '>' of the tag that starts at `start`.
+    std::uint64_t tagEnd(std::uint64_t start) const {
+        const auto gt = text_.find('>', start);
+        return gt == std::string_view::npos ? text_.size() : gt + 1;
+    }
+    // Offset just past an element's end tag (or its self-closing tag).
+    std::uint64_t endOf(pugi::xml_node n, std::uint64_t start) const {
+        const std::uint64_t open = tagEnd(start);
+        if (open >= 2 && text_[open - 2] == '/') return open;
+        const std::string close = std::string("</") + n.name() + ">";
+        const auto at = text_.find(close, open);
+        return at == std::string_view::npos ? open : at + close.size();
+    }
+
+    void readSharedStrings(pugi::xml_node list) {
+        for (pugi::xml_node s : list.children("SharedString")) {
+            std::string content;
+            if (!decodeBase64(s.child_value(), content))
+                ctx_.warn(startOf(s), "bad-base64", "shared string is not valid base64");
+            sharedStrings_[s.attribute("md5").value()] = std::move(content);
+        }
+    }
+
+    void readItems(pugi::xml_node root) {
+        struct Frame {
+            pugi::xml_node item;
+            int parent;
+            std::uint32_t depth;
+        };
+        std::vector<Frame> stack;
+        auto pushChildren = [&](pugi::xml_node parent, int parentNode, std::uint32_t depth) {
+            const std::size_t first = stack.size();
+            for (pugi::xml_node c : parent.children("Item")) {
+                if (depth > ctx_.limits().maxDepth)
+                    ctx_.fail(startOf(c), "limit",
+                              "items nest deeper than maxDepth (" +
+                                  std::to_string(ctx_.limits().maxDepth) + ")");
+                stack.push_back({c, parentNode, depth});
+            }
+            std::reverse(stack.begin() + std::ptrdiff_t(first), stack.end());
+        };
+        pushChildren(root, -1, 1);
+        std::size_t done = 0;
+        while (!stack.empty()) {
+            const Frame f = stack.back();
+            stack.pop_back();
+            if ((++done & 1023) == 0) {
+                ctx_.checkCancel(startOf(f.item));
+                ctx_.progress(double(startOf(f.item)) /
+                              double(std::max<std::size_t>(text_.size(), 1)));
+            }
+            if (asset_.nodes.size() >= ctx_.limits().maxInstances)
+                ctx_.fail(startOf(f.item), "limit", "instance count exceeds maxInstances");
+            const int node = readItem(f.item, f.parent);
+            pushChildren(f.item, node, f.depth + 1);
+        }
+        ctx_.progress(1.0);
+    }
+
+    int readItem(pugi::xml_node item, int parent) {
+        const std::string className = item.attribute("class").value();
+        const int node = asset_.addNode(className, className, parent);
+        const std::uint64_t start = startOf(item);
+        std::uint64_t end = tagEnd(start);
+        const std::string referent = item.attribute("referent").value();
+        if (!referent.empty() && referent != "null") {
+            if (!refs_.emplace(referent, node).second)
+                ctx_.warn(start, "duplicate-referent",
+                          "referent \"" + referent + "\" is used by two items; the first keeps it");
+        }
+        asset_.nodes[node].service = parent < 0 && isServiceClass(className);
+        for (pugi::xml_node props : item.children("Properties")) {
+            for (pugi::xml_node p : props.children()) {
+                if (p.type() != pugi::node_element) continue;
+                readProperty(node, p);
+            }
+            end = std::max(end, endOf(props, startOf(props)));
+        }
+        Node& n = asset_.nodes[node];
+        n.offset = start;
+        n.length = end - start;
+        ctx_.mapRange(start, end - start, RangeKind::Record, className + " " + n.name, node);
+        return node;
+    }
+
+    float childFloat(pugi::xml_node p, const char* name) {
+        float f = 0;
+        const pugi::xml_node c = p.child(name);
+        if (!c || !parseNumber(std::string_view(c.child_value()), f)) bad(p, name);
+        return f;
+    }
+    double childDouble(pugi::xml_node p, const char* name) {
+        double f = 0;
+        const pugi::xml_node c = p.child(name);
+        if (!c || !parseNumber(std::string_view(c.child_value()), f)) bad(p, name);
+        return f;
+    }
+    std::int64_t childInt(pugi::xml_node p, const char* name) {
+        std::int64_t v = 0;
+        const pugi::xml_node c = p.child(name);
+        if (!c || !parseNumber(std::string_view(c.child_value()), v)) bad(p, name);
+        return v;
+    }
+    void bad(pugi::xml_node p, const char* what) {
+        ctx_.warn(startOf(p), "bad-value",
+                  std::string("property \"") + p.attribute("name").value() + "\" (" + p.name() +
+                      "): missing or malformed " + what);
+    }
+    Vec3 vec3(pugi::xml_node p) {
+        return {childFloat(p, "X"), childFloat(p, "Y"), childFloat(p, "Z")};
+    }
+    std::vector<double> floatList(pugi::xml_node p) {
+        std::vector<double> v;
+        std::string_view s = p.child_value();
+        while (true) {
+            s = trim(s);
+            if (s.empty()) break;
+            const auto sp = s.find_first_of(" \t\r\n");
+            float f = 0;
+            if (!parseNumber(s.substr(0, sp), f)) {
+                bad(p, "number list");
+                break;
+            }
+            v.push_back(f);
+            if (sp == std::string_view::npos) break;
+            s.remove_prefix(sp);
+        }
+        return v;
+    }
+    static Vec3 argb(std::uint64_t v) {
+        return {float((v >> 16) & 255) / 255.0f, float((v >> 8) & 255) / 255.0f,
+                float(v & 255) / 255.0f};
+    }
+
+    void readProperty(int node, pugi::xml_node p) {
+        const std::string_view tag = p.name();
+        Property prop;
+        prop.name = p.attribute("name").value();
+        prop.offset = startOf(p);
+        prop.length = endOf(p, prop.offset) - prop.offset;
+        const std::string_view text = p.child_value();
+        std::string pendingRef;
+        if (tag == "string" || tag == "ProtectedString") {
+            prop.type = std::string(tag);
+            prop.value = std::string(text);
+            if (prop.name == "Name") asset_.nodes[node].name = std::string(text);
+        } else if (tag == "BinaryString") {
+            prop.type = "BinaryString";
+            std::string decoded;
+            if (!decodeBase64(text, decoded)) bad(p, "base64");
+            prop.value = std::move(decoded);
+        } else if (tag == "bool") {
+            prop.type = "bool";
+            prop.value = trim(text) == "true";
+        } else if (tag == "int" || tag == "int64" || tag == "token" || tag == "BrickColor") {
+            prop.type = tag == "int" ? "int32" : tag == "token" ? "Enum" : std::string(tag);
+            std::int64_t v = 0;
+            if (!parseNumber(text, v)) {
+                // Enum/BrickColor values are unsigned 32-bit; int32 may be written unsigned.
+                std::uint64_t u = 0;
+                if (parseNumber(text, u))
+                    v = std::int64_t(u);
+                else
+                    bad(p, "integer");
+            }
+            prop.value = v;
+        } else if (tag == "SecurityCapabilities") {
+            prop.type = "SecurityCapabilities";
+            std::uint64_t v = 0;
+            if (!parseNumber(text, v)) bad(p, "integer");
+            prop.value = std::int64_t(v);
+        } else if (tag == "float") {
+            prop.type = "float";
+            float f = 0;
+            if (!parseNumber(text, f)) bad(p, "number");
+            prop.value = double(f);
+        } else if (tag == "double") {
+            prop.type = "double";
+            double d = 0;
+            if (!parseNumber(text, d)) bad(p, "number");
+            prop.value = d;
+        } else if (tag == "Vector3") {
+            prop.type = "Vector3";
+            prop.value = vec3(p);
+        } else if (tag == "Vector3int16") {
+            prop.type = "Vector3int16";
+            prop.value =
+                Vec3{float(childInt(p, "X")), float(childInt(p, "Y")), float(childInt(p, "Z"))};
+        } else if (tag == "Vector2") {
+            prop.type = "Vector2";
+            prop.value = Vec2{childFloat(p, "X"), childFloat(p, "Y")};
+        } else if (tag == "Vector2int16") {
+            prop.type = "Vector2int16";
+            prop.value = Vec2{float(childInt(p, "X")), float(childInt(p, "Y"))};
+        } else if (tag == "Color3") {
+            prop.type = "Color3";
+            if (p.child("R")) {
+                prop.value = Vec3{childFloat(p, "R"), childFloat(p, "G"), childFloat(p, "B")};
+            } else {
+                std::uint64_t v = 0;  // 2007-era files: one ARGB integer
+                if (!parseNumber(text, v)) bad(p, "color");
+                prop.value = argb(v);
+            }
+        } else if (tag == "Color3uint8") {
+            prop.type = "Color3uint8";
+            std::uint64_t v = 0;
+            if (!parseNumber(text, v)) bad(p, "color");
+            prop.value = argb(v);
+        } else if (tag == "CoordinateFrame" || tag == "OptionalCoordinateFrame") {
+            prop.type = tag == "CoordinateFrame" ? "CFrame" : "OptionalCFrame";
+            const pugi::xml_node src = tag == "CoordinateFrame" ? p : p.child("CFrame");
+            if (src) {
+                CFrame cf;
+                cf.position = vec3(src);
+                static const char* kR[9] = {"R00", "R01", "R02", "R10", "R11",
+                                            "R12", "R20", "R21", "R22"};
+                for (int i = 0; i < 9; ++i) cf.rotation[i] = childFloat(src, kR[i]);
+                prop.value = cf;
+            }
+        } else if (tag == "UDim") {
+            prop.type = "UDim";
+            prop.value = std::vector<double>{childFloat(p, "S"), double(childInt(p, "O"))};
+        } else if (tag == "UDim2") {
+            prop.type = "UDim2";
+            prop.value = std::vector<double>{childFloat(p, "XS"), double(childInt(p, "XO")),
+                                             childFloat(p, "YS"), double(childInt(p, "YO"))};
+        } else if (tag == "Ray") {
+            prop.type = "Ray";
+            const Vec3 o = vec3(p.child("origin")), d = vec3(p.child("direction"));
+            prop.value = std::vector<double>{o.x, o.y, o.z, d.x, d.y, d.z};
+        } else if (tag == "Faces" || tag == "Axes") {
+            prop.type = std::string(tag);
+            prop.value = childInt(p, tag == "Faces" ? "faces" : "axes");
+        } else if (tag == "NumberRange" || tag == "NumberSequence" || tag == "ColorSequence") {
+            prop.type = std::string(tag);
+            prop.value = floatList(p);
+        } else if (tag == "Rect2D") {
+            prop.type = "Rect";
+            const pugi::xml_node mn = p.child("min"), mx = p.child("max");
+            prop.value = std::vector<double>{childFloat(mn, "X"), childFloat(mn, "Y"),
+                                             childFloat(mx, "X"), childFloat(mx, "Y")};
+        } else if (tag == "PhysicalProperties") {
+            prop.type = "PhysicalProperties";
+            std::vector<double> v;
+            if (trim(p.child("CustomPhysics").child_value()) == "true") {
+                v = {childFloat(p, "Density"),          childFloat(p, "Friction"),
+                     childFloat(p, "Elasticity"),       childFloat(p, "FrictionWeight"),
+                     childFloat(p, "ElasticityWeight"), 1.0};
+                if (p.child("AcousticAbsorption")) v[5] = childFloat(p, "AcousticAbsorption");
+            }
+            prop.value = std::move(v);
+        } else if (tag == "Ref") {
+            prop.type = "Ref";
+            prop.value = NodeRef{-1};
+            pendingRef = std::string(trim(text));
+        } else if (tag == "SharedString" || tag == "NetAssetRef") {
+            prop.type = "SharedString";
+            auto it = sharedStrings_.find(std::string(trim(text)));
+            if (it != sharedStrings_.end()) {
+                prop.value = it->second;
+            } else {
+                ctx_.warn(
+                    prop.offset, "bad-shared-string",
+                    "shared string \"" + std::string(trim(text)) + "\" is not in <SharedStrings>");
+            }
+        } else if (tag == "UniqueId") {
+            prop.type = "UniqueId";
+            std::uint32_t index, time;
+            std::int64_t random;
+            if (!parseUniqueId(trim(text), index, time, random))
+                bad(p, "unique id");
+            else
+                prop.value = formatUniqueId(index, time, random);
+        } else if (tag == "Font") {
+            prop.type = "Font";
+            std::uint64_t weight = 400;
+            if (p.child("Weight") &&
+                !parseNumber(std::string_view(p.child("Weight").child_value()), weight))
+                bad(p, "Weight");
+            prop.value = formatFont(
+                trim(p.child("Family").child("url").child_value()), unsigned(weight),
+                trim(p.child("Style").child_value()).empty() ? "Normal"
+                                                             : trim(p.child("Style").child_value()),
+                trim(p.child("CachedFaceId").child("url").child_value()));
+        } else if (tag == "Content" || tag == "ContentId") {
+            prop.type = "Content";
+            if (pugi::xml_node u = p.child("url"))
+                prop.value = std::string(u.child_value());
+            else if (pugi::xml_node u = p.child("uri"))
+                prop.value = std::string(u.child_value());
+            else if (pugi::xml_node r = p.child("Ref")) {
+                prop.value = NodeRef{-1};
+                pendingRef = std::string(trim(r.child_value()));
+            } else
+                prop.value = std::string();
+        } else {
+            prop.type = std::string(tag);
+            const std::string_view raw = text_.substr(prop.offset, prop.length);
+            prop.value = Bytes(raw.begin(), raw.end());
+            ctx_.warn(prop.offset, "unknown-type",
+                      "property \"" + prop.name + "\" has unknown type <" + std::string(tag) +
+                          ">; kept as raw text");
+        }
+        auto& props = asset_.nodes[node].properties;
+        props.push_back(std::move(prop));
+        if (!pendingRef.empty() && pendingRef != "null")
+            pendingRefs_.push_back({node, props.size() - 1, std::move(pendingRef)});
+    }
+
+    void resolveRefs() {
+        for (auto& r : pendingRefs_) {
+            Property& prop = asset_.nodes[r.node].properties[r.property];
+            auto it = refs_.find(r.referent);
+            if (it != refs_.end()) {
+                prop.value = NodeRef{it->second};
+            } else {
+                ctx_.warn(prop.offset, "dangling-referent",
+                          "property \"" + prop.name + "\" refers to \"" + r.referent +
+                              "\", which no item has; read as nil");
+            }
+        }
+    }
+
+    struct PendingRef {
+        int node;
+        std::size_t property;
+        std::string referent;
+    };
+
+    DecodeContext& ctx_;
+    Asset& asset_;
+    std::string_view text_;
+    pugi::xml_document doc_;
+    std::unordered_map<std::string, std::string> sharedStrings_;
+    std::unordered_map<std::string, int> refs_;
+    std::vector<PendingRef> pendingRefs_;
+};
+
+}  // namespace
+
+void decodeXmlModel(DecodeContext& ctx) {
+    XmlDecoder(ctx).run();
+}
+
+}  // namespace meshscope::rbx

@@ -1,0 +1,102 @@
+// Roblox binary place decoding speed: a generated place of 100 000 parts (writer, LZ4 chunks),
+// whole decode beside only decompressing its chunks (the lower bound), with the ratio printed.
+// Target: decode ≤ 2 × decompress-only.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "io/decode_context.h"
+#include "io/decompress.h"
+#include "meshscope/core/decode.h"
+#include "meshscope/core/roblox_model_writer.h"
+
+namespace {
+
+using namespace meshscope;
+
+const Bytes& place() {
+    static const Bytes bytes = writeRobloxModel(makeRobloxPlace(100'000)).bytes;
+    return bytes;
+}
+
+// Walks the chunk framing and inflates every compressed body, nothing else.
+std::size_t decompressOnly(const Bytes& file) {
+    Asset scratch;
+    DecodeOptions options;
+    DecodeContext ctx(file, options, scratch);
+    std::size_t total = 0;
+    std::size_t at = 32;
+    while (at + 16 <= file.size()) {
+        std::uint32_t c, u;
+        std::memcpy(&c, file.data() + at + 4, 4);
+        std::memcpy(&u, file.data() + at + 8, 4);
+        const ByteSpan body(file.data() + at + 16, c ? c : u);
+        if (c) {
+            const Bytes out = looksLikeZstd(body) ? decompressZstd(ctx, body, u, at + 16)
+                                                  : decompressLz4Block(ctx, body, u, at + 16);
+            total += out.size();
+        } else {
+            total += u;
+        }
+        if (std::memcmp(file.data() + at, "END", 3) == 0) break;
+        at += 16 + (c ? c : u);
+    }
+    return total;
+}
+
+void BM_DecompressChunksOnly(benchmark::State& state) {
+    const Bytes& file = place();
+    for (auto _ : state) benchmark::DoNotOptimize(decompressOnly(file));
+    state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(file.size()));
+}
+BENCHMARK(BM_DecompressChunksOnly)->Unit(benchmark::kMillisecond);
+
+void BM_DecodePlace100k(benchmark::State& state) {
+    const Bytes& file = place();
+    for (auto _ : state) {
+        DecodeResult r = decodeBytes(file, {.fileName = "place.rbxl"});
+        if (!r.ok()) state.SkipWithError(r.error->toString().c_str());
+        benchmark::DoNotOptimize(r.asset.nodes.data());
+    }
+    state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(file.size()));
+}
+BENCHMARK(BM_DecodePlace100k)->Unit(benchmark::kMillisecond);
+
+template <typename F>
+double medianSeconds(F f, int runs) {
+    std::vector<double> t;
+    for (int i = 0; i < runs; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        f();
+        t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    const Bytes& file = place();
+    const double inflate =
+        medianSeconds([&] { benchmark::DoNotOptimize(decompressOnly(file)); }, 7);
+    const double decode = medianSeconds(
+        [&] {
+            DecodeResult r = decodeBytes(file, {.fileName = "place.rbxl"});
+            benchmark::DoNotOptimize(r.asset.nodes.data());
+        },
+        7);
+    std::printf(
+        "roblox place, 100000 parts, %zu bytes: decompress-only %.2f ms, decode %.2f ms, "
+        "ratio %.2f (target <= 2.00)\n",
+        file.size(), inflate * 1e3, decode * 1e3, decode / inflate);
+    return 0;
+}

@@ -1,0 +1,233 @@
+// Broken Roblox models: every prefix of a file, lengths past the end, a 4 GiB uncompressed
+// length, corrupt LZ4/ZSTD bodies, unknown chunks and type ids, PROP chunks without a type
+// byte, referent cycles, missing parents, duplicate referents and deep XML nesting. Each must be
+// refused cleanly with an offset, or decoded with a warning, never crash or hang.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "meshscope/core/decode.h"
+#include "meshscope/core/roblox_model_writer.h"
+#include "model_compare.h"
+
+namespace meshscope {
+namespace {
+
+using test::RawModel;
+
+DecodeResult decode(const Bytes& b) {
+    return decodeBytes(b, {.fileName = "broken.rbxm"});
+}
+
+bool hasWarning(const Asset& a, const std::string& code) {
+    for (const auto& d : a.diagnostics)
+        if (d.code == code) return true;
+    return false;
+}
+
+// Offset of the n-th chunk header in a binary model (0 = the first after the file header).
+std::size_t chunkOffset(const Bytes& b, int n) {
+    std::size_t at = 32;
+    for (int i = 0; i < n; ++i) {
+        std::uint32_t c, u;
+        std::memcpy(&c, b.data() + at + 4, 4);
+        std::memcpy(&u, b.data() + at + 8, 4);
+        at += 16 + (c ? c : u);
+    }
+    return at;
+}
+
+void putU32(Bytes& b, std::size_t at, std::uint32_t v) {
+    std::memcpy(b.data() + at, &v, 4);
+}
+
+TEST(RobloxModelBroken, EveryPrefixFailsCleanly) {
+    RobloxModelWriteOptions o;
+    const Bytes full = writeRobloxModel(makeRobloxTypesModel(), o).bytes;
+    for (std::size_t n = 0; n < full.size(); ++n) {
+        const Bytes prefix(full.begin(), full.begin() + std::ptrdiff_t(n));
+        const DecodeResult r = decode(prefix);
+        if (n < 8) continue;  // too short to be sniffed as a model
+        // Either refused with an offset inside the prefix, or (cut at a chunk boundary) decoded
+        // with a missing-END warning.
+        if (r.ok()) {
+            EXPECT_TRUE(hasWarning(r.asset, "missing-end")) << "prefix " << n;
+        } else {
+            EXPECT_LE(r.error->offset, n) << "prefix " << n << ": " << r.error->toString();
+        }
+    }
+}
+
+TEST(RobloxModelBroken, CompressedLengthPastTheEnd) {
+    Bytes b = writeRobloxModel(makeRobloxTypesModel()).bytes;
+    const std::size_t at = chunkOffset(b, 1);
+    putU32(b, at + 4, 0x7fffffff);
+    const DecodeResult r = decode(b);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error->code, "truncated");
+    EXPECT_EQ(r.error->offset, at + 4);
+    EXPECT_GE(r.asset.nodes.size(), 0u);
+}
+
+TEST(RobloxModelBroken, FourGiBUncompressedLengthIsRefusedBeforeAllocating) {
+    RobloxModelWriteOptions o;
+    for (auto c : {RobloxChunkCompression::Lz4, RobloxChunkCompression::Zstd,
+                   RobloxChunkCompression::None}) {
+        SCOPED_TRACE(int(c));
+        o.compression = c;
+        Bytes b = writeRobloxModel(makeRobloxTypesModel(), o).bytes;
+        const std::size_t at = chunkOffset(b, 0);
+        putU32(b, at + 8, 0xffffffffu);  // 4 GiB - 1, the largest a u32 can say
+        const auto t0 = std::chrono::steady_clock::now();
+        const DecodeResult r = decode(b);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        ASSERT_FALSE(r.ok());
+        // Compressed: the allocation cap / budget says no; raw: the body runs past the end.
+        EXPECT_EQ(r.error->code, c == RobloxChunkCompression::None ? "truncated" : "limit");
+        EXPECT_LT(seconds, 1.0);
+    }
+}
+
+TEST(RobloxModelBroken, CorruptLz4AndZstd) {
+    for (auto c : {RobloxChunkCompression::Lz4, RobloxChunkCompression::Zstd}) {
+        SCOPED_TRACE(int(c));
+        RobloxModelWriteOptions o;
+        o.compression = c;
+        Bytes b = writeRobloxModel(makeRobloxTypesModel(), o).bytes;
+        const std::size_t at = chunkOffset(b, 1);
+        std::uint32_t len;
+        std::memcpy(&len, b.data() + at + 4, 4);
+        ASSERT_GT(len, 8u);
+        // Keep the ZSTD magic so the block is still routed to ZSTD; garble the rest. An LZ4
+        // block of 0xff bytes asks for more literals than the block holds.
+        const std::size_t keep = c == RobloxChunkCompression::Zstd ? 4 : 0;
+        for (std::size_t i = at + 16 + keep; i < at + 16 + len; ++i) b[i] = 0xff;
+        const DecodeResult r = decode(b);
+        ASSERT_FALSE(r.ok());
+        EXPECT_EQ(r.error->code, c == RobloxChunkCompression::Lz4 ? "lz4" : "zstd");
+        EXPECT_EQ(r.error->offset, at + 16);
+    }
+}
+
+TEST(RobloxModelBroken, ReferentCycleIsBrokenNotLoopedOn) {
+    RawModel m(1, 3);
+    m.chunk("INST", RawModel::inst(0, "Folder", {0, 1, 2}));
+    m.chunk("PRNT", RawModel::prnt({0, 1, 2}, {1, 2, 0}));  // 0 -> 1 -> 2 -> 0
+    m.end();
+    const DecodeResult r = decode(m.bytes);
+    ASSERT_TRUE(r.ok()) << r.error->toString();
+    EXPECT_TRUE(hasWarning(r.asset, "referent-cycle"));
+    EXPECT_EQ(r.asset.nodes.size(), 3u);
+    ASSERT_EQ(r.asset.roots().size(), 1u);
+    // Walking up from any node ends at the root.
+    for (int i = 0; i < 3; ++i) {
+        int steps = 0;
+        for (int n = i; n >= 0 && steps < 10; n = r.asset.nodes[n].parent) ++steps;
+        EXPECT_LE(steps, 3);
+    }
+}
+
+TEST(RobloxModelBroken, MissingParentAndDuplicateReferent) {
+    RawModel m(2, 3);
+    m.chunk("INST", RawModel::inst(0, "Folder", {0, 1}));
+    m.chunk("INST", RawModel::inst(1, "Part", {1}));   // referent 1 again
+    m.chunk("PRNT", RawModel::prnt({0, 1}, {42, 0}));  // 42 does not exist
+    m.end();
+    const DecodeResult r = decode(m.bytes);
+    ASSERT_TRUE(r.ok()) << r.error->toString();
+    EXPECT_TRUE(hasWarning(r.asset, "missing-parent"));
+    EXPECT_TRUE(hasWarning(r.asset, "duplicate-referent"));
+    EXPECT_EQ(r.asset.nodes.size(), 3u);
+    EXPECT_EQ(r.asset.nodes[1].parent, 0);
+    EXPECT_EQ(r.asset.nodes[0].parent, -1);
+}
+
+TEST(RobloxModelBroken, UnknownChunkTypeIdAndMissingTypeByte) {
+    RawModel m(1, 2);
+    m.chunk("INST", RawModel::inst(0, "Folder", {0, 1}));
+    m.chunk("WHAT", Bytes{1, 2, 3});
+    Bytes noType;
+    RawModel::put(noType, std::uint32_t(0));
+    RawModel::putString(noType, "Ghost");
+    m.chunk("PROP", noType);
+    Bytes unknownType = noType;
+    unknownType.push_back(0x7e);  // no such type id
+    unknownType.insert(unknownType.end(), {9, 9, 9, 9});
+    m.chunk("PROP", unknownType);
+    Bytes name;
+    RawModel::put(name, std::uint32_t(0));
+    RawModel::putString(name, "Name");
+    RawModel::put(name, std::uint8_t(0x01));
+    RawModel::putString(name, "First");
+    RawModel::putString(name, "Second");
+    m.chunk("PROP", name);
+    m.chunk("PRNT", RawModel::prnt({0, 1}, {-1, 0}));
+    m.end();
+    const DecodeResult r = decode(m.bytes);
+    ASSERT_TRUE(r.ok()) << r.error->toString();
+    EXPECT_TRUE(hasWarning(r.asset, "unknown-chunk"));
+    EXPECT_TRUE(hasWarning(r.asset, "missing-type"));
+    EXPECT_TRUE(hasWarning(r.asset, "unknown-type"));
+    ASSERT_EQ(r.asset.nodes.size(), 2u);
+    EXPECT_EQ(r.asset.nodes[0].name, "First");
+    EXPECT_EQ(r.asset.nodes[1].name, "Second");
+    EXPECT_EQ(r.asset.nodes[1].parent, 0);
+    // The unknown values stay in the byte map as a payload range.
+    bool payload = false;
+    for (const auto& range : r.asset.byteMap.ranges())
+        payload |= range.kind == RangeKind::Payload &&
+                   range.path.find("unknown values") != std::string::npos;
+    EXPECT_TRUE(payload);
+    for (const auto& d : r.asset.diagnostics)
+        if (d.code == "unknown-type") EXPECT_GT(d.offset, 32u);
+}
+
+TEST(RobloxModelBroken, DeepXmlNestingIsCapped) {
+    auto nested = [](int depth) {
+        std::string s = "<roblox version=\"4\">";
+        for (int i = 0; i < depth; ++i) s += "<Item class=\"Folder\"><Properties/>";
+        for (int i = 0; i < depth; ++i) s += "</Item>";
+        s += "</roblox>";
+        return Bytes(s.begin(), s.end());
+    };
+    const DecodeResult deep = decodeBytes(nested(10000), {.fileName = "deep.rbxmx"});
+    ASSERT_FALSE(deep.ok());
+    EXPECT_EQ(deep.error->code, "limit");
+    EXPECT_GT(deep.error->offset, 0u);
+    const DecodeResult fine = decodeBytes(nested(500), {.fileName = "deep.rbxmx"});
+    ASSERT_TRUE(fine.ok()) << fine.error->toString();
+    EXPECT_EQ(fine.asset.nodes.size(), 500u);
+    EXPECT_EQ(fine.asset.roots().size(), 1u);
+}
+
+TEST(RobloxModelBroken, XmlReferentProblems) {
+    const std::string s =
+        "<roblox version=\"4\">"
+        "<Item class=\"ObjectValue\" referent=\"A\"><Properties><string name=\"Name\">a</string>"
+        "<Ref name=\"Value\">NOPE</Ref></Properties></Item>"
+        "<Item class=\"ObjectValue\" referent=\"A\"><Properties><Ref name=\"Value\">A</Ref>"
+        "</Properties></Item></roblox>";
+    const DecodeResult r = decodeBytes(Bytes(s.begin(), s.end()), {.fileName = "x.rbxmx"});
+    ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(hasWarning(r.asset, "duplicate-referent"));
+    EXPECT_TRUE(hasWarning(r.asset, "dangling-referent"));
+    ASSERT_EQ(r.asset.nodes.size(), 2u);
+    EXPECT_EQ(std::get<NodeRef>(r.asset.nodes[0].property("Value")->value).node, -1);
+    EXPECT_EQ(std::get<NodeRef>(r.asset.nodes[1].property("Value")->value).node, 0);
+    EXPECT_EQ(r.asset.nodes[0].name, "a");
+    EXPECT_EQ(r.asset.nodes[1].name, "ObjectValue");  // no Name property: the class
+}
+
+TEST(RobloxModelBroken, MalformedXmlNamesTheOffset) {
+    const std::string s =
+        "<roblox version=\"4\"><Item class=\"Folder\"><Properties></Item></roblox>";
+    const DecodeResult r = decodeBytes(Bytes(s.begin(), s.end()), {.fileName = "x.rbxmx"});
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error->code, "xml");
+    EXPECT_GT(r.error->offset, 0u);
+}
+
+}  // namespace
+}  // namespace meshscope

@@ -1,0 +1,240 @@
+// Test helpers for Roblox model trees: structural comparison of two decoded instance trees
+// (children matched by class and name, properties by name, floats within a tolerance, Refs
+// through the node matching), and a small raw-chunk builder for hand-made broken files.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "formats/roblox_model/model_values.h"
+#include "meshscope/core/asset.h"
+
+namespace meshscope::test {
+
+struct CompareOptions {
+    double tolerance = 1e-5;
+    // Instances (by class or name) that may appear only on the left side: binary places hold
+    // Instance "FilteredSelection" children their XML twin lacks.
+    std::set<std::string> extraLeft;
+    bool compareTypes = true;
+};
+
+// Type names that are the same binary type: XML distinguishes string flavours the binary format
+// stores as one String (and <Content> covers both legacy ContentId and the Content type); XML
+// writes BrickColor values as <int> (rbx-test-files three-brickcolorvalues).
+inline std::string typeFamily(const std::string& t) {
+    if (t == "string" || t == "BinaryString" || t == "ProtectedString" || t == "Content")
+        return "string";
+    if (t == "BrickColor") return "int32";
+    return t;
+}
+
+class TreeComparer {
+public:
+    TreeComparer(const Asset& left, const Asset& right, CompareOptions o)
+        : l_(left), r_(right), o_(std::move(o)) {}
+
+    // Returns the differences found (empty when the trees agree).
+    std::vector<std::string> run() {
+        matchChildren(l_.roots(), r_.roots(), "");
+        for (const auto& [li, ri] : pairs_) compareProperties(li, ri);
+        return diffs_;
+    }
+    const std::map<int, int>& matching() const { return leftToRight_; }
+
+private:
+    std::string label(const Asset& a, int n) const {
+        return a.nodes[n].kind + " \"" + a.nodes[n].name + "\"";
+    }
+
+    void matchChildren(const std::vector<int>& left, const std::vector<int>& right,
+                       const std::string& path) {
+        std::vector<char> used(right.size(), 0);
+        for (int li : left) {
+            const Node& ln = l_.nodes[li];
+            int found = -1;
+            for (std::size_t k = 0; k < right.size(); ++k) {
+                if (used[k]) continue;
+                const Node& rn = r_.nodes[right[k]];
+                if (rn.kind == ln.kind && rn.name == ln.name) {
+                    found = int(k);
+                    break;
+                }
+            }
+            if (found < 0) {
+                if (!o_.extraLeft.count(ln.kind) && !o_.extraLeft.count(ln.name))
+                    diffs_.push_back(path + "/" + label(l_, li) + ": missing on the right");
+                continue;
+            }
+            used[found] = 1;
+            const int ri = right[found];
+            pairs_.push_back({li, ri});
+            leftToRight_[li] = ri;
+            matchChildren(ln.children, r_.nodes[ri].children, path + "/" + label(l_, li));
+        }
+        for (std::size_t k = 0; k < right.size(); ++k)
+            if (!used[k])
+                diffs_.push_back(path + "/" + label(r_, right[k]) + ": missing on the left");
+    }
+
+    bool near(double a, double b) const {
+        if (std::isnan(a) && std::isnan(b)) return true;
+        if (a == b) return true;
+        return std::fabs(a - b) <=
+               o_.tolerance * std::max(1.0, std::max(std::fabs(a), std::fabs(b)));
+    }
+
+    bool sameValue(const Value& a, const Value& b) const {
+        if (a.index() != b.index()) return false;
+        if (auto x = std::get_if<double>(&a)) return near(*x, std::get<double>(b));
+        if (auto x = std::get_if<Vec2>(&a)) {
+            auto y = std::get<Vec2>(b);
+            return near(x->x, y.x) && near(x->y, y.y);
+        }
+        if (auto x = std::get_if<Vec3>(&a)) {
+            auto y = std::get<Vec3>(b);
+            return near(x->x, y.x) && near(x->y, y.y) && near(x->z, y.z);
+        }
+        if (auto x = std::get_if<Vec4>(&a)) {
+            auto y = std::get<Vec4>(b);
+            return near(x->x, y.x) && near(x->y, y.y) && near(x->z, y.z) && near(x->w, y.w);
+        }
+        if (auto x = std::get_if<CFrame>(&a)) {
+            auto y = std::get<CFrame>(b);
+            for (int i = 0; i < 9; ++i)
+                if (!near(x->rotation[i], y.rotation[i])) return false;
+            return near(x->position.x, y.position.x) && near(x->position.y, y.position.y) &&
+                   near(x->position.z, y.position.z);
+        }
+        if (auto x = std::get_if<std::vector<double>>(&a)) {
+            auto& y = std::get<std::vector<double>>(b);
+            if (x->size() != y.size()) return false;
+            for (std::size_t i = 0; i < x->size(); ++i)
+                if (!near((*x)[i], y[i])) return false;
+            return true;
+        }
+        if (auto x = std::get_if<NodeRef>(&a)) {
+            const int target = std::get<NodeRef>(b).node;
+            if (x->node < 0) return target < 0;
+            auto it = leftToRight_.find(x->node);
+            return it != leftToRight_.end() && it->second == target;
+        }
+        return a == b;
+    }
+
+    void compareProperties(int li, int ri) {
+        const Node& ln = l_.nodes[li];
+        const Node& rn = r_.nodes[ri];
+        const std::string where = label(l_, li);
+        if (ln.properties.size() != rn.properties.size())
+            diffs_.push_back(where + ": " + std::to_string(ln.properties.size()) + " vs " +
+                             std::to_string(rn.properties.size()) + " properties");
+        for (const auto& lp : ln.properties) {
+            const Property* rp = rn.property(lp.name);
+            if (!rp) {
+                diffs_.push_back(where + "." + lp.name + ": missing on the right");
+                continue;
+            }
+            if (o_.compareTypes && typeFamily(lp.type) != typeFamily(rp->type))
+                diffs_.push_back(where + "." + lp.name + ": type " + lp.type + " vs " + rp->type);
+            if (!sameValue(lp.value, rp->value))
+                diffs_.push_back(where + "." + lp.name + ": values differ");
+        }
+    }
+
+    const Asset& l_;
+    const Asset& r_;
+    CompareOptions o_;
+    std::vector<std::pair<int, int>> pairs_;
+    std::map<int, int> leftToRight_;
+    std::vector<std::string> diffs_;
+};
+
+inline std::string joinDiffs(const std::vector<std::string>& d, std::size_t max = 30) {
+    std::ostringstream s;
+    for (std::size_t i = 0; i < d.size() && i < max; ++i) s << "  " << d[i] << "\n";
+    if (d.size() > max) s << "  ... " << d.size() - max << " more\n";
+    return s.str();
+}
+
+// Hand-made binary files: header + raw (uncompressed) chunks.
+class RawModel {
+public:
+    RawModel(std::int32_t classes, std::int32_t instances) {
+        raw("<roblox!", 8);
+        const std::uint8_t sig[6] = {0x89, 0xff, 0x0d, 0x0a, 0x1a, 0x0a};
+        raw(sig, 6);
+        le<std::uint16_t>(0);
+        le(classes);
+        le(instances);
+        le<std::uint64_t>(0);
+    }
+    void chunk(const char* name, const Bytes& body) {
+        raw(name, 4);
+        le<std::uint32_t>(0);
+        le(std::uint32_t(body.size()));
+        le<std::uint32_t>(0);
+        raw(body.data(), body.size());
+    }
+    void end() { chunk("END\0", Bytes{'<', '/', 'r', 'o', 'b', 'l', 'o', 'x', '>'}); }
+    Bytes bytes;
+
+    static void put(Bytes& b, const void* p, std::size_t n) {
+        const auto* c = static_cast<const std::uint8_t*>(p);
+        b.insert(b.end(), c, c + n);
+    }
+    template <typename T>
+    static void put(Bytes& b, T v) {
+        put(b, &v, sizeof v);
+    }
+    static void putString(Bytes& b, const std::string& s) {
+        put(b, std::uint32_t(s.size()));
+        put(b, s.data(), s.size());
+    }
+    // Accumulated, zigzag, interleaved referent array.
+    static void putRefs(Bytes& b, const std::vector<std::int32_t>& refs) {
+        Bytes rec(refs.size() * 4);
+        std::int32_t prev = 0;
+        for (std::size_t i = 0; i < refs.size(); ++i) {
+            rbx::storeBe32(rec.data() + 4 * i, rbx::zigzag32(refs[i] - prev));
+            prev = refs[i];
+        }
+        const std::size_t at = b.size();
+        b.resize(at + rec.size());
+        rbx::interleave(rec.data(), refs.size(), 4, b.data() + at);
+    }
+    static Bytes inst(std::uint32_t classId, const std::string& name,
+                      const std::vector<std::int32_t>& refs) {
+        Bytes b;
+        put(b, classId);
+        putString(b, name);
+        put(b, std::uint8_t(0));
+        put(b, std::uint32_t(refs.size()));
+        putRefs(b, refs);
+        return b;
+    }
+    static Bytes prnt(const std::vector<std::int32_t>& children,
+                      const std::vector<std::int32_t>& parents) {
+        Bytes b;
+        put(b, std::uint8_t(0));
+        put(b, std::uint32_t(children.size()));
+        putRefs(b, children);
+        putRefs(b, parents);
+        return b;
+    }
+
+private:
+    void raw(const void* p, std::size_t n) { put(bytes, p, n); }
+    template <typename T>
+    void le(T v) {
+        put(bytes, v);
+    }
+};
+
+}  // namespace meshscope::test
