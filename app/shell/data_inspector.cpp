@@ -2,6 +2,7 @@
 #include "data_inspector.h"
 
 #include <QButtonGroup>
+#include <QEvent>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -198,6 +199,11 @@ QString DataInspector::valueText(const QString& type) const {
     return {};
 }
 
+void DataInspector::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) refresh();
+}
+
 void DataInspector::refresh() {
     if (byteCount_ < 0) {
         title_->setText(tr("No cursor"));
@@ -210,8 +216,10 @@ void DataInspector::refresh() {
     for (int row = 0; row < int(values.size()); ++row) {
         auto* item = table_->item(row, 1);
         item->setText(values[row].available() ? values[row].text : QStringLiteral("—"));
-        item->setForeground(values[row].available() ? palette().text()
-                                                    : palette().placeholderText());
+        if (values[row].available())
+            item->setData(Qt::ForegroundRole, QVariant());
+        else
+            item->setForeground(palette().placeholderText());
     }
 }
 

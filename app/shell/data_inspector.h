@@ -63,6 +63,9 @@ public slots:
 signals:
     void byteOrderChanged(meshscope::shell::ByteOrder order);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void refresh();
 

@@ -140,7 +140,7 @@ void HexDock::updateLegend() {
     QString html;
     for (auto kind : {RangeKind::Header, RangeKind::Chunk, RangeKind::Array, RangeKind::Record,
                       RangeKind::Field, RangeKind::Payload, RangeKind::Padding}) {
-        const QColor color = HexView::kindColor(kind, 2, true, view_->palette());
+        const QColor color = HexView::kindColor(kind, 2, true, palette());
         html += QStringLiteral(
                     "<span style='background-color:%1'>&nbsp;&nbsp;&nbsp;&nbsp;</span>"
                     "&nbsp;%2&nbsp;&nbsp; ")

@@ -186,4 +186,22 @@ TEST_F(HexDockTest, ScreenshotOverSampleByteMap) {
     const QString path = QDir(dir).filePath(QStringLiteral("meshscope_hex_dock.png"));
     ASSERT_TRUE(image.save(path)) << path.toStdString();
     std::printf("[ INFO     ] hex dock screenshot: %s\n", qPrintable(path));
+
+    // The same under a dark palette: bands stay distinct from the background.
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(45, 45, 48));
+    dark.setColor(QPalette::WindowText, QColor(220, 220, 220));
+    dark.setColor(QPalette::Base, QColor(30, 30, 32));
+    dark.setColor(QPalette::AlternateBase, QColor(38, 38, 42));
+    dark.setColor(QPalette::Text, QColor(220, 220, 220));
+    dark.setColor(QPalette::Button, QColor(50, 50, 54));
+    dark.setColor(QPalette::ButtonText, QColor(220, 220, 220));
+    dark.setColor(QPalette::Highlight, QColor(60, 120, 215));
+    dark.setColor(QPalette::HighlightedText, Qt::white);
+    dock.setPalette(dark);
+    QApplication::processEvents();
+    const QImage darkView = dock.hexView()->viewport()->grab().toImage();
+    EXPECT_NE(darkView.pixelColor(inHeaderBand), dark.color(QPalette::Base));
+    const QString darkPath = QDir(dir).filePath(QStringLiteral("meshscope_hex_dock_dark.png"));
+    ASSERT_TRUE(dock.grab().toImage().save(darkPath)) << darkPath.toStdString();
 }
