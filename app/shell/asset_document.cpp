@@ -1,0 +1,88 @@
+// The open document (see asset_document.h).
+#include "asset_document.h"
+
+namespace meshscope::shell {
+
+namespace {
+const Asset& emptyAsset() {
+    static const Asset empty;
+    return empty;
+}
+}  // namespace
+
+AssetDocument::AssetDocument(QObject* parent) : QObject(parent) {}
+AssetDocument::~AssetDocument() = default;
+
+const Asset& AssetDocument::asset() const {
+    return result_ ? result_->asset : emptyAsset();
+}
+
+void AssetDocument::setDecoded(const QString& filePath, const QString& displayName,
+                               QByteArray bytes, DecodeResult result) {
+    result_ = std::make_unique<DecodeResult>(std::move(result));
+    bytes_ = std::move(bytes);
+    filePath_ = filePath;
+    displayName_ = displayName;
+    selectedNode_ = -1;
+    selectionOffset_ = selectionLength_ = 0;
+    emit assetChanged();
+    emit selectionChanged(-1, 0, 0);
+}
+
+void AssetDocument::clear() {
+    result_.reset();
+    bytes_.clear();
+    filePath_.clear();
+    displayName_.clear();
+    selectedNode_ = -1;
+    selectionOffset_ = selectionLength_ = 0;
+    emit assetChanged();
+    emit selectionChanged(-1, 0, 0);
+}
+
+void AssetDocument::selectNode(int node) {
+    const Asset& a = asset();
+    if (node < 0 || node >= static_cast<int>(a.nodes.size())) {
+        setSelection(-1, 0, 0);
+        return;
+    }
+    const Node& n = a.nodes[static_cast<std::size_t>(node)];
+    quint64 offset = n.offset, length = n.length;
+    if (length == 0) {
+        for (const ByteRange& r : a.byteMap.ranges()) {
+            if (r.node == node) {
+                offset = r.offset;
+                length = r.length;
+                break;
+            }
+        }
+    }
+    setSelection(node, offset, length);
+}
+
+void AssetDocument::selectBytes(quint64 offset, quint64 length, int node) {
+    const Asset& a = asset();
+    if (node < 0 || node >= static_cast<int>(a.nodes.size())) {
+        node = -1;
+        // The innermost range with a node: walk the containment stack from the inside out.
+        const std::vector<int> stack = a.byteMap.stackAt(offset);
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+            const int owner = a.byteMap.ranges()[static_cast<std::size_t>(*it)].node;
+            if (owner >= 0 && owner < static_cast<int>(a.nodes.size())) {
+                node = owner;
+                break;
+            }
+        }
+    }
+    setSelection(node, offset, length);
+}
+
+void AssetDocument::setSelection(int node, quint64 offset, quint64 length) {
+    if (node == selectedNode_ && offset == selectionOffset_ && length == selectionLength_) return;
+    selectedNode_ = node;
+    selectionOffset_ = offset;
+    selectionLength_ = length;
+    emit selectionChanged(node, offset, length);
+}
+
+}  // namespace meshscope::shell

@@ -1,0 +1,63 @@
+// The open document: the file's bytes, its decode result and the current selection (a node and
+// a byte range). Every panel (tree, properties, diagnostics, hex view, 3D view) follows it
+// through its signals; nothing else owns the asset.
+#pragma once
+
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+#include <memory>
+
+#include "meshscope/core/decode.h"
+
+namespace meshscope::shell {
+
+class AssetDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit AssetDocument(QObject* parent = nullptr);
+    ~AssetDocument() override;
+
+    bool hasAsset() const { return result_ != nullptr; }
+    // Valid while hasAsset(); an empty Asset otherwise.
+    const Asset& asset() const;
+    const DecodeResult* result() const { return result_.get(); }
+    // The file exactly as read (the hex view shows these bytes; byte-map offsets index them).
+    const QByteArray& bytes() const { return bytes_; }
+    const ByteMap& byteMap() const { return asset().byteMap; }
+    // Where the bytes came from ("" for the built-in sample) and the name to show.
+    const QString& filePath() const { return filePath_; }
+    const QString& displayName() const { return displayName_; }
+
+    // Replaces the document (emits assetChanged, then selectionChanged with nothing selected).
+    void setDecoded(const QString& filePath, const QString& displayName, QByteArray bytes,
+                    DecodeResult result);
+    void clear();
+
+    int selectedNode() const { return selectedNode_; }
+    quint64 selectionOffset() const { return selectionOffset_; }
+    quint64 selectionLength() const { return selectionLength_; }
+
+    // Selects a node and the bytes that describe it (its offset/length; when it has none, the
+    // first byte-map range that belongs to it). -1 clears the selection.
+    void selectNode(int node);
+    // Selects a byte range; `node` -1 picks the node of the innermost byte-map range there.
+    void selectBytes(quint64 offset, quint64 length, int node = -1);
+
+signals:
+    void assetChanged();
+    void selectionChanged(int node, quint64 offset, quint64 length);
+
+private:
+    void setSelection(int node, quint64 offset, quint64 length);
+
+    std::unique_ptr<DecodeResult> result_;
+    QByteArray bytes_;
+    QString filePath_;
+    QString displayName_;
+    int selectedNode_ = -1;
+    quint64 selectionOffset_ = 0;
+    quint64 selectionLength_ = 0;
+};
+
+}  // namespace meshscope::shell

@@ -1,0 +1,467 @@
+// The viewer's main window (see main_window.h).
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QLabel>
+#include <QLocale>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTimer>
+#include <QToolButton>
+#include <QWindow>
+
+#include "asset_document.h"
+#include "decode_job.h"
+#include "diagnostics_dock.h"
+#include "meshscope/render/asset_scene.h"
+#include "meshscope/render/viewport.h"
+#include "meshscope/resources/resources.h"
+#include "properties_dock.h"
+#include "screenshot_dialog.h"
+#include "structure_dock.h"
+
+namespace meshscope::shell {
+
+namespace {
+
+constexpr int kMaxRecent = 10;
+const char* const kRecentKey = "recentFiles";
+
+QString openFilter() {
+    return QObject::tr(
+        "Supported assets (*.mesh *.rbxm *.rbxl *.rbxmx *.rbxlx *.smesh *.sanim *.anim *.llmesh "
+        "*.slm *.bin);;Roblox meshes (*.mesh *.bin);;Roblox models and places (*.rbxm *.rbxl "
+        "*.rbxmx *.rbxlx);;Unigine (*.mesh *.smesh *.sanim *.anim);;Second Life mesh (*.llmesh "
+        "*.slm);;All files (*)");
+}
+
+QString humanSize(qint64 bytes) {
+    return QLocale().formattedDataSize(bytes);
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    resources::initialize();
+    setWindowIcon(QIcon(QString::fromLatin1(resources::kIconPath)));
+    setAcceptDrops(true);
+    setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
+
+    document_ = new AssetDocument(this);
+    viewport_ = new render::Viewport(this);
+    setCentralWidget(viewport_);
+
+    structureDock_ = new StructureDock(this);
+    propertiesDock_ = new PropertiesDock(this);
+    diagnosticsDock_ = new DiagnosticsDock(this);
+    structureDock_->setDocument(document_);
+    propertiesDock_->setDocument(document_);
+    diagnosticsDock_->setDocument(document_);
+    addDockWidget(Qt::LeftDockWidgetArea, structureDock_);
+    addDockWidget(Qt::RightDockWidgetArea, propertiesDock_);
+    addDockWidget(Qt::BottomDockWidgetArea, diagnosticsDock_);
+    resizeDocks({structureDock_, propertiesDock_}, {280, 320}, Qt::Horizontal);
+    resizeDocks({diagnosticsDock_}, {140}, Qt::Vertical);
+
+    fileLabel_ = new QLabel(this);
+    statsLabel_ = new QLabel(this);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setMaximumWidth(180);
+    progress_->setTextVisible(false);
+    progress_->hide();
+    cancel_ = new QToolButton(this);
+    cancel_->setIcon(style()->standardIcon(QStyle::SP_DialogCancelButton));
+    cancel_->setToolTip(tr("Cancel decoding"));
+    cancel_->setAutoRaise(true);
+    cancel_->hide();
+    statusBar()->addWidget(fileLabel_, 1);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+    statusBar()->addPermanentWidget(statsLabel_);
+    connect(cancel_, &QToolButton::clicked, this, [this]() {
+        if (job_) job_->cancel();
+    });
+
+    createActions();
+
+    connect(document_, &AssetDocument::assetChanged, this, &MainWindow::onAssetChanged);
+    connect(document_, &AssetDocument::selectionChanged, this,
+            [this](int node, quint64, quint64) { onSelectionChanged(node); });
+    connect(viewport_, &render::Viewport::statsChanged, this, &MainWindow::updateStats);
+    connect(viewport_, &render::Viewport::frameTimeChanged, this, [this](double ms) {
+        frameMs_ = ms;
+        updateStats();
+    });
+    connect(viewport_, &render::Viewport::filesDropped, this, &MainWindow::openDroppedUrls);
+    connect(diagnosticsDock_, &DiagnosticsDock::countChanged, this,
+            [this](int errors, int warnings) {
+                if (errors + warnings > 0) diagnosticsDock_->raise();
+            });
+
+    setWindowTitle(tr("Meshscope"));
+    resize(1280, 820);
+    updateStats();
+}
+
+MainWindow::~MainWindow() {
+    if (job_) job_->cancel();
+}
+
+void MainWindow::createActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(
+        style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this, [this]() {
+            const QStringList paths =
+                QFileDialog::getOpenFileNames(this, tr("Open Asset"), QString(), openFilter());
+            if (!paths.isEmpty()) openFiles(paths);
+        });
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("Open &Sample"), this, &MainWindow::openSample);
+    file->addSeparator();
+    prevFileAction_ = file->addAction(tr("&Previous File"), this, [this]() { stepFile(-1); });
+    prevFileAction_->setShortcut(Qt::Key_PageUp);
+    nextFileAction_ = file->addAction(tr("&Next File"), this, [this]() { stepFile(1); });
+    nextFileAction_->setShortcut(Qt::Key_PageDown);
+    file->addSeparator();
+    QAction* shot =
+        file->addAction(tr("Export &Screenshot…"), this, &MainWindow::exportScreenshotInteractive);
+    shot->setShortcut(Qt::Key_F12);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    rebuildRecentMenu();
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* fit = view->addAction(tr("&Fit to View"), viewport_, &render::Viewport::fitToView);
+    fit->setShortcut(Qt::Key_F);
+    QAction* reset = view->addAction(tr("&Reset View"), viewport_, &render::Viewport::resetView);
+    reset->setShortcut(Qt::Key_Home);
+    view->addSeparator();
+    wireframeAction_ = view->addAction(tr("&Wireframe"));
+    wireframeAction_->setCheckable(true);
+    wireframeAction_->setShortcut(Qt::Key_W);
+    connect(wireframeAction_, &QAction::toggled, viewport_, &render::Viewport::setWireframe);
+    QAction* grid = view->addAction(tr("Ground &Grid"));
+    grid->setCheckable(true);
+    grid->setChecked(true);
+    grid->setShortcut(Qt::Key_G);
+    connect(grid, &QAction::toggled, viewport_, &render::Viewport::setGridVisible);
+    view->addSeparator();
+    QAction* finer = view->addAction(tr("&Higher Detail (LOD −1)"), this, [this]() {
+        auto* s = viewport_->scene();
+        for (int m = 0; m < s->meshCount(); ++m) s->setLod(m, s->lod(m) - 1);
+    });
+    finer->setShortcut(Qt::Key_BracketLeft);
+    QAction* coarser = view->addAction(tr("&Lower Detail (LOD +1)"), this, [this]() {
+        auto* s = viewport_->scene();
+        for (int m = 0; m < s->meshCount(); ++m) s->setLod(m, s->lod(m) + 1);
+    });
+    coarser->setShortcut(Qt::Key_BracketRight);
+    view->addSeparator();
+    panelsMenu_ = view->addMenu(tr("&Panels"));
+    for (QDockWidget* dock :
+         {static_cast<QDockWidget*>(structureDock_), static_cast<QDockWidget*>(propertiesDock_),
+          static_cast<QDockWidget*>(diagnosticsDock_)})
+        panelsMenu_->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Meshscope"), this, [this]() {
+        QMessageBox::about(
+            this, tr("About Meshscope"),
+            tr("<h3>Meshscope %1</h3><p>A viewer and inspector for game-engine asset files: "
+               "Roblox FileMesh, Roblox models and places, Unigine meshes and animations, "
+               "Second Life mesh assets.</p>"
+               "<p><b>Mouse:</b> left drag orbits, middle or Shift + left drag pans, the wheel "
+               "zooms.<br><b>Keys:</b> F fit, Home reset, W wireframe, G grid, [ ] level of "
+               "detail, F12 screenshot.</p>")
+                .arg(QCoreApplication::applicationVersion()));
+    });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::addInspectorDock(QDockWidget* dock, Qt::DockWidgetArea area) {
+    if (dock->objectName().isEmpty()) dock->setObjectName(dock->windowTitle());
+    addDockWidget(area, dock);
+    panelsMenu_->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::openFiles(const QStringList& paths) {
+    if (paths.isEmpty()) return;
+    fileList_ = paths;
+    fileIndex_ = 0;
+    openFile(paths.first());
+}
+
+void MainWindow::stepFile(int delta) {
+    if (fileList_.size() < 2) return;
+    fileIndex_ = int((fileIndex_ + delta + fileList_.size()) % fileList_.size());
+    openFile(fileList_[fileIndex_]);
+}
+
+bool MainWindow::isDecoding() const {
+    return job_ != nullptr;
+}
+
+void MainWindow::openFile(const QString& path) {
+    if (job_) {
+        job_->cancel();
+        job_->disconnect(this);
+        job_->deleteLater();
+        job_ = nullptr;
+    }
+    job_ = new DecodeJob(path, this);
+    progress_->setValue(0);
+    fileLabel_->setText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    // Small files finish before the progress bar is worth showing.
+    QTimer* reveal = new QTimer(job_);
+    reveal->setSingleShot(true);
+    connect(reveal, &QTimer::timeout, this, [this]() {
+        progress_->show();
+        cancel_->show();
+    });
+    reveal->start(250);
+    connect(job_, &DecodeJob::progress, this,
+            [this](double f) { progress_->setValue(int(f * 1000)); });
+    connect(job_, &DecodeJob::finished, this, &MainWindow::onDecodeFinished);
+    job_->start();
+}
+
+void MainWindow::onDecodeFinished(const std::shared_ptr<DecodeOutcome>& outcome) {
+    if (job_) {
+        job_->deleteLater();
+        job_ = nullptr;
+    }
+    progress_->hide();
+    cancel_->hide();
+    applyOutcome(*outcome, nullptr);
+}
+
+bool MainWindow::openFileNow(const QString& path, QString* error) {
+    DecodeOutcome outcome = DecodeJob::decodeNow(path);
+    return applyOutcome(outcome, error);
+}
+
+void MainWindow::openSample() {
+    openFile(QString::fromLatin1(resources::kSamplePath));
+}
+
+bool MainWindow::applyOutcome(DecodeOutcome& outcome, QString* error) {
+    QString message;
+    if (!outcome.readError.isEmpty()) {
+        message = tr("Cannot read the file: %1").arg(outcome.readError);
+    } else if (outcome.cancelled) {
+        fileLabel_->setText(tr("Opening %1 was cancelled").arg(outcome.displayName));
+        onAssetChanged();
+        if (error) *error = tr("cancelled");
+        return false;
+    } else if (outcome.result.error) {
+        message = QString::fromStdString(outcome.result.error->toString());
+    }
+    if (!message.isEmpty()) {
+        if (error) *error = message;
+        showOpenError(outcome.path, message, &outcome);
+        return false;
+    }
+    const bool isResource = outcome.path.startsWith(QLatin1String(":/"));
+    document_->setDecoded(isResource ? QString() : outcome.path, outcome.displayName,
+                          std::move(outcome.bytes), std::move(outcome.result));
+    if (!isResource) addRecentFile(outcome.path);
+    emit fileOpened(outcome.path);
+    return true;
+}
+
+void MainWindow::showOpenError(const QString& path, const QString& message,
+                               DecodeOutcome* partial) {
+    onAssetChanged();  // restores the status bar text of the document still open
+    emit openFailed(path, message);
+    if (!interactive_) return;
+    auto* box = new QMessageBox(
+        QMessageBox::Warning, tr("Cannot open file"),
+        tr("<b>%1</b> could not be opened.").arg(QFileInfo(path).fileName().toHtmlEscaped()),
+        QMessageBox::Ok, this);
+    box->setInformativeText(message);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    // A decoder keeps what it read before the failure: offer it (the byte map and the nodes
+    // up to the error are often what the user came for).
+    if (partial && partial->readError.isEmpty() &&
+        (!partial->result.asset.nodes.empty() || !partial->result.asset.byteMap.empty())) {
+        auto shared = std::make_shared<DecodeOutcome>(std::move(*partial));
+        QPushButton* show = box->addButton(tr("Show Partial Result"), QMessageBox::AcceptRole);
+        connect(show, &QPushButton::clicked, this, [this, shared]() {
+            document_->setDecoded(shared->path, shared->displayName + tr(" (partial)"),
+                                  std::move(shared->bytes), std::move(shared->result));
+        });
+    }
+    box->open();
+}
+
+void MainWindow::onAssetChanged() {
+    const Asset& a = document_->asset();
+    if (!document_->hasAsset()) {
+        setWindowTitle(tr("Meshscope"));
+        fileLabel_->setText(tr("No file"));
+        viewport_->clearAsset();
+        updateStats();
+        return;
+    }
+    if (sender() == document_) {
+        viewport_->setAsset(a);
+        viewport_->setWireframe(wireframeAction_->isChecked());
+    }
+    setWindowTitle(tr("%1 — Meshscope").arg(document_->displayName()));
+    setWindowFilePath(document_->filePath());
+    QString info = QStringLiteral("%1 %2 · %3")
+                       .arg(QString::fromStdString(a.formatName), QString::fromStdString(a.version),
+                            humanSize(document_->bytes().size()));
+    if (fileList_.size() > 1)
+        info += tr(" · file %1 of %2").arg(fileIndex_ + 1).arg(fileList_.size());
+    if (const auto w = a.warningCount()) info += tr(" · %n warning(s)", nullptr, int(w));
+    fileLabel_->setText(info);
+    updateStats();
+}
+
+void MainWindow::onSelectionChanged(int node) {
+    const Asset& a = document_->asset();
+    render::AssetScene* scene = viewport_->scene();
+    if (node < 0 || node >= int(a.nodes.size())) {
+        scene->setHighlightedMesh(-1);
+        return;
+    }
+    const Node& n = a.nodes[std::size_t(node)];
+    int mesh = n.mesh;
+    // A node without a mesh of its own (a LOD or surface child) shows its parent's mesh.
+    for (int p = n.parent; mesh < 0 && p >= 0; p = a.nodes[std::size_t(p)].parent)
+        if (n.lod >= 0) mesh = a.nodes[std::size_t(p)].mesh;
+    scene->setHighlightedMesh(mesh);
+    if (mesh >= 0 && n.lod >= 0) scene->setLod(mesh, n.lod);
+}
+
+void MainWindow::updateStats() {
+    const render::SceneStats s = viewport_->scene()->stats();
+    QLocale loc;
+    QString text =
+        tr("%1 vertices · %2 triangles · %n draw call(s)", nullptr, s.drawCalls)
+            .arg(loc.toString(qulonglong(s.vertices)), loc.toString(qulonglong(s.triangles)));
+    if (frameMs_ > 0) text += tr(" · %1 ms/frame").arg(frameMs_, 0, 'f', 1);
+    statsLabel_->setText(text);
+}
+
+QStringList MainWindow::recentFiles() const {
+    return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    QStringList list = recentFiles();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    list.removeAll(abs);
+    list.prepend(abs);
+    while (list.size() > kMaxRecent) list.removeLast();
+    QSettings().setValue(QLatin1String(kRecentKey), list);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList list = recentFiles();
+    for (int i = 0; i < list.size(); ++i) {
+        const QString path = list[i];
+        QAction* a = recentMenu_->addAction(
+            QStringLiteral("&%1  %2").arg(i + 1 < 10 ? QString::number(i + 1) : QStringLiteral("0"),
+                                          QFileInfo(path).fileName()),
+            this, [this, path]() { openFiles({path}); });
+        a->setToolTip(path);
+        a->setStatusTip(path);
+        a->setEnabled(QFileInfo::exists(path));
+    }
+    if (!list.isEmpty()) recentMenu_->addSeparator();
+    QAction* clear = recentMenu_->addAction(tr("&Clear List"), this, [this]() {
+        QSettings().remove(QLatin1String(kRecentKey));
+        rebuildRecentMenu();
+    });
+    clear->setEnabled(!list.isEmpty());
+}
+
+bool MainWindow::exportScreenshot(const QString& path, QSize size, bool transparentBackground,
+                                  QString* error) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const bool jpeg = suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg");
+    render::CaptureOptions options;
+    options.size = size;
+    options.transparentBackground = transparentBackground && !jpeg;
+    QImage image = viewport_->captureImageBlocking(options);
+    if (image.isNull()) {
+        if (error) *error = tr("the 3D view could not be captured (no OpenGL rendering?)");
+        return false;
+    }
+    if (jpeg) image = image.convertToFormat(QImage::Format_RGB32);
+    QImageWriter writer(path, jpeg ? QByteArray("jpg") : QByteArray("png"));
+    if (jpeg) writer.setQuality(92);
+    if (!writer.write(image)) {
+        if (error) *error = writer.errorString();
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::exportScreenshotInteractive() {
+    QString suggested = document_->displayName().isEmpty()
+                            ? QStringLiteral("meshscope.png")
+                            : QFileInfo(document_->displayName()).completeBaseName() + ".png";
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export Screenshot"), suggested,
+                                     tr("PNG image (*.png);;JPEG image (*.jpg *.jpeg)"));
+    if (path.isEmpty()) return;
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const bool jpeg = suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg");
+    const QSize viewSize = viewport_->size() * viewport_->devicePixelRatioF();
+    ScreenshotDialog dialog(viewSize, !jpeg, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    QString error;
+    if (!exportScreenshot(path, dialog.imageSize(), dialog.transparentBackground(), &error))
+        QMessageBox::warning(this, tr("Export Screenshot"),
+                             tr("The screenshot could not be written: %1").arg(error));
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
+}
+
+void MainWindow::openDroppedUrls(const QList<QUrl>& urls) {
+    QStringList paths;
+    for (const QUrl& url : urls)
+        if (url.isLocalFile()) paths << url.toLocalFile();
+    if (!paths.isEmpty()) openFiles(paths);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    if (!event->mimeData()->hasUrls()) return;
+    event->acceptProposedAction();
+    openDroppedUrls(event->mimeData()->urls());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (job_) job_->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+}  // namespace meshscope::shell

@@ -1,0 +1,112 @@
+// The viewer's main window: the 3D view in the centre, dock panels around it (structure,
+// properties, diagnostics, and any inspector another part adds with addInspectorDock), menus,
+// recent files, drag and drop, background decoding with progress and cancel, and screenshots.
+// Every panel follows the one AssetDocument.
+#pragma once
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QStringList>
+#include <memory>
+
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QToolButton;
+
+namespace meshscope::render {
+class Viewport;
+}
+
+namespace meshscope::shell {
+
+class AssetDocument;
+class DecodeJob;
+class DiagnosticsDock;
+class PropertiesDock;
+class StructureDock;
+struct DecodeOutcome;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    AssetDocument* document() const { return document_; }
+    render::Viewport* viewport() const { return viewport_; }
+    StructureDock* structureDock() const { return structureDock_; }
+    PropertiesDock* propertiesDock() const { return propertiesDock_; }
+    DiagnosticsDock* diagnosticsDock() const { return diagnosticsDock_; }
+
+    // Adds a panel that follows document() (the hex inspector ...) and lists it in View › Panels.
+    void addInspectorDock(QDockWidget* dock, Qt::DockWidgetArea area);
+
+    // When false, open errors are not shown in message boxes (command line, tests); they are
+    // still reported through openFailed().
+    void setInteractive(bool interactive) { interactive_ = interactive; }
+
+    // Opens `paths` as the file list (Page Up / Page Down step through it); decodes the first.
+    void openFiles(const QStringList& paths);
+    // Decodes `path` in the background; the current document stays until it succeeds.
+    void openFile(const QString& path);
+    // Decodes `path` on the calling thread; returns false (and sets `error`) when it fails.
+    bool openFileNow(const QString& path, QString* error = nullptr);
+    void openSample();
+    bool isDecoding() const;
+
+    // Renders the view at `size` offscreen and writes PNG or JPEG (by extension). Returns false
+    // and sets `error` on failure.
+    bool exportScreenshot(const QString& path, QSize size, bool transparentBackground,
+                          QString* error = nullptr);
+
+    QStringList recentFiles() const;
+
+signals:
+    void fileOpened(const QString& path);
+    void openFailed(const QString& path, const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createActions();
+    void onDecodeFinished(const std::shared_ptr<DecodeOutcome>& outcome);
+    // Applies a finished decode: the document on success, a message otherwise.
+    bool applyOutcome(DecodeOutcome& outcome, QString* error);
+    void showOpenError(const QString& path, const QString& message, DecodeOutcome* partial);
+    void onAssetChanged();
+    void onSelectionChanged(int node);
+    void updateStats();
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+    void stepFile(int delta);
+    void exportScreenshotInteractive();
+    void openDroppedUrls(const QList<QUrl>& urls);
+
+    AssetDocument* document_ = nullptr;
+    render::Viewport* viewport_ = nullptr;
+    StructureDock* structureDock_ = nullptr;
+    PropertiesDock* propertiesDock_ = nullptr;
+    DiagnosticsDock* diagnosticsDock_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QMenu* panelsMenu_ = nullptr;
+    QAction* wireframeAction_ = nullptr;
+    QAction* prevFileAction_ = nullptr;
+    QAction* nextFileAction_ = nullptr;
+
+    QLabel* fileLabel_ = nullptr;
+    QLabel* statsLabel_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QToolButton* cancel_ = nullptr;
+
+    DecodeJob* job_ = nullptr;
+    QStringList fileList_;
+    int fileIndex_ = -1;
+    bool interactive_ = true;
+    double frameMs_ = 0;
+};
+
+}  // namespace meshscope::shell

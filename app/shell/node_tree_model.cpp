@@ -1,0 +1,116 @@
+// Node tree model (see node_tree_model.h).
+#include "node_tree_model.h"
+
+#include <QApplication>
+#include <QFont>
+#include <QStyle>
+
+#include "asset_document.h"
+
+namespace meshscope::shell {
+
+NodeTreeModel::NodeTreeModel(AssetDocument* document, QObject* parent)
+    : QAbstractItemModel(parent), document_(document) {
+    connect(document_, &AssetDocument::assetChanged, this, &NodeTreeModel::rebuild);
+    rebuild();
+}
+
+void NodeTreeModel::rebuild() {
+    beginResetModel();
+    const Asset& a = document_->asset();
+    roots_ = a.roots();
+    rowInParent_.assign(a.nodes.size(), 0);
+    for (std::size_t i = 0; i < roots_.size(); ++i) rowInParent_[std::size_t(roots_[i])] = int(i);
+    for (const Node& n : a.nodes)
+        for (std::size_t i = 0; i < n.children.size(); ++i)
+            if (n.children[i] >= 0 && std::size_t(n.children[i]) < a.nodes.size())
+                rowInParent_[std::size_t(n.children[i])] = int(i);
+    endResetModel();
+}
+
+const std::vector<int>& NodeTreeModel::childrenOf(int node) const {
+    if (node < 0) return roots_;
+    return document_->asset().nodes[std::size_t(node)].children;
+}
+
+int NodeTreeModel::nodeOf(const QModelIndex& index) {
+    return index.isValid() ? int(index.internalId()) : -1;
+}
+
+QModelIndex NodeTreeModel::index(int row, int column, const QModelIndex& parent) const {
+    if (column < 0 || column >= ColumnCount || row < 0) return {};
+    const std::vector<int>& kids = childrenOf(nodeOf(parent));
+    if (row >= int(kids.size())) return {};
+    return createIndex(row, column, quintptr(kids[std::size_t(row)]));
+}
+
+QModelIndex NodeTreeModel::parent(const QModelIndex& child) const {
+    const int node = nodeOf(child);
+    if (node < 0) return {};
+    const int p = document_->asset().nodes[std::size_t(node)].parent;
+    if (p < 0) return {};
+    return createIndex(rowInParent_[std::size_t(p)], 0, quintptr(p));
+}
+
+int NodeTreeModel::rowCount(const QModelIndex& parent) const {
+    if (parent.isValid() && parent.column() != 0) return 0;
+    return int(childrenOf(nodeOf(parent)).size());
+}
+
+int NodeTreeModel::columnCount(const QModelIndex&) const {
+    return ColumnCount;
+}
+
+QVariant NodeTreeModel::data(const QModelIndex& index, int role) const {
+    const int node = nodeOf(index);
+    if (node < 0) return {};
+    const Node& n = document_->asset().nodes[std::size_t(node)];
+    switch (role) {
+        case Qt::DisplayRole:
+            if (index.column() == NameColumn)
+                return n.name.empty() ? QStringLiteral("(%1)").arg(QString::fromStdString(n.kind))
+                                      : QString::fromStdString(n.name);
+            return QString::fromStdString(n.kind);
+        case Qt::ToolTipRole: {
+            QString tip = QStringLiteral("<b>%1</b> (%2)")
+                              .arg(QString::fromStdString(n.name).toHtmlEscaped(),
+                                   QString::fromStdString(n.kind).toHtmlEscaped());
+            if (n.length)
+                tip += QStringLiteral("<br>bytes 0x%1 … 0x%2 (%3 bytes)")
+                           .arg(n.offset, 0, 16)
+                           .arg(n.offset + n.length - 1, 0, 16)
+                           .arg(n.length);
+            return tip;
+        }
+        case Qt::DecorationRole:
+            if (index.column() != NameColumn) return {};
+            if (n.mesh >= 0 || n.lod >= 0)
+                return QApplication::style()->standardIcon(QStyle::SP_FileDialogDetailedView);
+            if (!n.children.empty()) return QApplication::style()->standardIcon(QStyle::SP_DirIcon);
+            return QApplication::style()->standardIcon(QStyle::SP_FileIcon);
+        case Qt::FontRole:
+            if (n.service) {
+                QFont f;
+                f.setItalic(true);
+                return f;
+            }
+            return {};
+        case NodeRole:
+            return node;
+        default:
+            return {};
+    }
+}
+
+QVariant NodeTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    return section == NameColumn ? tr("Name") : tr("Kind");
+}
+
+QModelIndex NodeTreeModel::indexForNode(int node, int column) const {
+    const Asset& a = document_->asset();
+    if (node < 0 || node >= int(a.nodes.size())) return {};
+    return createIndex(rowInParent_[std::size_t(node)], column, quintptr(node));
+}
+
+}  // namespace meshscope::shell

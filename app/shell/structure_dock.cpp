@@ -1,0 +1,89 @@
+// The structure dock (see structure_dock.h).
+#include "structure_dock.h"
+
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "asset_document.h"
+#include "node_tree_model.h"
+
+namespace meshscope::shell {
+
+StructureDock::StructureDock(QWidget* parent) : QDockWidget(tr("Structure"), parent) {
+    setObjectName(QStringLiteral("StructureDock"));
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    filter_ = new QLineEdit(body);
+    filter_->setPlaceholderText(tr("Filter by name or kind"));
+    filter_->setClearButtonEnabled(true);
+    view_ = new QTreeView(body);
+    view_->setUniformRowHeights(true);
+    view_->setAlternatingRowColors(true);
+    view_->setSelectionMode(QAbstractItemView::SingleSelection);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    layout->addWidget(filter_);
+    layout->addWidget(view_);
+    setWidget(body);
+
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setRecursiveFilteringEnabled(true);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    proxy_->setFilterKeyColumn(-1);
+    view_->setModel(proxy_);
+    connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        proxy_->setFilterFixedString(text);
+        if (!text.isEmpty()) view_->expandAll();
+    });
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &StructureDock::onViewSelection);
+}
+
+void StructureDock::setDocument(AssetDocument* document) {
+    if (document_) disconnect(document_, nullptr, this, nullptr);
+    document_ = document;
+    delete model_;
+    model_ = new NodeTreeModel(document, this);
+    proxy_->setSourceModel(model_);
+    auto expandTop = [this]() {
+        view_->collapseAll();
+        view_->expandToDepth(1);
+        view_->header()->setSectionResizeMode(NodeTreeModel::NameColumn, QHeaderView::Stretch);
+        view_->header()->setSectionResizeMode(NodeTreeModel::KindColumn,
+                                              QHeaderView::ResizeToContents);
+    };
+    connect(document_, &AssetDocument::assetChanged, this, expandTop);
+    connect(document_, &AssetDocument::selectionChanged, this,
+            [this](int node, quint64, quint64) { onDocumentSelection(node); });
+    expandTop();
+}
+
+void StructureDock::onDocumentSelection(int node) {
+    if (syncing_) return;
+    syncing_ = true;
+    const QModelIndex index = proxy_->mapFromSource(model_->indexForNode(node));
+    if (index.isValid()) {
+        view_->selectionModel()->setCurrentIndex(
+            index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        view_->scrollTo(index);
+    } else {
+        view_->selectionModel()->clearSelection();
+    }
+    syncing_ = false;
+}
+
+void StructureDock::onViewSelection() {
+    if (syncing_ || !document_) return;
+    syncing_ = true;
+    const int node = NodeTreeModel::nodeOf(proxy_->mapToSource(view_->currentIndex()));
+    document_->selectNode(node);
+    syncing_ = false;
+}
+
+}  // namespace meshscope::shell

@@ -1,0 +1,205 @@
+// Scene building and LOD control (see asset_scene.h).
+#include "meshscope/render/asset_scene.h"
+
+#include <Qt3DCore/QAttribute>
+#include <Qt3DCore/QBuffer>
+#include <Qt3DCore/QEntity>
+#include <Qt3DCore/QGeometry>
+#include <Qt3DRender/QGeometryRenderer>
+#include <Qt3DRender/QLayer>
+#include <algorithm>
+#include <cmath>
+
+#include "meshscope/render/materials.h"
+
+namespace meshscope::render {
+
+using Qt3DCore::QAttribute;
+
+namespace {
+
+QAttribute* vertexAttribute(Qt3DCore::QGeometry* g, Qt3DCore::QBuffer* buffer, const QString& name,
+                            int components, int offset, std::uint32_t count) {
+    auto* a = new QAttribute(g);
+    a->setName(name);
+    a->setAttributeType(QAttribute::VertexAttribute);
+    a->setVertexBaseType(QAttribute::Float);
+    a->setVertexSize(uint(components));
+    a->setBuffer(buffer);
+    a->setByteOffset(uint(offset));
+    a->setByteStride(VertexLayout::kStride);
+    a->setCount(count);
+    g->addAttribute(a);
+    return a;
+}
+
+// A stable, pleasant base colour per mesh so several meshes can be told apart; white vertex
+// colours multiply it.
+QColor meshColor(int index, int count) {
+    if (count <= 1) return QColor(196, 200, 206);
+    return QColor::fromHsvF(std::fmod(0.58 + 0.618034 * index, 1.0), 0.28, 0.86);
+}
+
+}  // namespace
+
+AssetScene::AssetScene(Qt3DCore::QEntity* root, Qt3DRender::QLayer* layer, QObject* parent)
+    : QObject(parent), root_(root), layer_(layer) {}
+
+AssetScene::~AssetScene() = default;
+
+void AssetScene::clear() {
+    meshes_.clear();
+    if (sceneRoot_) {
+        sceneRoot_->setParent(static_cast<Qt3DCore::QNode*>(nullptr));
+        sceneRoot_->deleteLater();
+        sceneRoot_ = nullptr;
+    }
+    bounds_ = {};
+    highlighted_ = -1;
+    emit statsChanged();
+}
+
+void AssetScene::setAsset(const Asset& asset) {
+    clear();
+    sceneRoot_ = new Qt3DCore::QEntity(root_);
+    sceneRoot_->setObjectName(QStringLiteral("asset"));
+    meshes_.reserve(asset.meshes.size());
+    const int count = static_cast<int>(asset.meshes.size());
+    for (int i = 0; i < count; ++i) {
+        const Mesh& mesh = asset.meshes[static_cast<std::size_t>(i)];
+        PackedMesh packed = packMesh(mesh);
+        MeshItem item;
+        item.vertexCount = packed.vertexCount;
+        item.lines = packed.lines;
+        item.lods = packed.lods;
+        Bounds b = mesh.bounds;
+        if (!b.valid())
+            for (const Vec3& p : mesh.positions) b.add(p);
+        bounds_.add(b);
+
+        item.entity = new Qt3DCore::QEntity(sceneRoot_);
+        item.entity->setObjectName(QString::fromStdString(mesh.name));
+        auto* geometry = new Qt3DCore::QGeometry(item.entity);
+        // Separate buffers for vertices and indices: Qt 3D draws nothing when one buffer holds
+        // both (measured with Qt 6.4).
+        item.vertexBuffer = new Qt3DCore::QBuffer(geometry);
+        item.vertexBuffer->setData(packed.vertices);
+        item.indexBuffer = new Qt3DCore::QBuffer(geometry);
+        item.indexBuffer->setData(packed.indices);
+
+        auto* pos =
+            vertexAttribute(geometry, item.vertexBuffer, QAttribute::defaultPositionAttributeName(),
+                            3, VertexLayout::kPositionOffset, packed.vertexCount);
+        geometry->setBoundingVolumePositionAttribute(pos);
+        vertexAttribute(geometry, item.vertexBuffer, QAttribute::defaultNormalAttributeName(), 3,
+                        VertexLayout::kNormalOffset, packed.vertexCount);
+        vertexAttribute(geometry, item.vertexBuffer, QAttribute::defaultColorAttributeName(), 4,
+                        VertexLayout::kColorOffset, packed.vertexCount);
+        vertexAttribute(geometry, item.vertexBuffer,
+                        QAttribute::defaultTextureCoordinateAttributeName(), 2,
+                        VertexLayout::kUvOffset, packed.vertexCount);
+        auto* index = new QAttribute(geometry);
+        index->setAttributeType(QAttribute::IndexAttribute);
+        index->setVertexBaseType(QAttribute::UnsignedInt);
+        index->setBuffer(item.indexBuffer);
+        index->setCount(packed.indexCount);
+        geometry->addAttribute(index);
+
+        item.renderer = new Qt3DRender::QGeometryRenderer(item.entity);
+        item.renderer->setGeometry(geometry);
+        item.renderer->setPrimitiveType(item.lines ? Qt3DRender::QGeometryRenderer::Lines
+                                                   : Qt3DRender::QGeometryRenderer::Triangles);
+        item.material = new LitMaterial(item.entity);
+        item.material->setBaseColor(meshColor(i, count));
+        item.material->setWireframe(wireframe_);
+        item.entity->addComponent(item.renderer);
+        item.entity->addComponent(item.material);
+        if (layer_) item.entity->addComponent(layer_);
+        applyLod(item);
+        meshes_.push_back(item);
+    }
+    emit statsChanged();
+}
+
+void AssetScene::applyLod(MeshItem& item) {
+    const IndexRange r =
+        item.lods.empty() ? IndexRange{} : item.lods[static_cast<std::size_t>(item.lod)];
+    // Qt 3D's OpenGL renderer passes QGeometryRenderer::indexOffset as the *base vertex* of
+    // glDrawElementsBaseVertex; the first index is the index buffer's byte offset.
+    item.renderer->setIndexOffset(0);
+    item.renderer->setIndexBufferByteOffset(int(r.first * sizeof(std::uint32_t)));
+    item.renderer->setVertexCount(int(r.count));
+    item.entity->setEnabled(r.count > 0);
+}
+
+Qt3DCore::QEntity* AssetScene::meshEntity(int mesh) const {
+    return mesh >= 0 && mesh < meshCount() ? meshes_[std::size_t(mesh)].entity : nullptr;
+}
+Qt3DRender::QGeometryRenderer* AssetScene::meshRenderer(int mesh) const {
+    return mesh >= 0 && mesh < meshCount() ? meshes_[std::size_t(mesh)].renderer : nullptr;
+}
+Qt3DCore::QBuffer* AssetScene::vertexBuffer(int mesh) const {
+    return mesh >= 0 && mesh < meshCount() ? meshes_[std::size_t(mesh)].vertexBuffer : nullptr;
+}
+Qt3DCore::QBuffer* AssetScene::indexBuffer(int mesh) const {
+    return mesh >= 0 && mesh < meshCount() ? meshes_[std::size_t(mesh)].indexBuffer : nullptr;
+}
+LitMaterial* AssetScene::meshMaterial(int mesh) const {
+    return mesh >= 0 && mesh < meshCount() ? meshes_[std::size_t(mesh)].material : nullptr;
+}
+
+int AssetScene::lodCount(int mesh) const {
+    return mesh >= 0 && mesh < meshCount() ? int(meshes_[std::size_t(mesh)].lods.size()) : 0;
+}
+
+int AssetScene::lod(int mesh) const {
+    return mesh >= 0 && mesh < meshCount() ? meshes_[std::size_t(mesh)].lod : 0;
+}
+
+void AssetScene::setLod(int mesh, int lod) {
+    if (mesh < 0 || mesh >= meshCount()) return;
+    MeshItem& item = meshes_[std::size_t(mesh)];
+    if (item.lods.empty()) return;
+    lod = std::clamp(lod, 0, int(item.lods.size()) - 1);
+    if (lod == item.lod) return;
+    item.lod = lod;
+    applyLod(item);
+    emit lodChanged(mesh, lod);
+    emit statsChanged();
+}
+
+void AssetScene::setLodAll(int lod) {
+    for (int m = 0; m < meshCount(); ++m) setLod(m, lod);
+}
+
+IndexRange AssetScene::drawnRange(int mesh) const {
+    if (mesh < 0 || mesh >= meshCount()) return {};
+    const MeshItem& item = meshes_[std::size_t(mesh)];
+    return item.lods.empty() ? IndexRange{} : item.lods[std::size_t(item.lod)];
+}
+
+void AssetScene::setHighlightedMesh(int mesh) {
+    if (mesh >= meshCount()) mesh = -1;
+    highlighted_ = mesh;
+    for (int m = 0; m < meshCount(); ++m)
+        meshes_[std::size_t(m)].material->setHighlighted(m == mesh);
+}
+
+void AssetScene::setWireframe(bool on) {
+    wireframe_ = on;
+    for (auto& item : meshes_) item.material->setWireframe(on);
+}
+
+SceneStats AssetScene::stats() const {
+    SceneStats s;
+    for (const auto& item : meshes_) {
+        const IndexRange r = item.lods.empty() ? IndexRange{} : item.lods[std::size_t(item.lod)];
+        if (r.count == 0) continue;
+        s.vertices += item.vertexCount;
+        if (!item.lines) s.triangles += r.count / 3;
+        s.drawCalls += item.material->wireframe() ? 2 : 1;
+    }
+    return s;
+}
+
+}  // namespace meshscope::render

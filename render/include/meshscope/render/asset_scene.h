@@ -1,0 +1,96 @@
+// The Qt 3D scene of one Asset: one entity per mesh, each with its geometry uploaded once (one
+// interleaved vertex QBuffer, one index QBuffer) and a LitMaterial. Switching a LOD changes only
+// the index range the mesh's QGeometryRenderer draws (the LOD controller part of this class).
+#pragma once
+
+#include <QObject>
+#include <QVector3D>
+#include <vector>
+
+#include "meshscope/core/asset.h"
+#include "meshscope/render/mesh_packing.h"
+
+namespace Qt3DCore {
+class QEntity;
+class QBuffer;
+class QGeometry;
+}  // namespace Qt3DCore
+namespace Qt3DRender {
+class QGeometryRenderer;
+class QLayer;
+}  // namespace Qt3DRender
+
+namespace meshscope::render {
+
+class LitMaterial;
+
+struct SceneStats {
+    std::uint64_t vertices = 0;   // vertices of the meshes shown
+    std::uint64_t triangles = 0;  // triangles drawn at the current LODs
+    int drawCalls = 0;
+};
+
+class AssetScene : public QObject {
+    Q_OBJECT
+public:
+    // Entities are created under `root`; every mesh entity gets `layer` when given.
+    explicit AssetScene(Qt3DCore::QEntity* root, Qt3DRender::QLayer* layer = nullptr,
+                        QObject* parent = nullptr);
+    ~AssetScene() override;
+
+    // Replaces the scene with `asset`'s meshes (the asset is not kept).
+    void setAsset(const Asset& asset);
+    void clear();
+
+    int meshCount() const { return static_cast<int>(meshes_.size()); }
+    Qt3DCore::QEntity* meshEntity(int mesh) const;
+    Qt3DRender::QGeometryRenderer* meshRenderer(int mesh) const;
+    Qt3DCore::QBuffer* vertexBuffer(int mesh) const;
+    Qt3DCore::QBuffer* indexBuffer(int mesh) const;
+    LitMaterial* meshMaterial(int mesh) const;
+
+    // LOD control: `lod` is clamped to the mesh's levels. Only the drawn index range changes.
+    int lodCount(int mesh) const;
+    int lod(int mesh) const;
+    void setLod(int mesh, int lod);
+    void setLodAll(int lod);
+    IndexRange drawnRange(int mesh) const;
+
+    // -1 clears the highlight.
+    void setHighlightedMesh(int mesh);
+    int highlightedMesh() const { return highlighted_; }
+    void setWireframe(bool on);
+    bool wireframe() const { return wireframe_; }
+
+    // Bounds over finite positions of every mesh (empty → invalid).
+    Bounds bounds() const { return bounds_; }
+    SceneStats stats() const;
+
+signals:
+    void lodChanged(int mesh, int lod);
+    void statsChanged();
+
+private:
+    struct MeshItem {
+        Qt3DCore::QEntity* entity = nullptr;
+        Qt3DRender::QGeometryRenderer* renderer = nullptr;
+        Qt3DCore::QBuffer* vertexBuffer = nullptr;
+        Qt3DCore::QBuffer* indexBuffer = nullptr;
+        LitMaterial* material = nullptr;
+        std::vector<IndexRange> lods;
+        std::uint32_t vertexCount = 0;
+        bool lines = false;
+        int lod = 0;
+    };
+    void applyLod(MeshItem& item);
+
+    Qt3DCore::QEntity* root_;
+    Qt3DRender::QLayer* layer_;
+    Qt3DCore::QEntity* sceneRoot_ = nullptr;
+    std::vector<MeshItem> meshes_;
+    Bounds bounds_;
+    int highlighted_ = -1;
+    bool wireframe_ = false;
+};
+
+}  // namespace meshscope::render

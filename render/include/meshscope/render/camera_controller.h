@@ -1,0 +1,63 @@
+// Orbit camera: a target, a distance and two angles (Y up), driven by the mouse (left drag
+// orbits, middle or shift + left drag pans, the wheel zooms towards the target) and framed to a
+// bounding box. The maths is separate from the event handling so it is testable.
+#pragma once
+
+#include <QObject>
+#include <QPoint>
+#include <QVector3D>
+
+#include "meshscope/core/types.h"
+
+class QEvent;
+
+namespace Qt3DRender {
+class QCamera;
+}
+
+namespace meshscope::render {
+
+struct OrbitState {
+    QVector3D target;
+    float distance = 10.f;
+    float yawDegrees = 145.f;   // around +Y; 180 looks from -Z (the front of Roblox meshes)
+    float pitchDegrees = 22.f;  // above the horizon
+    float radius = 1.f;         // size of what is framed (for clip planes and pan speed)
+
+    QVector3D eye() const;
+    // Keeps the whole sphere (centre, radius) in a vertical field of view of `fovDegrees`.
+    static OrbitState framing(const Bounds& bounds, float fovDegrees, float aspect);
+};
+
+class CameraController : public QObject {
+    Q_OBJECT
+public:
+    explicit CameraController(Qt3DRender::QCamera* camera, QObject* parent = nullptr);
+
+    const OrbitState& state() const { return state_; }
+    void setState(const OrbitState& state);
+    // Frames `bounds` (non-finite points are already excluded by Bounds); keeps the angles
+    // unless `resetAngles`.
+    void fit(const Bounds& bounds, bool resetAngles = false);
+
+    void orbit(float dxPixels, float dyPixels);
+    void pan(float dxPixels, float dyPixels, int viewportHeight);
+    void zoom(float steps);
+
+    // Mouse handling for the 3D window; returns true when the event was used.
+    bool handleEvent(QEvent* event, int viewportHeight);
+
+signals:
+    void changed();
+
+private:
+    void apply();
+
+    Qt3DRender::QCamera* camera_;
+    OrbitState state_;
+    Bounds bounds_;
+    enum class Drag { None, Orbit, Pan } drag_ = Drag::None;
+    QPointF last_;
+};
+
+}  // namespace meshscope::render

@@ -1,0 +1,47 @@
+// CPU side of the mesh upload: packs a core Mesh into one interleaved vertex array and one index
+// array, and computes the index range each LOD draws. Pure (no Qt 3D), so tests check it directly.
+#pragma once
+
+#include <QByteArray>
+#include <cstdint>
+#include <vector>
+
+#include "meshscope/core/asset.h"
+
+namespace meshscope::render {
+
+// Interleaved vertex layout: position (3 floats), normal (3 floats, zero when the mesh has none),
+// colour (4 floats 0..1, white when none), uv0 (2 floats).
+struct VertexLayout {
+    static constexpr int kPositionOffset = 0;
+    static constexpr int kNormalOffset = 12;
+    static constexpr int kColorOffset = 24;
+    static constexpr int kUvOffset = 40;
+    static constexpr int kStride = 48;
+};
+
+// A run of Mesh::indices: what one draw call of a LOD covers.
+struct IndexRange {
+    std::uint32_t first = 0;  // first index (not triangle)
+    std::uint32_t count = 0;  // number of indices
+    friend bool operator==(const IndexRange&, const IndexRange&) = default;
+};
+
+struct PackedMesh {
+    QByteArray vertices;  // vertexCount × VertexLayout::kStride bytes
+    QByteArray indices;   // uint32 indices, every LOD together
+    std::uint32_t vertexCount = 0;
+    std::uint32_t indexCount = 0;
+    bool lines = false;            // Primitive::Lines
+    std::vector<IndexRange> lods;  // one per LOD, at least one when indices exist
+    // Indices that pointed past the vertex arrays and were replaced by 0 (a decoder reports them
+    // as warnings; the GPU must never see them).
+    std::uint32_t clampedIndices = 0;
+};
+
+PackedMesh packMesh(const Mesh& mesh);
+
+// Index range of `lod` clamped to the index array; an empty mesh gives {0, 0}.
+IndexRange lodRange(const Mesh& mesh, int lod);
+
+}  // namespace meshscope::render

@@ -1,0 +1,115 @@
+// The 3D view: a Qt3DExtras::Qt3DWindow inside a widget container, with its frame graph
+// (gradient background, scene, offscreen capture branch), the asset scene, the ground grid and
+// the orbit camera. Screenshots render offscreen at any size through a QRenderCapture.
+#pragma once
+
+#include <QImage>
+#include <QList>
+#include <QUrl>
+#include <QWidget>
+#include <functional>
+
+#include "meshscope/core/asset.h"
+
+namespace Qt3DCore {
+class QEntity;
+}
+namespace Qt3DExtras {
+class Qt3DWindow;
+}
+namespace Qt3DRender {
+class QCamera;
+class QClearBuffers;
+class QLayer;
+class QRenderCapture;
+class QSubtreeEnabler;
+class QTexture2D;
+}  // namespace Qt3DRender
+
+namespace meshscope::render {
+
+class AssetScene;
+class BackgroundMaterial;
+class CameraController;
+class GroundGrid;
+
+struct CaptureOptions {
+    QSize size;                          // pixels; empty = the view's size
+    bool transparentBackground = false;  // no gradient and no grid; alpha 0 where nothing is drawn
+};
+
+class Viewport : public QWidget {
+    Q_OBJECT
+public:
+    explicit Viewport(QWidget* parent = nullptr);
+    ~Viewport() override;
+
+    AssetScene* scene() const { return scene_; }
+    CameraController* cameraController() const { return controller_; }
+    Qt3DRender::QCamera* camera() const;
+    QWindow* renderWindow() const;
+
+    void setAsset(const Asset& asset);  // uploads the meshes and frames them
+    void clearAsset();
+
+    void fitToView();
+    void resetView();
+    void setGridVisible(bool visible);
+    bool gridVisible() const;
+    void setWireframe(bool on);
+    bool wireframe() const;
+
+    // Largest capture edge the GL implementation allows.
+    int maxCaptureSize() const { return 16384; }
+    // Renders the current view offscreen and calls `done` with the image (null on failure).
+    // The first capture after a change can hold only the clear colour, so it captures until the
+    // image holds something else (at most a few tries).
+    void captureImage(const CaptureOptions& options, std::function<void(const QImage&)> done);
+    // Same, waiting in a local event loop (for the command line and tests).
+    QImage captureImageBlocking(const CaptureOptions& options, int timeoutMs = 20000);
+
+    double frameTimeMs() const { return frameTimeMs_; }
+
+signals:
+    void statsChanged();
+    void frameTimeChanged(double ms);
+    void filesDropped(const QList<QUrl>& urls);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void buildFrameGraph();
+    void startCapture();
+    void finishCapture(const QImage& image);
+
+    Qt3DExtras::Qt3DWindow* window_ = nullptr;
+    QWidget* container_ = nullptr;
+    Qt3DCore::QEntity* root_ = nullptr;
+    Qt3DRender::QLayer* backgroundLayer_ = nullptr;
+    BackgroundMaterial* background_ = nullptr;
+    GroundGrid* grid_ = nullptr;
+    AssetScene* scene_ = nullptr;
+    CameraController* controller_ = nullptr;
+    bool gridVisible_ = true;
+
+    // Offscreen capture branch.
+    Qt3DRender::QCamera* captureCamera_ = nullptr;
+    Qt3DRender::QSubtreeEnabler* captureBranch_ = nullptr;
+    Qt3DRender::QSubtreeEnabler* captureBackground_ = nullptr;
+    Qt3DRender::QClearBuffers* captureClear_ = nullptr;
+    Qt3DRender::QTexture2D* captureColor_ = nullptr;
+    Qt3DRender::QTexture2D* captureDepth_ = nullptr;
+    Qt3DRender::QRenderCapture* capture_ = nullptr;
+    struct PendingCapture {
+        CaptureOptions options;
+        std::function<void(const QImage&)> done;
+        int attempts = 0;
+        bool active = false;
+        QImage previous;
+    } pending_;
+
+    double frameTimeMs_ = 0;
+};
+
+}  // namespace meshscope::render

@@ -1,0 +1,81 @@
+// Interleaving of core meshes for the GPU (see mesh_packing.h).
+#include "meshscope/render/mesh_packing.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace meshscope::render {
+
+IndexRange lodRange(const Mesh& mesh, int lod) {
+    const auto total = static_cast<std::uint32_t>(mesh.indices.size());
+    const std::uint32_t perPrimitive = mesh.primitive == Primitive::Lines ? 2 : 3;
+    if (mesh.lods.empty() || lod < 0 || lod >= static_cast<int>(mesh.lods.size()))
+        return lod == 0 || mesh.lods.empty() ? IndexRange{0, total} : IndexRange{0, 0};
+    const LodLevel& level = mesh.lods[static_cast<std::size_t>(lod)];
+    const std::uint64_t first = std::uint64_t(level.firstTriangle) * perPrimitive;
+    const std::uint64_t count = std::uint64_t(level.triangleCount) * perPrimitive;
+    if (first >= total) return {total, 0};
+    return {static_cast<std::uint32_t>(first),
+            static_cast<std::uint32_t>(std::min<std::uint64_t>(count, total - first))};
+}
+
+PackedMesh packMesh(const Mesh& mesh) {
+    PackedMesh out;
+    const std::size_t n = mesh.positions.size();
+    out.vertexCount = static_cast<std::uint32_t>(n);
+    out.lines = mesh.primitive == Primitive::Lines;
+    out.vertices.resize(static_cast<qsizetype>(n * VertexLayout::kStride));
+    char* dst = out.vertices.data();
+    const bool hasNormals = mesh.normals.size() == n;
+    const bool hasColors = mesh.colors.size() == n;
+    const bool hasUv = mesh.uv0.size() == n;
+    for (std::size_t i = 0; i < n; ++i, dst += VertexLayout::kStride) {
+        float v[12];
+        std::memcpy(v, &mesh.positions[i], sizeof(Vec3));
+        if (hasNormals) {
+            std::memcpy(v + 3, &mesh.normals[i], sizeof(Vec3));
+        } else {
+            v[3] = v[4] = v[5] = 0.f;
+        }
+        if (hasColors) {
+            const Rgba8 c = mesh.colors[i];
+            v[6] = c.r / 255.f;
+            v[7] = c.g / 255.f;
+            v[8] = c.b / 255.f;
+            v[9] = c.a / 255.f;
+        } else {
+            v[6] = v[7] = v[8] = v[9] = 1.f;
+        }
+        if (hasUv) {
+            v[10] = mesh.uv0[i].x;
+            v[11] = mesh.uv0[i].y;
+        } else {
+            v[10] = v[11] = 0.f;
+        }
+        std::memcpy(dst, v, sizeof v);
+    }
+
+    out.indexCount = static_cast<std::uint32_t>(mesh.indices.size());
+    out.indices.resize(static_cast<qsizetype>(mesh.indices.size() * sizeof(std::uint32_t)));
+    if (!mesh.indices.empty())
+        std::memcpy(out.indices.data(), mesh.indices.data(), mesh.indices.size() * 4);
+    auto* idx = reinterpret_cast<std::uint32_t*>(out.indices.data());
+    for (std::uint32_t i = 0; i < out.indexCount; ++i) {
+        if (idx[i] >= out.vertexCount) {
+            idx[i] = 0;
+            ++out.clampedIndices;
+        }
+    }
+
+    if (!mesh.indices.empty()) {
+        if (mesh.lods.empty()) {
+            out.lods.push_back({0, out.indexCount});
+        } else {
+            for (int l = 0; l < static_cast<int>(mesh.lods.size()); ++l)
+                out.lods.push_back(lodRange(mesh, l));
+        }
+    }
+    return out;
+}
+
+}  // namespace meshscope::render

@@ -1,0 +1,363 @@
+// The 3D view (see viewport.h).
+#include "meshscope/render/viewport.h"
+
+#include <QCoreApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QKeyEvent>
+#include <QMimeData>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <Qt3DCore/QAttribute>
+#include <Qt3DCore/QBuffer>
+#include <Qt3DCore/QEntity>
+#include <Qt3DCore/QGeometry>
+#include <Qt3DExtras/Qt3DWindow>
+#include <Qt3DLogic/QFrameAction>
+#include <Qt3DRender/QCamera>
+#include <Qt3DRender/QCameraSelector>
+#include <Qt3DRender/QClearBuffers>
+#include <Qt3DRender/QGeometryRenderer>
+#include <Qt3DRender/QLayer>
+#include <Qt3DRender/QLayerFilter>
+#include <Qt3DRender/QNoDraw>
+#include <Qt3DRender/QRenderCapture>
+#include <Qt3DRender/QRenderSettings>
+#include <Qt3DRender/QRenderSurfaceSelector>
+#include <Qt3DRender/QRenderTarget>
+#include <Qt3DRender/QRenderTargetOutput>
+#include <Qt3DRender/QRenderTargetSelector>
+#include <Qt3DRender/QSubtreeEnabler>
+#include <Qt3DRender/QTexture>
+#include <Qt3DRender/QViewport>
+#include <algorithm>
+
+#include "meshscope/render/asset_scene.h"
+#include "meshscope/render/camera_controller.h"
+#include "meshscope/render/ground_grid.h"
+#include "meshscope/render/materials.h"
+
+namespace meshscope::render {
+
+using namespace Qt3DRender;
+
+namespace {
+
+const QColor kTop(58, 64, 76);
+const QColor kBottom(22, 24, 29);
+constexpr int kMaxCaptureAttempts = 8;
+
+// Clears, then draws the background layer, then everything else, from `camera`.
+QRenderCapture* addViewBranches(QFrameGraphNode* parent, QLayer* backgroundLayer, QCamera* camera,
+                                QClearBuffers** clearOut, QSubtreeEnabler** backgroundOut,
+                                bool withCapture) {
+    auto* clear = new QClearBuffers(parent);
+    clear->setBuffers(QClearBuffers::ColorDepthBuffer);
+    clear->setClearColor(kBottom);
+    new QNoDraw(clear);
+    if (clearOut) *clearOut = clear;
+
+    auto* bgEnabler = new QSubtreeEnabler(parent);
+    auto* bgFilter = new QLayerFilter(bgEnabler);
+    bgFilter->addLayer(backgroundLayer);
+    auto* bgCamera = new QCameraSelector(bgFilter);
+    bgCamera->setCamera(camera);
+    if (backgroundOut) *backgroundOut = bgEnabler;
+
+    auto* sceneFilter = new QLayerFilter(parent);
+    sceneFilter->addLayer(backgroundLayer);
+    sceneFilter->setFilterMode(QLayerFilter::DiscardAnyMatchingLayers);
+    auto* sceneCamera = new QCameraSelector(sceneFilter);
+    sceneCamera->setCamera(camera);
+    return withCapture ? new QRenderCapture(sceneCamera) : nullptr;
+}
+
+bool holdsMoreThanClear(const QImage& image, QRgb clear) {
+    if (image.isNull()) return false;
+    for (int y = 0; y < image.height(); ++y) {
+        const QRgb* row = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        for (int x = 0; x < image.width(); ++x)
+            if (row[x] != clear) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+Viewport::Viewport(QWidget* parent) : QWidget(parent) {
+    window_ = new Qt3DExtras::Qt3DWindow(nullptr, Qt3DRender::API::OpenGL);
+    window_->installEventFilter(this);
+    container_ = QWidget::createWindowContainer(window_, this);
+    container_->setFocusPolicy(Qt::StrongFocus);
+    container_->setMinimumSize(160, 120);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(container_);
+    setAcceptDrops(true);
+
+    root_ = new Qt3DCore::QEntity();
+    root_->setObjectName(QStringLiteral("root"));
+
+    // Background: one screen-covering triangle on its own layer, drawn first.
+    backgroundLayer_ = new QLayer(root_);
+    auto* bg = new Qt3DCore::QEntity(root_);
+    bg->setObjectName(QStringLiteral("background"));
+    auto* bgGeometry = new Qt3DCore::QGeometry(bg);
+    auto* bgBuffer = new Qt3DCore::QBuffer(bgGeometry);
+    const float tri[] = {-1, -1, 0, 3, -1, 0, -1, 3, 0};
+    bgBuffer->setData(QByteArray(reinterpret_cast<const char*>(tri), sizeof tri));
+    bgGeometry->addAttribute(
+        new Qt3DCore::QAttribute(bgBuffer, Qt3DCore::QAttribute::defaultPositionAttributeName(),
+                                 Qt3DCore::QAttribute::Float, 3, 3, 0, 12, bgGeometry));
+    auto* bgRenderer = new QGeometryRenderer(bg);
+    bgRenderer->setGeometry(bgGeometry);
+    bgRenderer->setVertexCount(3);
+    background_ = new BackgroundMaterial(bg);
+    background_->setColors(kTop, kBottom);
+    bg->addComponent(bgRenderer);
+    bg->addComponent(background_);
+    bg->addComponent(backgroundLayer_);
+
+    grid_ = new GroundGrid(root_);
+    scene_ = new AssetScene(root_, nullptr, this);
+    connect(scene_, &AssetScene::statsChanged, this, &Viewport::statsChanged);
+
+    auto* frame = new Qt3DLogic::QFrameAction(root_);
+    root_->addComponent(frame);
+    connect(frame, &Qt3DLogic::QFrameAction::triggered, this, [this](float dt) {
+        // Exponential average so the status bar does not flicker.
+        const double ms = double(dt) * 1000.0;
+        frameTimeMs_ = frameTimeMs_ == 0 ? ms : frameTimeMs_ * 0.9 + ms * 0.1;
+        static QElapsedTimer throttle;
+        if (!throttle.isValid() || throttle.elapsed() > 500) {
+            throttle.restart();
+            emit frameTimeChanged(frameTimeMs_);
+        }
+    });
+
+    QCamera* cam = window_->camera();
+    cam->lens()->setPerspectiveProjection(40.f, 16.f / 9.f, 0.01f, 1000.f);
+    controller_ = new CameraController(cam, this);
+    captureCamera_ = new QCamera(root_);
+
+    buildFrameGraph();
+    window_->renderSettings()->setRenderPolicy(QRenderSettings::OnDemand);
+    window_->setRootEntity(root_);
+    controller_->fit({}, true);
+}
+
+Viewport::~Viewport() {
+    window_->removeEventFilter(this);
+}
+
+void Viewport::buildFrameGraph() {
+    auto* surface = new QRenderSurfaceSelector();
+    surface->setSurface(window_);
+
+    auto* onscreen = new QViewport(surface);
+    onscreen->setNormalizedRect(QRectF(0, 0, 1, 1));
+    addViewBranches(onscreen, backgroundLayer_, window_->camera(), nullptr, nullptr, false);
+
+    // Offscreen branch, enabled only while capturing: a colour + depth texture target.
+    captureBranch_ = new QSubtreeEnabler(surface);
+    captureBranch_->setEnabled(false);
+    auto* targetSelector = new QRenderTargetSelector(captureBranch_);
+    auto* target = new QRenderTarget(targetSelector);
+    captureColor_ = new QTexture2D(target);
+    captureColor_->setFormat(QAbstractTexture::RGBA8_UNorm);
+    captureColor_->setSize(64, 64);
+    captureColor_->setGenerateMipMaps(false);
+    captureColor_->setMinificationFilter(QAbstractTexture::Linear);
+    captureColor_->setMagnificationFilter(QAbstractTexture::Linear);
+    captureDepth_ = new QTexture2D(target);
+    captureDepth_->setFormat(QAbstractTexture::D24);
+    captureDepth_->setSize(64, 64);
+    captureDepth_->setGenerateMipMaps(false);
+    auto* colorOut = new QRenderTargetOutput(target);
+    colorOut->setAttachmentPoint(QRenderTargetOutput::Color0);
+    colorOut->setTexture(captureColor_);
+    auto* depthOut = new QRenderTargetOutput(target);
+    depthOut->setAttachmentPoint(QRenderTargetOutput::Depth);
+    depthOut->setTexture(captureDepth_);
+    target->addOutput(colorOut);
+    target->addOutput(depthOut);
+    targetSelector->setTarget(target);
+    auto* offscreen = new QViewport(targetSelector);
+    offscreen->setNormalizedRect(QRectF(0, 0, 1, 1));
+    capture_ = addViewBranches(offscreen, backgroundLayer_, captureCamera_, &captureClear_,
+                               &captureBackground_, true);
+
+    window_->setActiveFrameGraph(surface);
+}
+
+QCamera* Viewport::camera() const {
+    return window_->camera();
+}
+QWindow* Viewport::renderWindow() const {
+    return window_;
+}
+
+void Viewport::setAsset(const Asset& asset) {
+    scene_->setAsset(asset);
+    grid_->setBounds(scene_->bounds());
+    controller_->fit(scene_->bounds(), true);
+}
+
+void Viewport::clearAsset() {
+    scene_->clear();
+    grid_->setBounds({});
+    controller_->fit({}, true);
+}
+
+void Viewport::fitToView() {
+    controller_->fit(scene_->bounds(), false);
+}
+void Viewport::resetView() {
+    controller_->fit(scene_->bounds(), true);
+}
+
+void Viewport::setGridVisible(bool visible) {
+    gridVisible_ = visible;
+    grid_->setEnabled(visible);
+}
+
+bool Viewport::gridVisible() const {
+    return gridVisible_;
+}
+
+void Viewport::setWireframe(bool on) {
+    scene_->setWireframe(on);
+    emit statsChanged();
+}
+
+bool Viewport::wireframe() const {
+    return scene_->wireframe();
+}
+
+void Viewport::captureImage(const CaptureOptions& options,
+                            std::function<void(const QImage&)> done) {
+    if (pending_.active) {
+        done(QImage());
+        return;
+    }
+    pending_ = {options, std::move(done), 0, true};
+    if (!pending_.options.size.isValid() || pending_.options.size.isEmpty())
+        pending_.options.size = container_->size() * container_->devicePixelRatioF();
+    const QSize s = pending_.options.size.boundedTo(QSize(maxCaptureSize(), maxCaptureSize()))
+                        .expandedTo(QSize(1, 1));
+    pending_.options.size = s;
+
+    captureColor_->setSize(s.width(), s.height());
+    captureDepth_->setSize(s.width(), s.height());
+    QCamera* cam = window_->camera();
+    captureCamera_->setProjectionType(cam->projectionType());
+    captureCamera_->setFieldOfView(cam->fieldOfView());
+    captureCamera_->setNearPlane(cam->nearPlane());
+    captureCamera_->setFarPlane(cam->farPlane());
+    captureCamera_->setAspectRatio(float(s.width()) / float(s.height()));
+    captureCamera_->setPosition(cam->position());
+    captureCamera_->setViewCenter(cam->viewCenter());
+    captureCamera_->setUpVector(cam->upVector());
+    const bool transparent = pending_.options.transparentBackground;
+    captureBackground_->setEnabled(!transparent);
+    captureClear_->setClearColor(transparent ? QColor(0, 0, 0, 0) : kBottom);
+    grid_->setEnabled(gridVisible_ && !transparent);
+    captureBranch_->setEnabled(true);
+    startCapture();
+}
+
+void Viewport::startCapture() {
+    ++pending_.attempts;
+    QRenderCaptureReply* reply = capture_->requestCapture();
+    connect(reply, &QRenderCaptureReply::completed, this, [this, reply]() {
+        const QImage image = reply->image();
+        reply->deleteLater();
+        finishCapture(image);
+    });
+}
+
+void Viewport::finishCapture(const QImage& raw) {
+    if (!pending_.active) return;
+    const QSize want = pending_.options.size;
+    QImage image = raw.convertToFormat(QImage::Format_ARGB32);
+    const QRgb clear = pending_.options.transparentBackground ? qRgba(0, 0, 0, 0) : kBottom.rgba();
+    // The first captures after a change hold only the clear colour, or a frame rendered before
+    // the buffers or the target size arrived: accept a frame only when it holds something and
+    // the next frame is the same.
+    const bool good =
+        image.size() == want && holdsMoreThanClear(image, clear) && image == pending_.previous;
+    if (!good && pending_.attempts < kMaxCaptureAttempts) {
+        pending_.previous = image;
+        QTimer::singleShot(0, this, [this]() { startCapture(); });
+        return;
+    }
+    captureBranch_->setEnabled(false);
+    grid_->setEnabled(gridVisible_);
+    auto done = std::move(pending_.done);
+    pending_ = {};
+    if (image.size() != want) image = QImage();
+    done(image);
+}
+
+QImage Viewport::captureImageBlocking(const CaptureOptions& options, int timeoutMs) {
+    QImage result;
+    bool finished = false;
+    QEventLoop loop;
+    captureImage(options, [&](const QImage& image) {
+        result = image;
+        finished = true;
+        loop.quit();
+    });
+    if (!finished) {
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    if (!finished) {
+        // Abandon the request; a late reply finds nothing pending.
+        captureBranch_->setEnabled(false);
+        grid_->setEnabled(gridVisible_);
+        pending_ = {};
+    }
+    return result;
+}
+
+bool Viewport::eventFilter(QObject* watched, QEvent* event) {
+    if (watched != window_) return QWidget::eventFilter(watched, event);
+    switch (event->type()) {
+        case QEvent::MouseButtonPress:
+        case QEvent::MouseButtonRelease:
+        case QEvent::MouseMove:
+        case QEvent::Wheel:
+            if (event->type() == QEvent::MouseButtonPress) container_->setFocus();
+            return controller_->handleEvent(event, window_->height());
+        case QEvent::DragEnter: {
+            auto* e = static_cast<QDragEnterEvent*>(event);
+            if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+            return true;
+        }
+        case QEvent::DragMove: {
+            auto* e = static_cast<QDragMoveEvent*>(event);
+            if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+            return true;
+        }
+        case QEvent::Drop: {
+            auto* e = static_cast<QDropEvent*>(event);
+            if (!e->mimeData()->hasUrls()) return false;
+            e->acceptProposedAction();
+            emit filesDropped(e->mimeData()->urls());
+            return true;
+        }
+        case QEvent::KeyPress:
+        case QEvent::ShortcutOverride:
+            // Keys typed while the 3D window has focus go to the widget tree, so the main window's
+            // shortcuts (F, W, G ...) work from the view.
+            QCoreApplication::sendEvent(this, event);
+            return event->isAccepted();
+        default:
+            return QWidget::eventFilter(watched, event);
+    }
+}
+
+}  // namespace meshscope::render

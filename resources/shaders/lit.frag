@@ -1,0 +1,41 @@
+#version 150 core
+// Lit mesh material, fragment stage: a headlight (light at the eye) plus hemisphere ambient
+// (sky above, ground below), multiplied by the vertex colour. Meshes without normals (zero
+// vectors) fall back to the face normal from screen-space derivatives; back faces are lit as
+// front faces so meshes with flipped winding stay readable.
+
+in vec3 worldPosition;
+in vec3 worldNormal;
+in vec4 color;
+
+out vec4 fragColor;
+
+uniform vec3 eyePosition;
+uniform vec4 baseColor;
+uniform vec3 skyColor;
+uniform vec3 groundColor;
+uniform vec3 highlightColor;
+uniform float highlight;
+
+void main()
+{
+    vec3 n = worldNormal;
+    if (dot(n, n) < 1e-10)
+        n = cross(dFdx(worldPosition), dFdy(worldPosition));
+    n = normalize(n);
+    vec3 v = normalize(eyePosition - worldPosition);
+    if (dot(n, v) < 0.0)
+        n = -n;
+
+    float head = max(dot(n, v), 0.0);
+    float hemi = 0.5 + 0.5 * n.y;
+    vec3 ambient = mix(groundColor, skyColor, hemi);
+    vec3 albedo = baseColor.rgb * color.rgb;
+    vec3 lit = albedo * (0.45 * ambient + 0.7 * head) + vec3(0.12) * pow(head, 48.0);
+
+    // Selection: tint plus a rim that brightens silhouettes.
+    float rim = pow(1.0 - head, 2.0);
+    lit = mix(lit, highlightColor, highlight * (0.22 + 0.5 * rim));
+
+    fragColor = vec4(lit, 1.0);
+}
