@@ -1,7 +1,8 @@
 // Unigine meshes and animations: the registry entry, the signature probe and the dispatch to the
-// mi08 / ms08 / as08 decoders. Signatures of other Unigine versions (mr02 from the 2005 engine,
-// ms10/ms11/ms14 meshes and an10 animations of UNIGINE 2) are recognised and refused with an
-// error that names the version, since their layouts are not documented.
+// mi08 / ms08 / as08 decoders (and mr02, the 2005 engine's mesh, whose layout the real files
+// show). Signatures of other Unigine versions (ms10/ms11/ms14 meshes and an10 animations of
+// UNIGINE 2) are recognised and refused with an error that names the version, since their
+// layouts are not documented.
 #include <cstring>
 #include <string>
 
@@ -38,7 +39,7 @@ int probe(ByteSpan b) {
     // By signature only: Roblox FileMesh shares the .mesh extension (it starts with "version ").
     const std::uint32_t s = leadingSignature(b);
     if (s == unigine::kMeshSignature || s == unigine::kSkinnedMeshSignature ||
-        s == unigine::kAnimationSignature)
+        s == unigine::kAnimationSignature || s == signature("mr02"))
         return 100;
     if (isOtherUnigineSignature(b)) return 60;
     return 0;
@@ -50,6 +51,7 @@ void decode(DecodeContext& ctx) {
     if (s == unigine::kMeshSignature) return unigine::decodeMesh(ctx);
     if (s == unigine::kSkinnedMeshSignature) return unigine::decodeSkinnedMesh(ctx);
     if (s == unigine::kAnimationSignature) return unigine::decodeAnimation(ctx);
+    if (s == signature("mr02")) return unigine::decodeMeshMr02(ctx);
 
     Asset& a = ctx.asset();
     const std::string version(reinterpret_cast<const char*>(b.data()),
@@ -63,7 +65,8 @@ void decode(DecodeContext& ctx) {
     auto scope = ctx.scope("header");
     ctx.fail(0, "unsupported-version",
              std::string(animation ? "Unigine animation" : "Unigine mesh") + " version " + version +
-                 " is not supported (only mi08 .mesh, ms08 .smesh and as08 .sanim are decoded)");
+                 " is not supported (only mi08 .mesh, ms08 .smesh, as08 .sanim and mr02 .mesh are "
+                 "decoded)");
 }
 
 }  // namespace

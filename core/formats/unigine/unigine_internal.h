@@ -81,5 +81,6 @@ int addFileNode(DecodeContext& ctx);
 void decodeMesh(DecodeContext& ctx);         // mi08
 void decodeSkinnedMesh(DecodeContext& ctx);  // ms08
 void decodeAnimation(DecodeContext& ctx);    // as08
+void decodeMeshMr02(DecodeContext& ctx);     // mr02 (2005 engine; layout from the real files)
 
 }  // namespace meshscope::unigine

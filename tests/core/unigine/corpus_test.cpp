@@ -1,8 +1,10 @@
 // Every real Unigine file in the corpus. They are other versions than the documented ones
-// (MANIFEST: mr02, ms10, ms11, ms14 meshes, an10 animations); each must be recognised and
-// refused with an error that names its version, never crash or produce garbage.
+// (MANIFEST: mr02, ms10, ms11, ms14 meshes, an10 animations). mr02 is decoded (layout from the
+// files themselves, see format.md); every other one must be recognised and refused with an error
+// that names its version, never crash or produce garbage.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <set>
 
@@ -11,11 +13,11 @@
 
 using namespace meshscope;
 
-TEST(UnigineCorpus, EveryRealFileIsRefusedNamingItsVersion) {
+TEST(UnigineCorpus, EveryRealFileDecodesOrIsRefusedNamingItsVersion) {
     MESHSCOPE_REQUIRE_CORPUS(corpus);
     const auto dir = corpus / "unigine";
     if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "SKIPPED: no corpus/unigine";
-    std::set<std::string> versions;
+    std::set<std::string> versions, decoded;
     std::size_t files = 0;
     for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
         if (!e.is_regular_file()) continue;
@@ -29,8 +31,14 @@ TEST(UnigineCorpus, EveryRealFileIsRefusedNamingItsVersion) {
         SCOPED_TRACE(e.path().string());
         EXPECT_EQ(r.asset.format, "unigine");
         EXPECT_EQ(r.asset.version, signature);
-        if (signature == "mi08" || signature == "ms08" || signature == "as08") {
-            EXPECT_TRUE(r.ok()) << r.error->toString();
+        if (signature == "mi08" || signature == "ms08" || signature == "as08" ||
+            signature == "mr02") {
+            decoded.insert(signature);
+            ASSERT_TRUE(r.ok()) << r.error->toString();
+            EXPECT_EQ(r.asset.warningCount(), 0u);
+            EXPECT_FALSE(r.asset.meshes.empty());
+            for (const auto& range : r.asset.byteMap.ranges())
+                EXPECT_NE(range.kind, RangeKind::Unparsed) << range.offset;
             continue;
         }
         versions.insert(signature);
@@ -44,7 +52,61 @@ TEST(UnigineCorpus, EveryRealFileIsRefusedNamingItsVersion) {
     }
     // MANIFEST lists 19 Unigine files of these five versions.
     EXPECT_GE(files, 19u);
-    EXPECT_EQ(versions, (std::set<std::string>{"an10", "mr02", "ms10", "ms11", "ms14"}));
+    EXPECT_EQ(versions, (std::set<std::string>{"an10", "ms10", "ms11", "ms14"}));
+    EXPECT_EQ(decoded, (std::set<std::string>{"mr02"}));
+}
+
+namespace {
+const std::filesystem::path kLegacy = "unigine/4DA_Unigine-legacy/data";
+}
+
+TEST(UnigineCorpus, Mr02BoxIsACube) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto path = corpus / kLegacy / "physic/meshes/box.mesh";
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << "SKIPPED: no " << path;
+    const DecodeResult r = decodeFile(path.string());
+    ASSERT_TRUE(r.ok()) << r.error->toString();
+    EXPECT_EQ(r.asset.version, "mr02");
+    ASSERT_EQ(r.asset.meshes.size(), 1u);
+    const Mesh& m = r.asset.meshes[0];
+    // The name is readable in the file's first bytes; a cube is 6 faces × 2 triangles.
+    EXPECT_EQ(m.name, "pCubeShape1");
+    EXPECT_EQ(m.vertexCount(), 36u);
+    EXPECT_EQ(m.triangleCount(), 12u);
+    // File size = 8 + 128 + 4 + 36 × 32 (MANIFEST: 1,292 bytes).
+    EXPECT_EQ(r.asset.fileSize, 1292u);
+    // 0x3e333333 = 0.175: a cube centred on the origin.
+    EXPECT_FLOAT_EQ(m.bounds.min.x, -0.175f);
+    EXPECT_FLOAT_EQ(m.bounds.max.y, 0.175f);
+    EXPECT_FLOAT_EQ(m.bounds.max.z, 0.175f);
+    ASSERT_EQ(m.uv0.size(), 36u);
+    for (const Vec3& n : m.normals)
+        EXPECT_NEAR(std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z), 1, 1e-5);
+    // Each triangle of a cube face has one normal along an axis.
+    EXPECT_NEAR(std::fabs(m.normals[0].x) + std::fabs(m.normals[0].y) + std::fabs(m.normals[0].z),
+                1, 1e-5);
+}
+
+TEST(UnigineCorpus, Mr02LampSurfacesAndPrefixes) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto path = corpus / kLegacy / "physic/lamp/lamp.mesh";
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << "SKIPPED: no " << path;
+    const auto bytes = test::readFile(path);
+    const DecodeResult r = decodeBytes(bytes);
+    ASSERT_TRUE(r.ok()) << r.error->toString();
+    // Surface count 5 at offset 4; the names are readable in the file.
+    std::vector<std::string> names;
+    for (const auto& m : r.asset.meshes) names.push_back(m.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"start", "Bone02", "Bone03", "Bone04", "end"}));
+    std::size_t vertices = 0;
+    for (const auto& m : r.asset.meshes) vertices += m.vertexCount();
+    EXPECT_EQ(8 + 5 * (128 + 4) + vertices * 32, bytes.size());
+    // Every prefix fails cleanly, at or before its end.
+    for (std::size_t n = 4; n < bytes.size(); n += 7) {
+        const DecodeResult p = decodeBytes(ByteSpan(bytes.data(), n));
+        ASSERT_FALSE(p.ok()) << n;
+        EXPECT_LE(p.error->offset, n);
+    }
 }
 
 TEST(UnigineCorpus, RobloxMeshesAreNotTakenForUnigine) {
