@@ -54,6 +54,10 @@ void decode(DecodeContext& ctx) {
     if (s == signature("mr02")) return unigine::decodeMeshMr02(ctx);
 
     Asset& a = ctx.asset();
+    // decodeAs() can force this decoder onto any bytes.
+    if (!isOtherUnigineSignature(b))
+        ctx.fail(0, "bad-signature",
+                 "no Unigine signature (mi08, ms08, as08, mr02 ...) at the start");
     const std::string version(reinterpret_cast<const char*>(b.data()),
                               std::min<std::size_t>(b.size(), 4));
     const bool animation = version[0] == 'a';

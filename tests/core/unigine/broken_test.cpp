@@ -192,3 +192,13 @@ TEST(UnigineBroken, OtherVersionsAreRefusedByName) {
         EXPECT_EQ(r.asset.version, v);
     }
 }
+
+TEST(UnigineBroken, ForcedDecoderOnForeignBytesFailsCleanly) {
+    for (const std::string text : {"", "ms", "version 4.00\n", "\x01\x02\x03\x04\x05"}) {
+        const std::vector<std::uint8_t> bytes(text.begin(), text.end());
+        const DecodeResult r = decodeAs("unigine", bytes);
+        ASSERT_FALSE(r.ok()) << text;
+        EXPECT_EQ(r.error->code, "bad-signature") << r.error->toString();
+        EXPECT_EQ(r.error->offset, 0u);
+    }
+}
