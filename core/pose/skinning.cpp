@@ -1,11 +1,22 @@
 // Linear blend skinning on the CPU and posed bounds. The inner loop blends whole column-major
-// 4x4 matrices (16 lanes: vectorises) and touches each vertex once; nothing is allocated when
+// 4x4 matrices one column vector at a time and touches each vertex once; nothing is allocated when
 // the caller reuses its output vectors.
 #include <cmath>
+#include <cstring>
 
 #include "meshscope/core/pose.h"
 
 namespace meshscope {
+
+namespace {
+// Four floats in one SSE/NEON register (GCC/Clang vector extension); one matrix column.
+using F4 = float __attribute__((vector_size(16)));
+inline F4 load4(const float* p) {
+    F4 v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+}  // namespace
 
 void skinVertices(const Mesh& mesh, std::span<const Mat4> matrices, std::vector<Vec3>& outPositions,
                   std::vector<Vec3>* outNormals) {
@@ -28,7 +39,8 @@ void skinVertices(const Mesh& mesh, std::span<const Mat4> matrices, std::vector<
 
     for (std::size_t v = 0; v < skinned; ++v) {
         const VertexInfluences& inf = skin[v];
-        alignas(64) float b[16] = {};
+        // The blended matrix, one 4-lane vector per column.
+        F4 c0{}, c1{}, c2{}, c3{};
         float total = 0;
         for (int k = 0; k < 4; ++k) {
             // Branch-free: a joint without a matrix contributes weight 0 (through matrix 0).
@@ -37,7 +49,10 @@ void skinVertices(const Mesh& mesh, std::span<const Mat4> matrices, std::vector<
             const float w = ok ? inf.weights[std::size_t(k)] : 0.0f;
             const float* m = matrices[ok ? j : 0].m.data();
             total += w;
-            for (int e = 0; e < 16; ++e) b[e] += w * m[e];
+            c0 += load4(m) * w;
+            c1 += load4(m + 4) * w;
+            c2 += load4(m + 8) * w;
+            c3 += load4(m + 12) * w;
         }
         const Vec3 p = src[v];
         if (!(total > 0)) {
@@ -45,17 +60,14 @@ void skinVertices(const Mesh& mesh, std::span<const Mat4> matrices, std::vector<
             if (dstN) dstN[v] = srcN[v];
             continue;
         }
-        const float inv = 1.0f / total;
-        dst[v] = {(b[0] * p.x + b[4] * p.y + b[8] * p.z + b[12]) * inv,
-                  (b[1] * p.x + b[5] * p.y + b[9] * p.z + b[13]) * inv,
-                  (b[2] * p.x + b[6] * p.y + b[10] * p.z + b[14]) * inv};
+        const F4 r = (c0 * p.x + c1 * p.y + c2 * p.z + c3) * (1.0f / total);
+        dst[v] = {r[0], r[1], r[2]};
         if (dstN) {
             const Vec3 nn = srcN[v];
-            const Vec3 r{b[0] * nn.x + b[4] * nn.y + b[8] * nn.z,
-                         b[1] * nn.x + b[5] * nn.y + b[9] * nn.z,
-                         b[2] * nn.x + b[6] * nn.y + b[10] * nn.z};
-            const float len2 = r.x * r.x + r.y * r.y + r.z * r.z;
-            dstN[v] = len2 > 0 ? r * (1.0f / std::sqrt(len2)) : r;
+            const F4 q = c0 * nn.x + c1 * nn.y + c2 * nn.z;
+            const float len2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2];
+            const float s = len2 > 0 ? 1.0f / std::sqrt(len2) : 1.0f;
+            dstN[v] = {q[0] * s, q[1] * s, q[2] * s};
         }
     }
     // Vertices without an influence entry keep their bind position and normal.
