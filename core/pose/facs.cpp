@@ -67,6 +67,14 @@ constexpr std::array<FacsControlInfo, 50> kControls{{
     {"r_ULR", "RightUpperLipRaiser", G::Lips},
 }};
 
+constexpr float Vec3::*kAxis[3] = {&Vec3::x, &Vec3::y, &Vec3::z};
+
+// weight × value, where a control at weight 0 contributes nothing even if its stored value is
+// not finite (raw v1 matrices can hold any float).
+inline float term(float weight, float value) {
+    return weight != 0 ? weight * value : 0.0f;
+}
+
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
     return a.size() == b.size() &&
            std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
@@ -153,22 +161,29 @@ void composeFacs(const FacsRig& rig, std::span<const float> controlWeights, Facs
     // Columns beyond the stored matrix width, or beyond the named columns, carry nothing.
     const std::size_t cols = std::min<std::size_t>(stride, out.columnWeights.size());
     out.bones.resize(rows);
-    for (auto& b : out.bones) b.position = b.rotation = Vec3{};
 
     // The document: scale each column's position and rotation by its weight and add them up as
-    // vectors; only the totals become a transform.
-    for (std::size_t c = 0; c < cols; ++c) {
-        const float w = out.columnWeights[c];
-        if (w == 0) continue;
+    // vectors; only the totals become a transform. Per channel and row that is a dot product of
+    // the (row-major, contiguous) matrix row with the column weights.
+    const float* w = out.columnWeights.data();
+    for (std::size_t ch = 0; ch < 6; ++ch) {
+        const auto& data = rig.channels[ch];
         for (std::size_t r = 0; r < rows; ++r) {
-            const std::size_t i = r * stride + c;
-            float v[6];
-            for (int ch = 0; ch < 6; ++ch)
-                v[ch] = i < rig.channels[std::size_t(ch)].size() ? rig.channels[std::size_t(ch)][i]
-                                                                 : 0.0f;
+            const std::size_t begin = r * stride;
+            const std::size_t n = begin < data.size() ? std::min(cols, data.size() - begin) : 0;
+            const float* row = data.data() + begin;
+            float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+            std::size_t c = 0;
+            for (; c + 4 <= n; c += 4) {
+                s0 += term(w[c], row[c]);
+                s1 += term(w[c + 1], row[c + 1]);
+                s2 += term(w[c + 2], row[c + 2]);
+                s3 += term(w[c + 3], row[c + 3]);
+            }
+            for (; c < n; ++c) s0 += term(w[c], row[c]);
             FacsBoneTransform& b = out.bones[r];
-            b.position = b.position + Vec3{v[0], v[1], v[2]} * w;
-            b.rotation = b.rotation + Vec3{v[3], v[4], v[5]} * w;
+            Vec3& v = ch < 3 ? b.position : b.rotation;
+            v.*kAxis[ch % 3] = (s0 + s1) + (s2 + s3);
         }
     }
     // "Add the Position value to the calculated CFrame": translation in the bone's original

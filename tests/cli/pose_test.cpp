@@ -116,9 +116,10 @@ TEST(CliPose, BindPoseBoundsAreTheMeshBoundsAndPosingMovesThem) {
     const Asset head = makeFacsHead();
     const Json bind = reportFor(head, "");
     const Bounds& b = head.meshes[0].bounds;
+    const float Vec3::*axes[3] = {&Vec3::x, &Vec3::y, &Vec3::z};
     for (int i = 0; i < 3; ++i) {
-        EXPECT_NEAR(bind["bounds"]["min"][i].get<double>(), (&b.min.x)[i], 1e-5);
-        EXPECT_NEAR(bind["bounds"]["max"][i].get<double>(), (&b.max.x)[i], 1e-5);
+        EXPECT_NEAR(bind["bounds"]["min"][i].get<double>(), b.min.*axes[i], 1e-5);
+        EXPECT_NEAR(bind["bounds"]["max"][i].get<double>(), b.max.*axes[i], 1e-5);
     }
     const Json posed = reportFor(head, "JawDrop=1");
     EXPECT_NE(posed["bounds"], bind["bounds"]);

@@ -1,5 +1,6 @@
 // FACS: the control name table, corrective weights, composition of a generated rig against
 // hand-computed bone transforms, the one Euler order, and binding face bones by name.
+#include <limits>
 #include <set>
 
 #include "pose_test_util.h"
@@ -224,4 +225,12 @@ TEST(FacsBinding, EvaluatorPosesAndSkinsTheMatchedBone) {
     eval.update(Pose{}, std::vector<float>{0});
     eval.skin(mesh, p);
     expectNear(p[0], {1, 4, 1});
+}
+
+TEST(FacsCompose, NonFiniteValueOfAnInactiveControlDoesNotPoison) {
+    FacsRig rig = generatedRig();
+    rig.channels[3][1] = std::numeric_limits<float>::infinity();  // Jaw, l_EC, rx
+    const auto pose = composeFacs(rig, std::vector<float>{0.5f, 0, 0});
+    expectNear(pose.bones[0].rotation, {10, 0, 0});
+    EXPECT_TRUE(meshscope::test::finite(pose.bones[0].transform));
 }
