@@ -12,6 +12,7 @@
 // - binary places can hold instances the XML twin lacks (FilteredSelection).
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <unordered_map>
 
 #include "formats/roblox_model/model_decoders.h"
@@ -34,6 +35,7 @@ struct Chunk {
     std::uint64_t bodyOffset = 0;
     bool compressed = false;
     ByteSpan data;  // chunk data (decompressed when compressed)
+    Bytes owned;  // the inflated data of a compressed chunk
 };
 
 struct PendingRef {
@@ -111,12 +113,53 @@ private:
             std::min<std::size_t>(std::size_t(instanceCount_), r.remaining() / 4 + 1));
     }
 
+    // Two passes: frame and inflate every chunk, then decode them in order. Knowing every PROP
+    // chunk first lets INST reserve each instance's property list once (growing 2M property
+    // lists one push at a time dominated the decode of a 100 000-part place). A framing failure
+    // still decodes the chunks read before it (partial result), then reports the failure.
     void readChunks(ByteReader& r) {
+        std::vector<Chunk> chunks;
+        std::optional<DecodeFailure> failure;
         bool sawEnd = false;
+        try {
+            sawEnd = frameChunks(r, chunks);
+        } catch (const DecodeFailure& f) {
+            failure = f;
+        }
+        std::uint64_t totalData = 0;
+        for (const Chunk& c : chunks) {
+            totalData += c.data.size();
+            if (c.name == "PROP" && c.data.size() >= 4) {
+                std::uint32_t classId;
+                std::memcpy(&classId, c.data.data(), 4);
+                ++propChunks_[classId];
+            }
+        }
+        totalData_ = totalData;
+        const double total = double(std::max<std::size_t>(chunks.size(), 1));
+        for (std::size_t i = 0; i < chunks.size(); ++i) {
+            ctx_.checkCancel(chunks[i].offset);
+            ctx_.progress(0.2 + 0.8 * double(i) / total);
+            processChunk(chunks[i]);
+            chunks[i].owned = Bytes();  // free inflated data as soon as it is decoded
+        }
+        if (failure) throw *failure;
+        if (!sawEnd) {
+            ctx_.warn(r.offset(), "missing-end", "the file ends without an END chunk");
+        } else if (!r.atEnd()) {
+            ctx_.mapRange(r.offset(), r.remaining(), RangeKind::Padding, "trailing bytes");
+            ctx_.warn(r.offset(), "trailing-bytes",
+                      std::to_string(r.remaining()) + " bytes after the END chunk are ignored");
+        }
+        ctx_.progress(1.0);
+    }
+
+    // Returns true when an END chunk was read.
+    bool frameChunks(ByteReader& r, std::vector<Chunk>& chunks) {
         const double total = double(std::max<std::size_t>(r.size(), 1));
         while (!r.atEnd()) {
             ctx_.checkCancel(r.offset());
-            ctx_.progress(double(r.pos()) / total);
+            ctx_.progress(0.2 * double(r.pos()) / total);
             Chunk c;
             c.offset = r.offset();
             const std::string_view rawName = r.string(4, "chunk name");
@@ -139,52 +182,47 @@ private:
             ctx_.mapRange(c.offset, c.length, RangeKind::Chunk);
             ctx_.mapRange(c.offset, 16, RangeKind::Header, "chunk header");
             ByteSpan body = r.bytes(std::size_t(bodyLength), "chunk body");
-            Bytes inflated;
             if (c.compressed) {
                 const bool zstd = looksLikeZstd(body);
                 ctx_.mapRange(c.bodyOffset, bodyLength, RangeKind::Payload,
                               zstd ? "ZSTD frame" : "LZ4 block");
-                inflated = zstd ? decompressZstd(ctx_, body, uncompressedLength, c.bodyOffset)
-                                : decompressLz4Block(ctx_, body, uncompressedLength, c.bodyOffset);
-                c.data = inflated;
+                c.owned = zstd ? decompressZstd(ctx_, body, uncompressedLength, c.bodyOffset)
+                               : decompressLz4Block(ctx_, body, uncompressedLength, c.bodyOffset);
             } else {
                 c.data = body;
             }
-            ByteReader cr(ctx_, c.data, c.compressed ? c.offset : c.bodyOffset, !c.compressed);
-            chunk_ = &c;
-            if (c.name == "META")
-                readMeta(cr);
-            else if (c.name == "SSTR")
-                readSstr(cr);
-            else if (c.name == "INST")
-                readInst(cr);
-            else if (c.name == "PROP")
-                readProp(cr);
-            else if (c.name == "PRNT")
-                readPrnt(cr);
-            else if (c.name == "SIGN")
-                readSign(cr);
-            else if (c.name == "END")
-                readEnd(cr);
-            else {
-                ctx_.warn(c.offset, "unknown-chunk",
-                          "unknown chunk \"" + c.name + "\" kept as raw bytes");
-                if (!c.compressed) mapIn(cr, 0, cr.size(), RangeKind::Payload, "unknown data");
-            }
-            chunk_ = nullptr;
-            if (c.name == "END") {
-                sawEnd = true;
-                break;
-            }
+            chunks.push_back(std::move(c));
+            Chunk& last = chunks.back();
+            if (last.compressed) last.data = last.owned;
+            if (last.name == "END") return true;
         }
-        if (!sawEnd) {
-            ctx_.warn(r.offset(), "missing-end", "the file ends without an END chunk");
-        } else if (!r.atEnd()) {
-            ctx_.mapRange(r.offset(), r.remaining(), RangeKind::Padding, "trailing bytes");
-            ctx_.warn(r.offset(), "trailing-bytes",
-                      std::to_string(r.remaining()) + " bytes after the END chunk are ignored");
+        return false;
+    }
+
+    void processChunk(const Chunk& c) {
+        auto s = ctx_.scope(c.name);
+        ByteReader cr(ctx_, c.data, c.compressed ? c.offset : c.bodyOffset, !c.compressed);
+        chunk_ = &c;
+        if (c.name == "META")
+            readMeta(cr);
+        else if (c.name == "SSTR")
+            readSstr(cr);
+        else if (c.name == "INST")
+            readInst(cr);
+        else if (c.name == "PROP")
+            readProp(cr);
+        else if (c.name == "PRNT")
+            readPrnt(cr);
+        else if (c.name == "SIGN")
+            readSign(cr);
+        else if (c.name == "END")
+            readEnd(cr);
+        else {
+            ctx_.warn(c.offset, "unknown-chunk",
+                      "unknown chunk \"" + c.name + "\" kept as raw bytes");
+            if (!c.compressed) mapIn(cr, 0, cr.size(), RangeKind::Payload, "unknown data");
         }
-        ctx_.progress(1.0);
+        chunk_ = nullptr;
     }
 
     // Maps a range inside the current chunk's data when the data has file offsets (raw chunk).
@@ -324,12 +362,18 @@ private:
         info.name = className;
         info.nodes.clear();
         info.nodes.reserve(count);
+        // Every value takes at least one byte of chunk data, so this reservation never exceeds
+        // what the file can fill.
+        const auto pc = propChunks_.find(classId);
+        const std::size_t reserve = pc == propChunks_.end() ? 0 : pc->second;
+        const bool reserveProps = reserve && std::uint64_t(reserve) * count <= totalData_;
         for (std::uint32_t i = 0; i < count; ++i) {
             const int node = asset_.addNode(className, className, -1);
             Node& n = asset_.nodes[node];
             n.offset = chunk_->offset;
             n.length = chunk_->length;
             n.service = !markers.empty() && markers[i] != 0;
+            if (reserveProps) n.properties.reserve(reserve);
             info.nodes.push_back(node);
             if (!registerRef(refs[i], node)) {
                 ctx_.warn(chunk_->offset, "duplicate-referent",
@@ -377,25 +421,15 @@ private:
             mapIn(r, valuesPos, r.remaining(), RangeKind::Payload, "unknown values");
             return;
         }
-        prop_ = Property{std::move(propName), tname, {}, 0, 0};
-        nodes_ = &info.nodes;
-        firstProperty_.resize(info.nodes.size());
-        for (std::size_t i = 0; i < info.nodes.size(); ++i) {
-            auto& props = asset_.nodes[info.nodes[i]].properties;
-            firstProperty_[i] = props.size();
-        }
-        readValues(r, type, info.nodes.size());
         // Offsets: the values array when the chunk is raw, else the whole chunk.
-        const std::uint64_t off = r.mapped() ? r.offsetOf(valuesPos) : chunk_->offset;
-        const std::uint64_t len = r.mapped() ? r.pos() - valuesPos : chunk_->length;
+        prop_ = Property{std::move(propName),
+                         tname,
+                         {},
+                         r.mapped() ? r.offsetOf(valuesPos) : chunk_->offset,
+                         r.mapped() ? r.size() - valuesPos : chunk_->length};
+        nodes_ = &info.nodes;
+        readValues(r, type, info.nodes.size());
         mapIn(r, valuesPos, r.pos() - valuesPos, RangeKind::Array, "values");
-        for (std::size_t i = 0; i < info.nodes.size(); ++i) {
-            auto& props = asset_.nodes[info.nodes[i]].properties;
-            if (props.size() > firstProperty_[i]) {
-                props.back().offset = off;
-                props.back().length = len;
-            }
-        }
         if (!r.atEnd()) {
             ctx_.warn(r.offset(), "trailing-bytes",
                       std::to_string(r.remaining()) + " bytes after the values are ignored");
@@ -405,7 +439,8 @@ private:
 
     void emit(std::size_t i, Value v) {
         Node& n = asset_.nodes[(*nodes_)[i]];
-        n.properties.push_back(Property{prop_.name, prop_.type, std::move(v), 0, 0});
+        n.properties.push_back(
+            Property{prop_.name, prop_.type, std::move(v), prop_.offset, prop_.length});
     }
 
     void readCFrames(ByteReader& r, std::size_t n, bool quaternion, std::vector<CFrame>& out) {
@@ -895,7 +930,8 @@ private:
     // Current PROP chunk.
     Property prop_;
     const std::vector<int>* nodes_ = nullptr;
-    std::vector<std::size_t> firstProperty_;
+    std::unordered_map<std::uint32_t, std::size_t> propChunks_;  // PROP chunks per class id
+    std::uint64_t totalData_ = 0;  // bytes of chunk data: no file holds more property values
     std::size_t badRotationIds_ = 0;
     // Scratch arrays reused by every PROP chunk.
     std::vector<float> fa_, fb_, fc_, fd_;
