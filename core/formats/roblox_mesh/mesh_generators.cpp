@@ -166,15 +166,15 @@ Asset makeSkinnedCylinder(int bones, int rings, int segments, float height, floa
     return asset;
 }
 
-Asset makeLodSphere(int levels) {
+Asset makeLodSphere(int levels, int rings, int segments) {
     levels = std::max(levels, 1);
     Asset asset = newAsset("LodSphere");
     Mesh& mesh = asset.meshes[0];
     mesh.lodOffsets = {0};
     for (int level = 0; level < levels; ++level) {
         const std::uint32_t first = mesh.lodOffsets.back();
-        const std::uint32_t added =
-            appendSphere(mesh, std::max(16 >> level, 2), std::max(24 >> level, 3), 1.0f, {});
+        const std::uint32_t added = appendSphere(mesh, std::max(rings >> level, 2),
+                                                 std::max(segments >> level, 3), 1.0f, {});
         mesh.lodOffsets.push_back(first + added);
         mesh.lods.push_back(LodLevel{first, added, "LOD" + std::to_string(level)});
     }

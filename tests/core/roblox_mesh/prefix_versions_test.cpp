@@ -61,7 +61,7 @@ TEST_P(Prefix, FacsHead) {
     expectEveryPrefixRefused(makeFacsHead(), GetParam());
 }
 TEST_P(Prefix, LodSphere) {
-    expectEveryPrefixRefused(makeLodSphere(3), GetParam());
+    expectEveryPrefixRefused(makeLodSphere(3, 8, 8), GetParam());
 }
 TEST_P(Prefix, TwoSubsetCylinder) {
     expectEveryPrefixRefused(makeSkinnedCylinder(30, 8, 4), GetParam());

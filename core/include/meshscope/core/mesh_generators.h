@@ -23,8 +23,9 @@ Asset makeSkinnedCylinder(int bones = 3, int rings = 12, int segments = 16, floa
                           float radius = 0.5f);
 
 // `levels` (≥ 1) spheres of decreasing detail stored one after another: LOD n has its own
-// vertices and the triangle range [lodOffsets[n], lodOffsets[n + 1]).
-Asset makeLodSphere(int levels = 3);
+// vertices and the triangle range [lodOffsets[n], lodOffsets[n + 1]); LOD n has rings >> n
+// rings and segments >> n segments (at least 2 and 3).
+Asset makeLodSphere(int levels = 3, int rings = 16, int segments = 24);
 
 // A small sphere-like head (12 × 16) with a skeleton "Root" → "Head" → face bones "Jaw",
 // "LeftUpperEyelid", "LeftLowerEyelid", skin weights on Head and Jaw, and a FacsRig with the
