@@ -1,0 +1,238 @@
+// Widget tests of the viewer shell: opening a generated FileMesh, the structure tree, document
+// selection, properties links, diagnostics jump-to-bytes, drag and drop, decode errors.
+#include "main_window.h"
+
+#include <gtest/gtest.h>
+
+#include <QDropEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTest>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QUrl>
+#include <filesystem>
+
+#include "asset_document.h"
+#include "diagnostics_dock.h"
+#include "meshscope/core/mesh_generators.h"
+#include "meshscope/core/roblox_mesh_writer.h"
+#include "meshscope/render/asset_scene.h"
+#include "meshscope/render/viewport.h"
+#include "node_tree_model.h"
+#include "properties_dock.h"
+#include "structure_dock.h"
+#include "support/test_support.h"
+
+using namespace meshscope;
+using namespace meshscope::shell;
+
+namespace {
+
+QString writeFixture(const std::string& dir, const std::string& name, const Asset& asset,
+                     const std::string& version = "4.00") {
+    FileMeshWriteOptions options;
+    options.version = version;
+    const FileMeshWriteResult written = writeFileMesh(asset, 0, options);
+    EXPECT_TRUE(written.ok()) << (written.error ? *written.error : "");
+    const auto path = test::tempDir(dir) / name;
+    test::writeFile(path, written.bytes);
+    return QString::fromStdString(path.string());
+}
+
+int countRows(const QAbstractItemModel& model, const QModelIndex& parent = {}) {
+    int n = 0;
+    for (int r = 0; r < model.rowCount(parent); ++r)
+        n += 1 + countRows(model, model.index(r, 0, parent));
+    return n;
+}
+
+// A hand-made asset: two roots, a NodeRef property, a warning inside a mapped range.
+DecodeResult handMadeResult() {
+    DecodeResult r;
+    Asset& a = r.asset;
+    a.format = "test";
+    a.formatName = "Hand-made";
+    const int model = a.addNode("Model", "Model");
+    const int part = a.addNode("Handle", "Part", model);
+    const int weld = a.addNode("Weld", "Weld", model);
+    a.addNode("Lighting", "Lighting");
+    a.nodes[std::size_t(part)].offset = 16;
+    a.nodes[std::size_t(part)].length = 8;
+    Property ref;
+    ref.name = "Part0";
+    ref.type = "Ref";
+    ref.value = NodeRef{part};
+    a.nodes[std::size_t(weld)].properties.push_back(ref);
+    Property color;
+    color.name = "Color";
+    color.type = "Color3";
+    color.value = Vec3{1.f, 0.5f, 0.f};
+    a.nodes[std::size_t(part)].properties.push_back(color);
+    a.byteMap.add(0, 16, "header", RangeKind::Header, model);
+    a.byteMap.add(16, 8, "Handle", RangeKind::Record, part);
+    a.byteMap.add(20, 2, "Handle › field", RangeKind::Field, part);
+    a.byteMap.finalize(32);
+    a.fileSize = 32;
+    a.diagnostics.push_back({Severity::Warning, "odd", 20, "Handle", "an odd field"});
+    return r;
+}
+
+}  // namespace
+
+TEST(MainWindow, OpensAGeneratedFileMeshAndShowsItsStructure) {
+    const Asset asset = makeLodSphere(3);
+    const QString path = writeFixture("app_open", "sphere.mesh", asset);
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    QString error;
+    ASSERT_TRUE(window.openFileNow(path, &error)) << error.toStdString();
+
+    AssetDocument* doc = window.document();
+    EXPECT_EQ(doc->filePath(), path);
+    EXPECT_EQ(doc->bytes().size(), qint64(std::filesystem::file_size(path.toStdString())));
+    ASSERT_EQ(doc->asset().meshes.size(), 1u);
+    EXPECT_EQ(doc->asset().meshes[0].vertexCount(), asset.meshes[0].vertexCount());
+
+    // The tree shows every node once, roots at the top level.
+    const NodeTreeModel* model = window.structureDock()->model();
+    ASSERT_GT(doc->asset().nodes.size(), 0u);
+    EXPECT_EQ(model->rowCount(), int(doc->asset().roots().size()));
+    EXPECT_EQ(countRows(*model), int(doc->asset().nodes.size()));
+
+    // The 3D scene holds the mesh with its three LODs.
+    EXPECT_EQ(window.viewport()->scene()->meshCount(), 1);
+    EXPECT_EQ(window.viewport()->scene()->lodCount(0), 3);
+    EXPECT_TRUE(window.recentFiles().contains(QFileInfo(path).absoluteFilePath()));
+}
+
+TEST(MainWindow, SelectingATreeRowSelectsTheNodeAndItsBytes) {
+    MainWindow window;
+    window.setInteractive(false);
+    window.document()->setDecoded("hand.bin", "hand.bin", QByteArray(32, '\0'), handMadeResult());
+    StructureDock* dock = window.structureDock();
+    QTreeView* view = dock->view();
+    QSignalSpy spy(window.document(), &AssetDocument::selectionChanged);
+
+    // Row 0 = Model, its child row 0 = Handle (node 1).
+    const QModelIndex modelRow = view->model()->index(0, 0);
+    const QModelIndex handleRow = view->model()->index(0, 0, modelRow);
+    ASSERT_TRUE(handleRow.isValid());
+    view->setCurrentIndex(handleRow);
+    EXPECT_EQ(window.document()->selectedNode(), 1);
+    EXPECT_EQ(window.document()->selectionOffset(), 16u);
+    EXPECT_EQ(window.document()->selectionLength(), 8u);
+    ASSERT_GE(spy.count(), 1);
+    EXPECT_EQ(spy.last().at(0).toInt(), 1);
+
+    // And the other way round: the document's selection moves the tree's current row.
+    window.document()->selectNode(3);
+    EXPECT_EQ(
+        NodeTreeModel::nodeOf(
+            static_cast<QSortFilterProxyModel*>(view->model())->mapToSource(view->currentIndex())),
+        3);
+
+    // The filter keeps matching rows and their ancestors.
+    dock->filterEdit()->setText("weld");
+    EXPECT_EQ(view->model()->rowCount(), 1);
+    EXPECT_EQ(view->model()->rowCount(view->model()->index(0, 0)), 1);
+}
+
+TEST(MainWindow, ReferencePropertyIsALinkThatSelectsItsTarget) {
+    MainWindow window;
+    window.document()->setDecoded("hand.bin", "hand.bin", QByteArray(32, '\0'), handMadeResult());
+    window.document()->selectNode(2);  // the Weld
+    QTreeWidget* props = window.propertiesDock()->view();
+    QLabel* link = nullptr;
+    for (QTreeWidgetItemIterator it(props); *it; ++it)
+        if ((*it)->text(0) == "Part0") link = qobject_cast<QLabel*>(props->itemWidget(*it, 1));
+    ASSERT_NE(link, nullptr);
+    EXPECT_TRUE(link->text().contains("Handle"));
+    emit link->linkActivated("1");
+    EXPECT_EQ(window.document()->selectedNode(), 1);
+
+    // The Handle's Color3 shows as a hex colour with a swatch.
+    bool sawColor = false;
+    for (QTreeWidgetItemIterator it(props); *it; ++it)
+        if ((*it)->text(0) == "Color") {
+            sawColor = true;
+            EXPECT_TRUE((*it)->text(1).startsWith("#FF8000")) << (*it)->text(1).toStdString();
+            EXPECT_FALSE((*it)->icon(1).isNull());
+        }
+    EXPECT_TRUE(sawColor);
+}
+
+TEST(MainWindow, ActivatingADiagnosticSelectsItsBytesAndNode) {
+    MainWindow window;
+    window.document()->setDecoded("hand.bin", "hand.bin", QByteArray(32, '\0'), handMadeResult());
+    DiagnosticsDock* dock = window.diagnosticsDock();
+    ASSERT_EQ(dock->view()->topLevelItemCount(), 1);
+    EXPECT_EQ(dock->view()->topLevelItem(0)->text(1), "0x14");
+    dock->activateRow(0);
+    // Offset 20 lies in "Handle › field" (20..22), owned by node 1.
+    EXPECT_EQ(window.document()->selectionOffset(), 20u);
+    EXPECT_EQ(window.document()->selectionLength(), 2u);
+    EXPECT_EQ(window.document()->selectedNode(), 1);
+}
+
+TEST(MainWindow, DroppingAFileOpensIt) {
+    const QString first = writeFixture("app_drop", "first.mesh", makeUvSphere());
+    const QString dropped = writeFixture("app_drop2", "dropped.mesh", makeLodSphere(2));
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openFileNow(first));
+
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(dropped)});
+    QSignalSpy opened(&window, &MainWindow::fileOpened);
+    const QPoint centre = window.rect().center();
+    QDragEnterEvent enter(centre, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QDropEvent drop(QPointF(centre), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    EXPECT_TRUE(drop.isAccepted());
+    // Decoding runs on a worker thread.
+    ASSERT_TRUE(opened.count() > 0 || opened.wait(15000));
+    EXPECT_EQ(window.document()->filePath(), dropped);
+    EXPECT_EQ(window.viewport()->scene()->lodCount(0), 2);
+}
+
+TEST(MainWindow, ADecodeErrorKeepsThePreviousAssetAndNamesTheOffset) {
+    const QString good = writeFixture("app_error", "good.mesh", makeUvSphere());
+    // A FileMesh 2.00 header that promises more vertices than the file holds.
+    FileMeshWriteOptions options;
+    options.version = "2.00";
+    FileMeshWriteResult written = writeFileMesh(makeUvSphere(), 0, options);
+    ASSERT_TRUE(written.ok());
+    written.bytes.resize(written.bytes.size() / 2);
+    const auto badPath = test::tempDir("app_error_bad") / "truncated.mesh";
+    test::writeFile(badPath, written.bytes);
+
+    MainWindow window;
+    window.setInteractive(false);
+    ASSERT_TRUE(window.openFileNow(good));
+    QSignalSpy failed(&window, &MainWindow::openFailed);
+    QString error;
+    EXPECT_FALSE(window.openFileNow(QString::fromStdString(badPath.string()), &error));
+    EXPECT_TRUE(error.contains("offset 0x")) << error.toStdString();
+    ASSERT_EQ(failed.count(), 1);
+    EXPECT_EQ(window.document()->filePath(), good);
+    EXPECT_EQ(window.viewport()->scene()->meshCount(), 1);
+}
+
+TEST(MainWindow, AddInspectorDockListsItUnderPanels) {
+    MainWindow window;
+    auto* dock = new QDockWidget("Hex", &window);
+    window.addInspectorDock(dock, Qt::BottomDockWidgetArea);
+    EXPECT_EQ(window.dockWidgetArea(dock), Qt::BottomDockWidgetArea);
+    bool listed = false;
+    for (QAction* a : window.findChildren<QAction*>()) listed |= a == dock->toggleViewAction();
+    EXPECT_TRUE(listed);
+}

@@ -1,0 +1,241 @@
+// Scene building without a window: packing of vertex/index data, one upload per mesh, LOD
+// switching by index range only, NaN-safe framing, grid spacing.
+#include "meshscope/render/asset_scene.h"
+
+#include <gtest/gtest.h>
+
+#include <Qt3DCore/QBuffer>
+#include <Qt3DCore/QEntity>
+#include <Qt3DRender/QCamera>
+#include <Qt3DRender/QGeometryRenderer>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "meshscope/core/mesh_generators.h"
+#include "meshscope/render/camera_controller.h"
+#include "meshscope/render/ground_grid.h"
+#include "meshscope/render/materials.h"
+#include "meshscope/render/mesh_packing.h"
+
+using namespace meshscope;
+using namespace meshscope::render;
+
+namespace {
+
+// Two triangles, the second one through a NaN vertex, one index out of range, no normals or
+// colours.
+Mesh brokenQuad() {
+    Mesh m;
+    m.positions = {
+        {0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {std::numeric_limits<float>::quiet_NaN(), 0, 0}};
+    m.indices = {0, 1, 2, 0, 3, 7};
+    m.computeBounds();
+    return m;
+}
+
+float floatAt(const QByteArray& bytes, std::size_t vertex, int byteOffset, int component) {
+    float f;
+    std::memcpy(&f, bytes.constData() + vertex * VertexLayout::kStride + byteOffset + component * 4,
+                4);
+    return f;
+}
+
+}  // namespace
+
+TEST(MeshPacking, InterleavesEveryStreamOfAGeneratedSphere) {
+    const Asset asset = makeUvSphere(8, 12, 2.0f);
+    ASSERT_EQ(asset.meshes.size(), 1u);
+    const Mesh& mesh = asset.meshes[0];
+    const PackedMesh packed = packMesh(mesh);
+    EXPECT_EQ(packed.vertexCount, mesh.positions.size());
+    EXPECT_EQ(std::size_t(packed.vertices.size()), mesh.positions.size() * 48);
+    EXPECT_EQ(std::size_t(packed.indices.size()), mesh.indices.size() * 4);
+    EXPECT_EQ(packed.clampedIndices, 0u);
+    // Vertex 5 carries its own position, normal, colour and UV at the documented offsets.
+    const std::size_t v = 5;
+    EXPECT_EQ(floatAt(packed.vertices, v, VertexLayout::kPositionOffset, 1), mesh.positions[v].y);
+    EXPECT_EQ(floatAt(packed.vertices, v, VertexLayout::kNormalOffset, 2), mesh.normals[v].z);
+    EXPECT_FLOAT_EQ(floatAt(packed.vertices, v, VertexLayout::kColorOffset, 0),
+                    mesh.colors[v].r / 255.f);
+    EXPECT_EQ(floatAt(packed.vertices, v, VertexLayout::kUvOffset, 0), mesh.uv0[v].x);
+    // Every position lies on the sphere of radius 2 (an independent check of the layout).
+    for (std::size_t i = 0; i < packed.vertexCount; ++i) {
+        const float x = floatAt(packed.vertices, i, 0, 0), y = floatAt(packed.vertices, i, 0, 1),
+                    z = floatAt(packed.vertices, i, 0, 2);
+        EXPECT_NEAR(std::sqrt(x * x + y * y + z * z), 2.0f, 1e-4f);
+    }
+}
+
+TEST(MeshPacking, MissingStreamsGetNeutralValuesAndBadIndicesAreClamped) {
+    const PackedMesh packed = packMesh(brokenQuad());
+    EXPECT_EQ(packed.vertexCount, 4u);
+    EXPECT_EQ(packed.clampedIndices, 1u);
+    std::uint32_t last;
+    std::memcpy(&last, packed.indices.constData() + 5 * 4, 4);
+    EXPECT_EQ(last, 0u);
+    EXPECT_EQ(floatAt(packed.vertices, 1, VertexLayout::kNormalOffset, 0), 0.f);
+    EXPECT_EQ(floatAt(packed.vertices, 1, VertexLayout::kColorOffset, 3), 1.f);
+    ASSERT_EQ(packed.lods.size(), 1u);
+    EXPECT_EQ(packed.lods[0], (IndexRange{0, 6}));
+}
+
+TEST(MeshPacking, LodRangesFollowTheMeshLevels) {
+    const Asset asset = makeLodSphere(3);
+    const Mesh& mesh = asset.meshes.at(0);
+    ASSERT_EQ(mesh.lods.size(), 3u);
+    const PackedMesh packed = packMesh(mesh);
+    ASSERT_EQ(packed.lods.size(), 3u);
+    std::uint32_t next = 0;
+    for (std::size_t l = 0; l < 3; ++l) {
+        EXPECT_EQ(packed.lods[l].first, mesh.lods[l].firstTriangle * 3);
+        EXPECT_EQ(packed.lods[l].count, mesh.lods[l].triangleCount * 3);
+        // The generator stores levels one after another.
+        EXPECT_EQ(packed.lods[l].first, next);
+        next += packed.lods[l].count;
+    }
+    EXPECT_EQ(next, mesh.indices.size());
+    // Levels get coarser.
+    EXPECT_GT(packed.lods[0].count, packed.lods[1].count);
+    EXPECT_GT(packed.lods[1].count, packed.lods[2].count);
+}
+
+TEST(MeshPacking, LodRangeIsClampedToTheIndexArray) {
+    Mesh m = brokenQuad();
+    m.lods = {{0, 1, "LOD0"}, {1, 50, "LOD1"}, {9, 1, "LOD2"}};
+    EXPECT_EQ(lodRange(m, 0), (IndexRange{0, 3}));
+    EXPECT_EQ(lodRange(m, 1), (IndexRange{3, 3}));
+    EXPECT_EQ(lodRange(m, 2).count, 0u);
+}
+
+TEST(AssetScene, UploadsOneVertexAndOneIndexBufferPerMesh) {
+    Qt3DCore::QEntity root;
+    AssetScene scene(&root);
+    const Asset asset = makeLodSphere(3);
+    scene.setAsset(asset);
+    ASSERT_EQ(scene.meshCount(), 1);
+    const Mesh& mesh = asset.meshes[0];
+    EXPECT_EQ(std::size_t(scene.vertexBuffer(0)->data().size()), mesh.positions.size() * 48);
+    EXPECT_EQ(std::size_t(scene.indexBuffer(0)->data().size()), mesh.indices.size() * 4);
+    EXPECT_NE(scene.vertexBuffer(0), scene.indexBuffer(0));
+    // One entity per mesh under the scene's own root entity.
+    const auto entities = root.findChildren<Qt3DCore::QEntity*>();
+    EXPECT_TRUE(entities.contains(scene.meshEntity(0)));
+    EXPECT_EQ(scene.lodCount(0), 3);
+
+    SceneStats s = scene.stats();
+    EXPECT_EQ(s.vertices, mesh.positions.size());
+    EXPECT_EQ(s.triangles, mesh.lods[0].triangleCount);
+    EXPECT_EQ(s.drawCalls, 1);
+}
+
+TEST(AssetScene, SwitchingLodChangesOnlyTheDrawnIndexRange) {
+    Qt3DCore::QEntity root;
+    AssetScene scene(&root);
+    const Asset asset = makeLodSphere(3);
+    scene.setAsset(asset);
+    const Mesh& mesh = asset.meshes[0];
+    Qt3DCore::QBuffer* vb = scene.vertexBuffer(0);
+    Qt3DCore::QBuffer* ib = scene.indexBuffer(0);
+    const QByteArray vertices = vb->data();
+    const QByteArray indices = ib->data();
+
+    scene.setLod(0, 2);
+    EXPECT_EQ(scene.lod(0), 2);
+    Qt3DRender::QGeometryRenderer* r = scene.meshRenderer(0);
+    EXPECT_EQ(r->indexBufferByteOffset(), int(mesh.lods[2].firstTriangle * 3 * 4));
+    EXPECT_EQ(r->vertexCount(), int(mesh.lods[2].triangleCount * 3));
+    EXPECT_EQ(r->indexOffset(), 0);  // base vertex stays 0
+    // Same buffers, same bytes: nothing was uploaded again.
+    EXPECT_EQ(scene.vertexBuffer(0), vb);
+    EXPECT_EQ(scene.indexBuffer(0), ib);
+    EXPECT_EQ(vb->data(), vertices);
+    EXPECT_EQ(ib->data(), indices);
+    EXPECT_EQ(scene.stats().triangles, mesh.lods[2].triangleCount);
+
+    scene.setLod(0, 99);  // clamped
+    EXPECT_EQ(scene.lod(0), 2);
+    scene.setLod(0, -4);
+    EXPECT_EQ(scene.lod(0), 0);
+    EXPECT_EQ(r->indexBufferByteOffset(), 0);
+    EXPECT_EQ(r->vertexCount(), int(mesh.lods[0].triangleCount * 3));
+}
+
+TEST(AssetScene, HighlightAndWireframeReachTheMaterial) {
+    Qt3DCore::QEntity root;
+    AssetScene scene(&root);
+    scene.setAsset(makeUvSphere());
+    scene.setHighlightedMesh(0);
+    EXPECT_TRUE(scene.meshMaterial(0)->highlighted());
+    scene.setHighlightedMesh(-1);
+    EXPECT_FALSE(scene.meshMaterial(0)->highlighted());
+    scene.setWireframe(true);
+    EXPECT_TRUE(scene.meshMaterial(0)->wireframe());
+    EXPECT_EQ(scene.stats().drawCalls, 2);  // fill + lines pass
+}
+
+TEST(AssetScene, NanVerticesDoNotPoisonBoundsOrFraming) {
+    Asset asset;
+    asset.meshes.push_back(brokenQuad());
+    Qt3DCore::QEntity root;
+    AssetScene scene(&root);
+    scene.setAsset(asset);
+    const Bounds b = scene.bounds();
+    ASSERT_TRUE(b.valid());
+    EXPECT_EQ(b.min.x, 0.f);
+    EXPECT_EQ(b.max.x, 1.f);
+
+    Qt3DRender::QCamera camera;
+    camera.lens()->setPerspectiveProjection(40.f, 1.f, 0.1f, 100.f);
+    CameraController controller(&camera);
+    controller.fit(b, true);
+    const QVector3D eye = camera.position();
+    EXPECT_TRUE(std::isfinite(eye.x()) && std::isfinite(eye.y()) && std::isfinite(eye.z()));
+    EXPECT_NEAR(camera.viewCenter().x(), 0.5f, 1e-5f);
+    EXPECT_NEAR(camera.viewCenter().y(), 0.5f, 1e-5f);
+}
+
+TEST(CameraController, FramingKeepsTheBoundingSphereInsideTheFieldOfView) {
+    Bounds b;
+    b.add(Vec3{-1, -2, -3});
+    b.add(Vec3{5, 4, 3});
+    for (float aspect : {0.5f, 1.0f, 2.0f}) {
+        const OrbitState s = OrbitState::framing(b, 40.f, aspect);
+        const float radius = 0.5f * std::sqrt(6.f * 6.f + 6.f * 6.f + 6.f * 6.f);
+        EXPECT_NEAR(s.radius, radius, 1e-4f);
+        const float halfV = 20.f * float(M_PI) / 180.f;
+        const float halfH = std::atan(std::tan(halfV) * aspect);
+        // Sphere of `radius` at `distance` subtends asin(r / d) ≤ both half angles.
+        EXPECT_LE(std::asin(radius / s.distance), std::min(halfV, halfH) + 1e-5f);
+        EXPECT_NEAR((s.eye() - s.target).length(), s.distance, 1e-3f);
+    }
+}
+
+TEST(CameraController, OrbitKeepsDistanceAndZoomMovesTowardsTheTarget) {
+    Qt3DRender::QCamera camera;
+    CameraController c(&camera);
+    Bounds b;
+    b.add(Vec3{-1, -1, -1});
+    b.add(Vec3{1, 1, 1});
+    c.fit(b, true);
+    const float d = c.state().distance;
+    c.orbit(120, -40);
+    EXPECT_NEAR((camera.position() - camera.viewCenter()).length(), d, 1e-3f);
+    c.zoom(2);
+    EXPECT_LT(c.state().distance, d);
+    c.orbit(0, 10000);  // pitch is clamped short of the pole
+    EXPECT_LE(c.state().pitchDegrees, 89.f);
+}
+
+TEST(GroundGrid, SpacingFollowsTheAssetSize) {
+    Bounds b;
+    b.add(Vec3{0, -3, 0});
+    b.add(Vec3{10, 1, 4});
+    const GridLayout g = GridLayout::forBounds(b);
+    EXPECT_FLOAT_EQ(g.spacing, 1.f);
+    EXPECT_FLOAT_EQ(g.y, -3.f);
+    Bounds small;
+    small.add(Vec3{0, 0, 0});
+    small.add(Vec3{0.2f, 0.1f, 0.1f});
+    EXPECT_FLOAT_EQ(GridLayout::forBounds(small).spacing, 0.01f);
+}

@@ -1,0 +1,125 @@
+// End-to-end rendering: `meshscope --screenshot` of generated FileMesh fixtures (needs a display:
+// run under xvfb-run). Checks the silhouette is where the camera puts it: the framed mesh covers
+// the centre, the background (or transparency) remains at the edges.
+#include <gtest/gtest.h>
+
+#include <QImage>
+#include <QProcess>
+
+#include "meshscope/core/mesh_generators.h"
+#include "meshscope/core/roblox_mesh_writer.h"
+#include "support/test_support.h"
+
+using namespace meshscope;
+
+namespace {
+
+std::filesystem::path writeFixture(const std::string& dir, const Asset& asset) {
+    FileMeshWriteOptions options;
+    options.version = "4.00";
+    const FileMeshWriteResult written = writeFileMesh(asset, 0, options);
+    EXPECT_TRUE(written.ok());
+    const auto path = test::tempDir(dir) / "fixture.mesh";
+    test::writeFile(path, written.bytes);
+    return path;
+}
+
+struct ViewerRun {
+    int exitCode = -1;
+    QString stderrText;
+};
+
+ViewerRun runViewer(const QStringList& args) {
+    QProcess p;
+    p.setProgram(QStringLiteral(MESHSCOPE_VIEWER_PATH));
+    p.setArguments(args);
+    p.start();
+    ViewerRun r;
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+        r.stderrText = "timed out";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.stderrText = QString::fromLocal8Bit(p.readAllStandardError());
+    return r;
+}
+
+QImage shoot(const std::filesystem::path& fixture, const std::string& name, QStringList extra) {
+    const auto out = fixture.parent_path() / name;
+    QStringList args{"--screenshot", QString::fromStdString(out.string()), "--size", "320x240"};
+    args += extra;
+    args << QString::fromStdString(fixture.string());
+    const ViewerRun r = runViewer(args);
+    EXPECT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
+    return QImage(QString::fromStdString(out.string()));
+}
+
+int differingPixels(const QImage& a, const QImage& b) {
+    int n = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) n += a.pixel(x, y) != b.pixel(x, y);
+    return n;
+}
+
+}  // namespace
+
+TEST(Screenshot, TransparentBackgroundLeavesOnlyTheMeshOpaque) {
+    const auto fixture = writeFixture("shot_transparent", makeUvSphere(16, 24, 1.0f));
+    const QImage image = shoot(fixture, "sphere.png", {"--transparent"});
+    ASSERT_FALSE(image.isNull());
+    EXPECT_EQ(image.size(), QSize(320, 240));
+    EXPECT_TRUE(image.hasAlphaChannel());
+    // The framed sphere covers the centre; the corners are empty.
+    EXPECT_EQ(qAlpha(image.pixel(160, 120)), 255);
+    for (QPoint corner : {QPoint(0, 0), QPoint(319, 0), QPoint(0, 239), QPoint(319, 239)})
+        EXPECT_EQ(qAlpha(image.pixel(corner)), 0) << corner.x() << "," << corner.y();
+    // A lit sphere is not one flat colour.
+    EXPECT_NE(image.pixel(160, 120), image.pixel(160, 60));
+}
+
+TEST(Screenshot, MeshStandsOutFromTheBackground) {
+    const auto fixture = writeFixture("shot_background", makeUvSphere(16, 24, 1.0f));
+    const QImage image = shoot(fixture, "sphere.png", {"--no-grid"});
+    ASSERT_FALSE(image.isNull());
+    EXPECT_EQ(image.size(), QSize(320, 240));
+    // The background gradient is vertical: both ends of a row are the same colour.
+    EXPECT_EQ(image.pixel(0, 0), image.pixel(319, 0));
+    EXPECT_EQ(image.pixel(0, 239), image.pixel(319, 239));
+    EXPECT_EQ(image.pixel(0, 120), image.pixel(319, 120));
+    EXPECT_NE(image.pixel(160, 120), image.pixel(0, 120));
+}
+
+TEST(Screenshot, LodAndWireframeChangeTheImage) {
+    const auto fixture = writeFixture("shot_lod", makeLodSphere(3));
+    const QImage fine = shoot(fixture, "lod0.png", {"--no-grid", "--lod", "0"});
+    const QImage coarse = shoot(fixture, "lod2.png", {"--no-grid", "--lod", "2"});
+    const QImage wire = shoot(fixture, "wire.png", {"--no-grid", "--lod", "0", "--wireframe"});
+    ASSERT_FALSE(fine.isNull());
+    ASSERT_FALSE(coarse.isNull());
+    ASSERT_FALSE(wire.isNull());
+    EXPECT_GT(differingPixels(fine, coarse), 100);
+    EXPECT_GT(differingPixels(fine, wire), 100);
+}
+
+TEST(Screenshot, UnreadableFileFailsWithTheCoreMessage) {
+    const auto dir = test::tempDir("shot_error");
+    const auto bad = dir / "bad.mesh";
+    test::writeFile(bad, {'v', 'e', 'r', 's', 'i', 'o', 'n', ' ', '2', '.', '0', '0', '\n', 12, 0});
+    const ViewerRun r = runViewer({"--screenshot", QString::fromStdString((dir / "out.png").string()),
+                             QString::fromStdString(bad.string())});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_TRUE(r.stderrText.contains("offset 0x")) << r.stderrText.toStdString();
+    EXPECT_FALSE(std::filesystem::exists(dir / "out.png"));
+}
+
+TEST(Screenshot, HelpAndVersion) {
+    ViewerRun help = runViewer({"--help"});
+    EXPECT_EQ(help.exitCode, 0);
+    ViewerRun version = runViewer({"--version"});
+    EXPECT_EQ(version.exitCode, 0);
+    ViewerRun bad = runViewer({"--size", "12by3", "x.mesh", "--screenshot", "y.png"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_TRUE(bad.stderrText.contains("--size"));
+}
