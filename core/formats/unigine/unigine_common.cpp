@@ -148,6 +148,22 @@ void readTriangles(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::size_t tr
     std::vector<Index> raw;
     r.readArray(raw, std::uint64_t(triangles) * 3, "triangle indices");
     const std::uint64_t vertexCount = mesh.positions.size();
+    // Fast path: one pass for the largest index, then a widening copy.
+    bool allValid = true;
+    if constexpr (std::is_signed_v<Index>) {
+        // Negative ints become huge unsigned values, so one unsigned maximum checks both ends.
+        std::uint32_t largest = 0;
+        for (const Index i : raw) largest = std::max(largest, static_cast<std::uint32_t>(i));
+        allValid = raw.empty() || largest < vertexCount;
+    } else {
+        Index largest = 0;
+        for (const Index i : raw) largest = std::max(largest, i);
+        allValid = raw.empty() || largest < vertexCount;
+    }
+    if (allValid) {
+        mesh.indices.assign(raw.begin(), raw.end());
+        return;
+    }
     mesh.indices.reserve(raw.size());
     std::size_t dropped = 0;
     std::size_t firstBad = 0;
