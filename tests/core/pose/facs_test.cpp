@@ -62,11 +62,11 @@ TEST(FacsNames, TableHoldsTheFiftyDocumentedControls) {
         abbreviations.insert(c.abbreviation);
         names.insert(c.name);
         // The prefix says the side: l_ → Left..., r_ → Right..., c_ → neither.
-        if (c.abbreviation.starts_with("l_"))
+        if (c.abbreviation.starts_with("l_")) {
             EXPECT_TRUE(c.name.starts_with("Left")) << c.name;
-        else if (c.abbreviation.starts_with("r_"))
+        } else if (c.abbreviation.starts_with("r_")) {
             EXPECT_TRUE(c.name.starts_with("Right")) << c.name;
-        else {
+        } else {
             EXPECT_TRUE(c.abbreviation.starts_with("c_")) << c.abbreviation;
             EXPECT_FALSE(c.name.starts_with("Left") || c.name.starts_with("Right")) << c.name;
         }

@@ -193,8 +193,11 @@ TEST(BoneOrder, ParentCyclesAndBadParentsAreReportedNotLoopedOn) {
         ASSERT_EQ(position[std::size_t(o.order[i])], -1) << "bone listed twice";
         position[std::size_t(o.order[i])] = int(i);
     }
-    for (std::size_t b = 0; b < s.bones.size(); ++b)
-        if (o.parent[b] >= 0) EXPECT_LT(position[std::size_t(o.parent[b])], position[b]);
+    for (std::size_t b = 0; b < s.bones.size(); ++b) {
+        if (o.parent[b] >= 0) {
+            EXPECT_LT(position[std::size_t(o.parent[b])], position[b]);
+        }
+    }
     EXPECT_EQ(o.parent[2], -1);
     EXPECT_EQ(o.parent[3], -1);
     EXPECT_TRUE(o.parent[0] == -1 || o.parent[1] == -1);  // the loop is broken once
