@@ -165,6 +165,9 @@ void composeFacs(const FacsRig& rig, std::span<const float> controlWeights, Facs
     // The document: scale each column's position and rotation by its weight and add them up as
     // vectors; only the totals become a transform. Per channel and row that is a dot product of
     // the (row-major, contiguous) matrix row with the column weights.
+    // Rows are face bones and columns are controls (then correctives), although the document's
+    // prose indexes matrix[control][bone]: a real v5 head stores 46 rows x 105 columns for 46 face
+    // bones and 50 + 48 + 7 columns (FORMAT-NOTES.md).
     const float* w = out.columnWeights.data();
     for (std::size_t ch = 0; ch < 6; ++ch) {
         const auto& data = rig.channels[ch];
