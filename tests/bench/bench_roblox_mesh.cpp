@@ -104,15 +104,21 @@ BENCHMARK(BM_MemcpyV4)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_DecodeV7)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_BareDracoV7)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// Keeps each benchmark's seconds per iteration for the closing ratio line.
+// Keeps each benchmark's real and CPU seconds per iteration (the median when repeated) for the
+// closing ratio line.
 class RatioReporter : public benchmark::ConsoleReporter {
 public:
-    std::map<std::string, double> seconds;
+    std::map<std::string, std::pair<double, double>> seconds;  // real, CPU
     void ReportRuns(const std::vector<Run>& runs) override {
-        for (const Run& run : runs)
-            if (run.run_type == Run::RT_Iteration && run.iterations > 0 && !run.error_occurred)
-                seconds[run.run_name.function_name] =
-                    run.real_accumulated_time / double(run.iterations);
+        for (const Run& run : runs) {
+            if (run.error_occurred || run.iterations <= 0) continue;
+            const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
+            if (run.run_type != Run::RT_Iteration && !median) continue;
+            // Medians, like iteration runs, hold totals over run.iterations.
+            const double n = double(run.iterations);
+            seconds[run.run_name.function_name] = {run.real_accumulated_time / n,
+                                                   run.cpu_accumulated_time / n};
+        }
         ConsoleReporter::ReportRuns(runs);
     }
 };
@@ -128,19 +134,27 @@ int main(int argc, char** argv) {
     RatioReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
     auto& s = reporter.seconds;
-    std::string line;
-    char buf[128];
-    if (s.count("BM_DecodeV4") && s.count("BM_MemcpyV4")) {
-        std::snprintf(buf, sizeof buf, "v4 decode / memcpy bandwidth = %.2f",
-                      s["BM_MemcpyV4"] / s["BM_DecodeV4"]);
-        line += buf;
+    // Ratios by wall-clock time (the headline) and by CPU time (steadier on a busy machine).
+    auto ratio = [&](const char* a, const char* b, bool cpu) {
+        return cpu ? s[a].second / s[b].second : s[a].first / s[b].first;
+    };
+    const bool v4 = s.count("BM_DecodeV4") && s.count("BM_MemcpyV4");
+    const bool v7 = s.count("BM_DecodeV7") && s.count("BM_BareDracoV7");
+    for (bool cpu : {false, true}) {
+        std::string line;
+        char buf[128];
+        if (v4) {
+            std::snprintf(buf, sizeof buf, "v4 decode / memcpy bandwidth = %.2f",
+                          ratio("BM_MemcpyV4", "BM_DecodeV4", cpu));
+            line += buf;
+        }
+        if (v7) {
+            std::snprintf(buf, sizeof buf, "%sv7 decode / bare draco = %.2f",
+                          line.empty() ? "" : "; ", ratio("BM_DecodeV7", "BM_BareDracoV7", cpu));
+            line += buf;
+        }
+        if (!line.empty()) std::printf("%s%s\n", line.c_str(), cpu ? " (CPU time)" : "");
     }
-    if (s.count("BM_DecodeV7") && s.count("BM_BareDracoV7")) {
-        std::snprintf(buf, sizeof buf, "%sv7 decode / bare draco = %.2f", line.empty() ? "" : "; ",
-                      s["BM_DecodeV7"] / s["BM_BareDracoV7"]);
-        line += buf;
-    }
-    if (!line.empty()) std::printf("%s\n", line.c_str());
     benchmark::Shutdown();
     return 0;
 }
