@@ -9,16 +9,6 @@ namespace meshscope::filemesh {
 
 namespace {
 
-// Tangent bytes are unsigned: t = b / 127 - 1 (0 → -1, 127 → 0, 254 → +1). Real files fit this far
-// better than signed bytes (FORMAT-NOTES; a v4.01 sphere: length error 0.002 vs 0.17).
-struct TangentTable {
-    float v[256];
-    constexpr TangentTable() : v() {
-        for (int i = 0; i < 256; ++i) v[i] = float(i) / 127.0f - 1.0f;
-    }
-};
-constexpr TangentTable kTangent;
-
 std::string str(std::uint64_t v) {
     return std::to_string(v);
 }
@@ -32,11 +22,6 @@ float dot(const Vec3& a, const Vec3& b) {
 
 }  // namespace
 
-Vec4 tangentFromBytes(const std::uint8_t* t) {
-    // The fourth byte is the bitangent sign: 0 → -1, 254 or 255 → +1.
-    return {kTangent.v[t[0]], kTangent.v[t[1]], kTangent.v[t[2]], t[3] < 127 ? -1.0f : 1.0f};
-}
-
 void readVertices(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t vertexSize,
                   int parent) {
     auto scope = b.ctx.scope("vertices");
@@ -46,9 +31,9 @@ void readVertices(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t 
     if (vertexSize != 36 && vertexSize != 40)
         r.warn("odd-vertex-size", "vertex records of " + str(vertexSize) +
                                       " bytes: the bytes after the first 40 are ignored");
+    const std::size_t n = r.checkCount(count, vertexSize, "vertices");
     if (count > b.ctx.limits().maxVertices)
         r.fail("limit", str(count) + " vertices exceed the vertex cap (maxVertices)");
-    const std::size_t n = r.checkCount(count, vertexSize, "vertices");
     b.ctx.checkAllocation(r.offset(), n, sizeof(Vec3) * 2 + sizeof(Vec2) + sizeof(Vec4) + 4,
                           "vertices");
     const std::uint64_t at = r.offset();
@@ -107,9 +92,9 @@ void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t fac
     if (faceSize != 12)
         r.warn("odd-face-size", "face records of " + str(faceSize) +
                                     " bytes: the bytes after the first 12 are ignored");
+    const std::size_t n = r.checkCount(count, faceSize, "faces");
     if (count > b.ctx.limits().maxTriangles)
         r.fail("limit", str(count) + " faces exceed the triangle cap (maxTriangles)");
-    const std::size_t n = r.checkCount(count, faceSize, "faces");
     const std::uint64_t at = r.offset();
     const ByteSpan block = r.bytes(n * faceSize, "faces");
     const int node = b.addNode("faces", "faces", parent, at, block.size());

@@ -178,6 +178,8 @@ void decodeTextV1(Builder& b) {
     b.property(fn, "note", "string", std::string("implicit: three consecutive vertices per face"));
 
     s.skipSpace();
+    if (s.pos() > dataEnd)
+        ctx.mapRange(dataEnd, s.pos() - dataEnd, RangeKind::Padding, "trailing whitespace", b.root);
     if (!s.atEnd()) {
         ctx.warn(s.pos(), "trailing-bytes",
                  str(ctx.bytes().size() - s.pos()) + " bytes after the " + str(faces) + " faces");
