@@ -29,6 +29,7 @@
 #include "asset_document.h"
 #include "decode_job.h"
 #include "diagnostics_dock.h"
+#include "hex_dock.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/viewport.h"
 #include "meshscope/resources/resources.h"
@@ -76,8 +77,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addDockWidget(Qt::LeftDockWidgetArea, structureDock_);
     addDockWidget(Qt::RightDockWidgetArea, propertiesDock_);
     addDockWidget(Qt::BottomDockWidgetArea, diagnosticsDock_);
-    resizeDocks({structureDock_, propertiesDock_}, {280, 320}, Qt::Horizontal);
-    resizeDocks({diagnosticsDock_}, {140}, Qt::Vertical);
 
     fileLabel_ = new QLabel(this);
     statsLabel_ = new QLabel(this);
@@ -100,6 +99,24 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
 
     createActions();
+
+    // The hex inspector follows the document like every other panel: it shows the file's bytes
+    // over the byte map, marks the selection, and a selection made in it selects the node that
+    // owns those bytes.
+    hexDock_ = new HexDock(this);
+    addInspectorDock(hexDock_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(diagnosticsDock_, hexDock_);
+    connect(document_, &AssetDocument::assetChanged, this, [this]() {
+        hexDock_->setData(document_->bytes(),
+                          document_->hasAsset() ? &document_->byteMap() : nullptr);
+    });
+    connect(document_, &AssetDocument::selectionChanged, hexDock_,
+            [this](int, quint64 offset, quint64 length) {
+                if (length > 0) hexDock_->selectRange(offset, length);
+            });
+    connect(hexDock_, &HexDock::selectionChanged, this, [this](quint64 offset, quint64 length) {
+        if (length > 0) document_->selectBytes(offset, length);
+    });
 
     connect(document_, &AssetDocument::assetChanged, this, &MainWindow::onAssetChanged);
     connect(document_, &AssetDocument::selectionChanged, this,
@@ -333,7 +350,8 @@ void MainWindow::onAssetChanged() {
                             humanSize(document_->bytes().size()));
     if (fileList_.size() > 1)
         info += tr(" · file %1 of %2").arg(fileIndex_ + 1).arg(fileList_.size());
-    if (const auto w = a.warningCount()) info += tr(" · %n warning(s)", nullptr, int(w));
+    if (const auto w = a.warningCount())
+        info += w == 1 ? tr(" · 1 warning") : tr(" · %1 warnings").arg(w);
     fileLabel_->setText(info);
     updateStats();
 }
@@ -357,9 +375,10 @@ void MainWindow::onSelectionChanged(int node) {
 void MainWindow::updateStats() {
     const render::SceneStats s = viewport_->scene()->stats();
     QLocale loc;
-    QString text =
-        tr("%1 vertices · %2 triangles · %n draw call(s)", nullptr, s.drawCalls)
-            .arg(loc.toString(qulonglong(s.vertices)), loc.toString(qulonglong(s.triangles)));
+    QString text = tr("%1 vertices · %2 triangles · %3 %4")
+                       .arg(loc.toString(qulonglong(s.vertices)),
+                            loc.toString(qulonglong(s.triangles)), QString::number(s.drawCalls),
+                            s.drawCalls == 1 ? tr("draw call") : tr("draw calls"));
     if (frameMs_ > 0) text += tr(" · %1 ms/frame").arg(frameMs_, 0, 'f', 1);
     statsLabel_->setText(text);
 }
@@ -457,6 +476,14 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (!event->mimeData()->hasUrls()) return;
     event->acceptProposedAction();
     openDroppedUrls(event->mimeData()->urls());
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (docksSized_) return;
+    docksSized_ = true;
+    resizeDocks({structureDock_, propertiesDock_}, {330, 340}, Qt::Horizontal);
+    resizeDocks({diagnosticsDock_}, {230}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -23,6 +23,7 @@ namespace meshscope::shell {
 class AssetDocument;
 class DecodeJob;
 class DiagnosticsDock;
+class HexDock;
 class PropertiesDock;
 class StructureDock;
 struct DecodeOutcome;
@@ -38,6 +39,7 @@ public:
     StructureDock* structureDock() const { return structureDock_; }
     PropertiesDock* propertiesDock() const { return propertiesDock_; }
     DiagnosticsDock* diagnosticsDock() const { return diagnosticsDock_; }
+    HexDock* hexDock() const { return hexDock_; }
 
     // Adds a panel that follows document() (the hex inspector ...) and lists it in View › Panels.
     void addInspectorDock(QDockWidget* dock, Qt::DockWidgetArea area);
@@ -69,6 +71,7 @@ signals:
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
 
 private:
@@ -91,6 +94,7 @@ private:
     StructureDock* structureDock_ = nullptr;
     PropertiesDock* propertiesDock_ = nullptr;
     DiagnosticsDock* diagnosticsDock_ = nullptr;
+    HexDock* hexDock_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QMenu* panelsMenu_ = nullptr;
     QAction* wireframeAction_ = nullptr;
@@ -107,6 +111,7 @@ private:
     int fileIndex_ = -1;
     bool interactive_ = true;
     double frameMs_ = 0;
+    bool docksSized_ = false;
 };
 
 }  // namespace meshscope::shell

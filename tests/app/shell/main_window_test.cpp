@@ -236,3 +236,35 @@ TEST(MainWindow, AddInspectorDockListsItUnderPanels) {
     for (QAction* a : window.findChildren<QAction*>()) listed |= a == dock->toggleViewAction();
     EXPECT_TRUE(listed);
 }
+
+TEST(MainWindow, SelectingALodNodeHighlightsTheMeshAndShowsThatLevel) {
+    const QString path = writeFixture("app_highlight", "lods.mesh", makeLodSphere(3));
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openFileNow(path));
+    const Asset& asset = window.document()->asset();
+    int lodNode = -1;
+    for (std::size_t i = 0; i < asset.nodes.size(); ++i)
+        if (asset.nodes[i].lod == 2) lodNode = int(i);
+    ASSERT_GE(lodNode, 0) << "the FileMesh decoder gives every LOD a node";
+
+    render::CaptureOptions options;
+    options.size = QSize(320, 240);
+    const QImage before = window.viewport()->captureImageBlocking(options);
+    window.document()->selectNode(lodNode);
+    render::AssetScene* scene = window.viewport()->scene();
+    EXPECT_EQ(scene->highlightedMesh(), 0);
+    EXPECT_EQ(scene->lod(0), 2);
+    const QImage after = window.viewport()->captureImageBlocking(options);
+    ASSERT_FALSE(before.isNull());
+    ASSERT_FALSE(after.isNull());
+    after.save(QString::fromStdString(
+        (test::tempDir("app_highlight_out") / "lod2_selected.png").string()));
+    // The highlighted coarse level looks different from the plain fine one at the centre.
+    EXPECT_NE(before.pixel(160, 120), after.pixel(160, 120));
+
+    window.document()->selectNode(-1);
+    EXPECT_EQ(scene->highlightedMesh(), -1);
+}
