@@ -59,8 +59,13 @@ struct Bounds {
     bool valid() const { return min.x <= max.x && min.y <= max.y && min.z <= max.z; }
     void add(const Vec3& p) {
         if (!p.finite()) return;
-        min = {std::fmin(min.x, p.x), std::fmin(min.y, p.y), std::fmin(min.z, p.z)};
-        max = {std::fmax(max.x, p.x), std::fmax(max.y, p.y), std::fmax(max.z, p.z)};
+        // Plain compares (inlined, vectorisable); std::fmin/fmax go through libm.
+        min.x = p.x < min.x ? p.x : min.x;
+        min.y = p.y < min.y ? p.y : min.y;
+        min.z = p.z < min.z ? p.z : min.z;
+        max.x = p.x > max.x ? p.x : max.x;
+        max.y = p.y > max.y ? p.y : max.y;
+        max.z = p.z > max.z ? p.z : max.z;
     }
     void add(const Bounds& b) {
         if (!b.valid()) return;
