@@ -612,7 +612,7 @@ Asset makeRobloxTypesModel() {
             i == 1 ? std::vector<double>{0, 1, 0, 0, 0, 1, 0, 0, 1, 0}
                    : std::vector<double>{0, 1, 1, 1, 0, 0.5, 0, 0, 0, 0, 1, 1, 1, 1, 0});
         add(n, "Range", "NumberRange", std::vector<double>{-0.5 * i, 1});
-        add(n, "Bounds", "Rect", std::vector<double>{-1, -10, 8 + i, 9});
+        add(n, "Bounds", "Rect", std::vector<double>{-1, -10, double(8 + i), 9});
         add(n, "Physics", "PhysicalProperties",
             i == 1 ? std::vector<double>{}
                    : std::vector<double>{0.7, 0.3, 0.5, 1, 1, i == 0 ? 1.0 : 0.25});
