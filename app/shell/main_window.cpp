@@ -383,6 +383,10 @@ void MainWindow::updateStats() {
     statsLabel_->setText(text);
 }
 
+void MainWindow::setWireframe(bool on) {
+    wireframeAction_->setChecked(on);
+}
+
 QStringList MainWindow::recentFiles() const {
     return QSettings().value(QLatin1String(kRecentKey)).toStringList();
 }

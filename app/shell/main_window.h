@@ -63,6 +63,8 @@ public:
                           QString* error = nullptr);
 
     QStringList recentFiles() const;
+    // View › Wireframe (kept across files).
+    void setWireframe(bool on);
 
 signals:
     void fileOpened(const QString& path);

@@ -77,8 +77,10 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
         printErr(parser.errorText());
         return 2;
     }
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
+    if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
+        QString help = parser.helpText();
+        help.replace(QLatin1String("<executable_name>"), QLatin1String("meshscope"));
+        std::fputs(qPrintable(help), stdout);
         return 0;
     }
     if (parser.isSet(QStringLiteral("version"))) {
@@ -119,10 +121,17 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
     return std::nullopt;
 }
 
-int runViewer(QApplication& app) {
-    ViewerOptions options;
-    if (auto code = parseViewerOptions(app.arguments(), options)) return *code;
+QString missingDisplayReason() {
+    if (!qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") ||
+        !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        return {};
+    return QStringLiteral(
+        "no display to open the 3D window on (DISPLAY and WAYLAND_DISPLAY are unset); for "
+        "--screenshot on a headless machine run: xvfb-run -a -s \"-screen 0 1280x1024x24\" "
+        "meshscope --screenshot OUT.png FILE");
+}
 
+int runViewer(QApplication& app, const ViewerOptions& options) {
     MainWindow window;
     window.viewport()->setGridVisible(options.grid);
 
@@ -140,7 +149,7 @@ int runViewer(QApplication& app) {
             return 1;
         }
         if (options.lod) window.viewport()->scene()->setLodAll(*options.lod);
-        window.viewport()->setWireframe(options.wireframe);
+        window.setWireframe(options.wireframe);
         if (!waitUntilExposed(window.viewport()->renderWindow(), 10000)) {
             printErr(QStringLiteral("the 3D window was never shown (is there a display?)"));
             return 1;
@@ -153,13 +162,14 @@ int runViewer(QApplication& app) {
         return 0;
     }
 
+    window.setWireframe(options.wireframe);
     window.show();
     if (options.files.isEmpty()) {
         window.openSample();
     } else {
         window.openFiles(options.files);
     }
-    if (options.lod || options.wireframe) {
+    if (options.lod) {
         QObject::connect(&window, &MainWindow::fileOpened, &window, [&window, options]() {
             if (options.lod) window.viewport()->scene()->setLodAll(*options.lod);
         });

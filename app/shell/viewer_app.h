@@ -29,10 +29,14 @@ void prepareEnvironment();
 // Sets application name, version and organisation (QSettings keys).
 void setApplicationInfo();
 
-// Parses the arguments; prints help / version / errors and returns the exit code to use when it
-// should not continue.
+// Parses the arguments (before the QApplication exists, so --help and --version work without a
+// display); prints help / version / errors and returns the exit code to use when it should not
+// continue.
 std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOptions& options);
 
-int runViewer(QApplication& app);
+// Says why no window can be opened (no display), or returns an empty string.
+QString missingDisplayReason();
+
+int runViewer(QApplication& app, const ViewerOptions& options);
 
 }  // namespace meshscope::shell

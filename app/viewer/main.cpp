@@ -1,11 +1,21 @@
 // meshscope: the desktop viewer. Everything but the application object lives in meshscope_shell.
 #include <QApplication>
+#include <cstdio>
 
 #include "viewer_app.h"
 
 int main(int argc, char** argv) {
-    meshscope::shell::prepareEnvironment();
+    using namespace meshscope::shell;
+    prepareEnvironment();
+    setApplicationInfo();
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
+    ViewerOptions options;
+    if (const auto exitCode = parseViewerOptions(arguments, options)) return *exitCode;
+    if (const QString reason = missingDisplayReason(); !reason.isEmpty()) {
+        std::fprintf(stderr, "meshscope: %s\n", qPrintable(reason));
+        return 1;
+    }
     QApplication app(argc, argv);
-    meshscope::shell::setApplicationInfo();
-    return meshscope::shell::runViewer(app);
+    return runViewer(app, options);
 }

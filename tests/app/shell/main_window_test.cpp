@@ -268,3 +268,19 @@ TEST(MainWindow, SelectingALodNodeHighlightsTheMeshAndShowsThatLevel) {
     window.document()->selectNode(-1);
     EXPECT_EQ(scene->highlightedMesh(), -1);
 }
+
+TEST(MainWindow, ViewShortcutsWorkWhileTheThreeDViewHasFocus) {
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    window.document()->setDecoded("hand.bin", "hand.bin", QByteArray(32, '\0'), handMadeResult());
+    window.activateWindow();
+    QWindow* view = window.viewport()->renderWindow();
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, QPoint(20, 20));
+    EXPECT_FALSE(window.viewport()->wireframe());
+    QTest::keyClick(view, Qt::Key_W);
+    EXPECT_TRUE(window.viewport()->wireframe());
+    const bool grid = window.viewport()->gridVisible();
+    QTest::keyClick(view, Qt::Key_G);
+    EXPECT_NE(window.viewport()->gridVisible(), grid);
+}
