@@ -82,7 +82,83 @@ SniffResult sniff(ByteSpan bytes, const std::string& fileName) {
 
 namespace {
 
+// Defence in depth for every consumer (renderer, exporters): a mesh handed out — complete or
+// partial — never has a stream of the wrong length or an index past its vertices. Decoders
+// validate as they read; this catches a partial result cut mid-array and any decoder slip.
+void sanitizeMesh(Asset& asset, Mesh& m) {
+    const std::size_t n = m.positions.size();
+    auto fixStream = [&](auto& stream, const char* name) {
+        if (!stream.empty() && stream.size() != n) {
+            asset.diagnostics.push_back({Severity::Warning, "inconsistent-mesh", 0, m.name,
+                                         std::string(name) + " stream dropped: " +
+                                             std::to_string(stream.size()) + " entries for " +
+                                             std::to_string(n) + " vertices"});
+            stream.clear();
+        }
+    };
+    fixStream(m.normals, "normal");
+    fixStream(m.uv0, "uv0");
+    fixStream(m.uv1, "uv1");
+    fixStream(m.tangents, "tangent");
+    fixStream(m.colors, "colour");
+    fixStream(m.skin, "skin");
+    std::uint32_t maxIndex = 0;
+    for (std::uint32_t i : m.indices) maxIndex = i > maxIndex ? i : maxIndex;
+    const std::size_t per = m.primitive == Primitive::Triangles ? 3 : 2;
+    if ((!m.indices.empty() && maxIndex >= n) || m.indices.size() % per != 0) {
+        asset.diagnostics.push_back({Severity::Warning, "inconsistent-mesh", 0, m.name,
+                                     "indices dropped: index " + std::to_string(maxIndex) +
+                                         " is past the " + std::to_string(n) + " vertices"});
+        m.indices.clear();
+        m.lods.clear();
+        m.surfaces.clear();
+    }
+    const std::uint64_t prims = m.indices.size() / per;
+    std::erase_if(m.lods, [&](const LodLevel& l) {
+        return std::uint64_t(l.firstTriangle) + l.triangleCount > prims;
+    });
+    std::erase_if(m.surfaces, [&](const Surface& s) {
+        return std::uint64_t(s.firstTriangle) + s.triangleCount > prims ||
+               std::uint64_t(s.firstVertex) + s.vertexCount > n;
+    });
+    if (m.skeleton >= int(asset.skeletons.size())) m.skeleton = -1;
+    if (m.facs >= int(asset.facs.size())) m.facs = -1;
+    if (!m.skin.empty()) {
+        const std::size_t bones = m.skeleton >= 0 ? asset.skeletons[m.skeleton].bones.size() : 0;
+        for (auto& v : m.skin)
+            for (int k = 0; k < 4; ++k)
+                if (v.joints[k] >= bones) { v.joints[k] = 0; v.weights[k] = 0; }
+    }
+}
+
+// Node links that point nowhere become -1 / are dropped, so views can follow them blindly.
+void sanitizeNodes(Asset& asset) {
+    const int nodes = int(asset.nodes.size());
+    auto clamp = [](int& index, std::size_t size) {
+        if (index < -1 || index >= int(size)) index = -1;
+    };
+    for (auto& n : asset.nodes) {
+        clamp(n.parent, asset.nodes.size());
+        clamp(n.mesh, asset.meshes.size());
+        clamp(n.skeleton, asset.skeletons.size());
+        clamp(n.facs, asset.facs.size());
+        clamp(n.animation, asset.animations.size());
+        if (n.bone >= 0 && (n.skeleton < 0 || n.bone >= int(asset.skeletons[n.skeleton].bones.size())))
+            n.bone = -1;
+        if (n.lod >= 0 && (n.mesh < 0 || n.lod >= int(asset.meshes[n.mesh].lods.size()))) n.lod = -1;
+        std::erase_if(n.children, [&](int c) { return c < 0 || c >= nodes; });
+    }
+    for (auto& m : asset.meshes) clamp(m.node, asset.nodes.size());
+    for (auto& sk : asset.skeletons)
+        for (auto& b : sk.bones) {
+            clamp(b.parent, sk.bones.size());
+            clamp(b.lodParent, sk.bones.size());
+        }
+}
+
 void finish(Asset& asset, std::uint64_t fileSize) {
+    for (auto& m : asset.meshes) sanitizeMesh(asset, m);
+    sanitizeNodes(asset);
     for (auto& m : asset.meshes) m.computeBounds();
     asset.fileSize = fileSize;
     asset.byteMap.finalize(fileSize);
