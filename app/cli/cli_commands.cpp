@@ -3,6 +3,7 @@
 
 #include <ostream>
 
+#include "export_command.h"
 #include "json_report.h"
 #include "pose_command.h"
 #include "meshscope/core/decode.h"
@@ -23,6 +24,10 @@ constexpr const char* kUsage =
     "  tree [--json] FILE   node / instance tree with properties\n"
     "  pose [--json] [--pose C=W,...] [--bone NAME=rx,ry,rz]... FILE\n"
     "                       posed bones, FACS weights and posed bounds (pose --help)\n"
+    "  export --to glb|gltf|obj [--lod N] FILE OUT\n"
+    "                       glTF (LODs, skin, FACS morph targets, model parts) or OBJ + MTL\n"
+    "  convert --to 2.00|3.00|4.00|5.00|6.00|7.00 FILE OUT\n"
+    "                       rewrite the mesh as that FileMesh version (warns what is dropped)\n"
     "\n"
     "Options:\n"
     "  -h, --help           show this help\n"
@@ -76,6 +81,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i].starts_with("-")) continue;
+        if (args[i] == "export" || args[i] == "convert") {
+            std::vector<std::string> rest(args.begin(), args.begin() + std::ptrdiff_t(i));
+            rest.insert(rest.end(), args.begin() + std::ptrdiff_t(i) + 1, args.end());
+            return args[i] == "export" ? runExport(rest, out, err) : runConvert(rest, out, err);
+        }
         if (args[i] != "pose") break;
         std::vector<std::string> rest(args.begin(), args.begin() + std::ptrdiff_t(i));
         rest.insert(rest.end(), args.begin() + std::ptrdiff_t(i) + 1, args.end());

@@ -1,0 +1,178 @@
+// meshscope-cli export / convert (see export_command.h): argument parsing, the guard against
+// overwriting the input, and the report. The work itself is core's.
+#include "export_command.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <ostream>
+
+#include "meshscope/core/decode.h"
+#include "meshscope/core/export.h"
+
+namespace meshscope::cli {
+
+namespace {
+
+constexpr const char* kExportUsage =
+    "Usage: meshscope-cli export --to glb|gltf|obj [--lod N] FILE OUT\n"
+    "  glTF holds every LOD (or LOD N), the skeleton as a skin, FACS controls as morph targets\n"
+    "  and a model's parts as nodes; OBJ (+ .mtl) holds LOD 0 (or LOD N).\n";
+constexpr const char* kConvertUsage =
+    "Usage: meshscope-cli convert --to 2.00|3.00|4.00|5.00|6.00|7.00 FILE OUT\n"
+    "  Rewrites the file's mesh as that FileMesh version (also 3.01, 4.01); each feature the\n"
+    "  version cannot hold is dropped with a warning.\n";
+
+struct Args {
+    std::optional<std::string> to;
+    std::optional<std::string> lod;
+    std::vector<std::string> positional;
+    std::string error;
+};
+
+Args parseArgs(const std::vector<std::string>& args, bool allowLod) {
+    Args a;
+    for (std::size_t i = 0; i < args.size() && a.error.empty(); ++i) {
+        const std::string& s = args[i];
+        auto value = [&](const std::string& name, std::optional<std::string>& slot) {
+            if (s == name) {
+                if (i + 1 >= args.size())
+                    a.error = name + " needs a value";
+                else
+                    slot = args[++i];
+                return true;
+            }
+            if (s.starts_with(name + "=")) {
+                slot = s.substr(name.size() + 1);
+                return true;
+            }
+            return false;
+        };
+        if (value("--to", a.to)) continue;
+        if (allowLod && value("--lod", a.lod)) continue;
+        if (s.size() > 1 && s[0] == '-')
+            a.error = "unknown option " + s;
+        else
+            a.positional.push_back(s);
+    }
+    if (a.error.empty() && !a.to) a.error = "--to is required";
+    if (a.error.empty() && a.positional.size() != 2) a.error = "FILE and OUT are required";
+    return a;
+}
+
+bool samePath(const std::string& a, const std::string& b) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(a, b, ec)) return true;
+    const auto ca = std::filesystem::weakly_canonical(a, ec);
+    if (ec) return a == b;
+    const auto cb = std::filesystem::weakly_canonical(b, ec);
+    if (ec) return a == b;
+    return ca == cb;
+}
+
+// The input file is never written: refuse any output that is the input.
+bool overwritesInput(const std::string& input, const std::vector<std::string>& outputs,
+                     std::ostream& err, const char* command) {
+    for (const auto& o : outputs)
+        if (samePath(input, o)) {
+            err << "meshscope-cli " << command << ": " << o
+                << " is the input file; choose another OUT\n";
+            return true;
+        }
+    return false;
+}
+
+bool decode(const std::string& file, DecodeResult& result, std::ostream& err) {
+    result = decodeFile(file);
+    if (result.ok()) return true;
+    err << file << ": " << result.error->toString() << "\n";
+    return false;
+}
+
+}  // namespace
+
+int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    const Args a = parseArgs(args, true);
+    if (!a.error.empty()) {
+        err << "meshscope-cli export: " << a.error << "\n" << kExportUsage;
+        return 2;
+    }
+    ExportOptions options;
+    const auto format = parseExportFormat(*a.to);
+    if (!format) {
+        err << "meshscope-cli export: unknown format \"" << *a.to << "\" (glb, gltf or obj)\n";
+        return 2;
+    }
+    options.format = *format;
+    if (a.lod) {
+        int lod = -1;
+        const auto& t = *a.lod;
+        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), lod);
+        if (t.empty() || ec != std::errc() || end != t.data() + t.size() || lod < 0) {
+            err << "meshscope-cli export: --lod takes a level number >= 0, not \"" << t << "\"\n";
+            return 2;
+        }
+        options.lod = lod;
+    }
+    const std::string& file = a.positional[0];
+    const std::string& target = a.positional[1];
+    if (overwritesInput(file, exportFilePaths(target, options.format), err, "export")) return 2;
+    DecodeResult result;
+    if (!decode(file, result, err)) return 1;
+    const ExportResult r = exportAsset(result.asset, target, options);
+    for (const auto& w : r.warnings) err << "warning: " << w << "\n";
+    if (!r.ok()) {
+        err << "meshscope-cli export: " << *r.error << "\n";
+        return 1;
+    }
+    const ExportStats& s = r.stats;
+    out << "wrote";
+    for (const auto& f : r.files) out << " " << f;
+    out << "\n  " << s.meshes << " meshes, " << s.vertices << " vertices, " << s.triangles
+        << " triangles";
+    if (s.lines) out << ", " << s.lines << " line segments";
+    if (s.skins) out << ", " << s.skins << " skins (" << s.joints << " joints)";
+    if (s.morphTargets) out << ", " << s.morphTargets << " morph targets";
+    if (s.parts) out << ", " << s.parts << " parts";
+    out << ", " << r.warnings.size() << " warnings\n";
+    return 0;
+}
+
+int runConvert(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    const Args a = parseArgs(args, false);
+    if (!a.error.empty()) {
+        err << "meshscope-cli convert: " << a.error << "\n" << kConvertUsage;
+        return 2;
+    }
+    static const char* known[] = {"2.00", "3.00", "3.01", "4.00", "4.01", "5.00", "6.00", "7.00"};
+    if (std::find(std::begin(known), std::end(known), *a.to) == std::end(known)) {
+        err << "meshscope-cli convert: cannot write FileMesh version \"" << *a.to << "\"\n"
+            << kConvertUsage;
+        return 2;
+    }
+    const std::string& file = a.positional[0];
+    const std::string& target = a.positional[1];
+    if (overwritesInput(file, {target}, err, "convert")) return 2;
+    DecodeResult result;
+    if (!decode(file, result, err)) return 1;
+    const FileMeshWriteResult r = convertToFileMesh(result.asset, *a.to);
+    for (const auto& w : r.warnings) err << "warning: " << w << "\n";
+    if (!r.ok()) {
+        err << "meshscope-cli convert: " << *r.error << "\n";
+        return 1;
+    }
+    std::ofstream f(target, std::ios::binary | std::ios::trunc);
+    f.write(reinterpret_cast<const char*>(r.bytes.data()), std::streamsize(r.bytes.size()));
+    f.close();
+    if (!f) {
+        err << "meshscope-cli convert: cannot write " << target << "\n";
+        return 1;
+    }
+    out << "wrote " << target << " (FileMesh " << *a.to << ", " << r.bytes.size() << " bytes, "
+        << r.warnings.size() << " warnings)\n";
+    return 0;
+}
+
+}  // namespace meshscope::cli

@@ -1,0 +1,644 @@
+// Shared export helpers (see export_internal.h): names, LOD slices, cleaned vertex streams, the
+// visible parts of a model and their primitive meshes.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+#include <unordered_set>
+
+#include "export/export_internal.h"
+
+namespace meshscope::exporting {
+
+// ---------------------------------------------------------------------------------------------
+// Names
+
+std::string validUtf8(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const std::size_t n = s.size();
+    std::size_t i = 0;
+    while (i < n) {
+        const unsigned char c = p[i];
+        std::size_t len = c < 0x80           ? 1
+                          : (c >> 5) == 0x6  ? 2
+                          : (c >> 4) == 0xE  ? 3
+                          : (c >> 3) == 0x1E ? 4
+                                             : 0;
+        bool ok = len > 0 && i + len <= n;
+        for (std::size_t k = 1; ok && k < len; ++k) ok = (p[i + k] & 0xC0) == 0x80;
+        if (ok && len > 1) {
+            // Reject overlong forms, surrogates and code points above U+10FFFF.
+            std::uint32_t cp = c & (0x7F >> len);
+            for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (p[i + k] & 0x3F);
+            static constexpr std::uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+            ok = cp >= kMin[len] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+        }
+        if (ok) {
+            out.append(s.substr(i, len));
+            i += len;
+        } else {
+            out += "\xEF\xBF\xBD";
+            ++i;
+        }
+    }
+    return out;
+}
+
+std::string safeFileStem(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+        if (!ok) c = '_';
+    }
+    return out.empty() ? std::string("export") : out;
+}
+
+std::string meshName(const Asset& asset, int meshIndex) {
+    const Mesh& m = asset.meshes[meshIndex];
+    std::string name = m.name.empty() ? "mesh" + std::to_string(meshIndex) : m.name;
+    return validUtf8(name);
+}
+
+// ---------------------------------------------------------------------------------------------
+// LOD selection
+
+std::vector<LodSlice> selectLods(const Asset& asset, int meshIndex, int lod,
+                                 std::vector<std::string>& warnings) {
+    const Mesh& mesh = asset.meshes[meshIndex];
+    const std::uint32_t totalTriangles = std::uint32_t(mesh.indices.size() / 3);
+    std::vector<LodSlice> levels;
+    if (mesh.lods.empty()) {
+        LodSlice s;
+        s.name = "LOD0";
+        s.triangleCount = totalTriangles;
+        levels.push_back(std::move(s));
+    } else {
+        for (std::size_t i = 0; i < mesh.lods.size(); ++i) {
+            const LodLevel& l = mesh.lods[i];
+            LodSlice s;
+            s.lod = int(i);
+            s.name = l.name.empty() ? "LOD" + std::to_string(i) : validUtf8(l.name);
+            s.firstTriangle = std::min(l.firstTriangle, totalTriangles);
+            s.triangleCount = std::min(l.triangleCount, totalTriangles - s.firstTriangle);
+            levels.push_back(std::move(s));
+        }
+    }
+    const bool multi = levels.size() > 1;
+    if (lod >= 0) {
+        if (std::size_t(lod) >= levels.size()) {
+            warnings.push_back("mesh \"" + meshName(asset, meshIndex) + "\" has " +
+                               std::to_string(levels.size()) + " LOD(s): LOD " +
+                               std::to_string(levels.size() - 1) + " written instead of LOD " +
+                               std::to_string(lod));
+            lod = int(levels.size()) - 1;
+        }
+        levels = {levels[std::size_t(lod)]};
+    }
+    if (multi) {
+        // A level of a multi-LOD mesh holds only the vertices its triangles use.
+        const std::size_t nv = mesh.positions.size();
+        std::vector<char> used(nv);
+        for (LodSlice& s : levels) {
+            std::fill(used.begin(), used.end(), 0);
+            const std::size_t begin = std::size_t(s.firstTriangle) * 3;
+            const std::size_t end = begin + std::size_t(s.triangleCount) * 3;
+            for (std::size_t i = begin; i < end; i += 3) {
+                const auto a = mesh.indices[i], b = mesh.indices[i + 1], c = mesh.indices[i + 2];
+                if (a >= nv || b >= nv || c >= nv) continue;
+                used[a] = used[b] = used[c] = 1;
+            }
+            for (std::size_t v = 0; v < nv; ++v)
+                if (used[v]) s.vertices.push_back(std::uint32_t(v));
+            if (s.vertices.size() == nv) s.vertices.clear();  // every vertex: no remapping
+            if (s.vertices.empty() && nv > 0 && s.triangleCount > 0 && used[0] == 0) {
+                // Only out-of-range triangles: nothing to write, keep an empty but valid slice.
+                s.triangleCount = 0;
+            }
+        }
+    }
+    std::size_t bad = 0;
+    const std::size_t nv = mesh.positions.size();
+    for (const LodSlice& s : levels) {
+        const std::size_t begin = std::size_t(s.firstTriangle) * 3;
+        for (std::size_t i = begin; i < begin + std::size_t(s.triangleCount) * 3; i += 3)
+            if (mesh.indices[i] >= nv || mesh.indices[i + 1] >= nv || mesh.indices[i + 2] >= nv)
+                ++bad;
+    }
+    if (bad)
+        warnings.push_back("mesh \"" + meshName(asset, meshIndex) + "\": " + std::to_string(bad) +
+                           " triangle(s) with an index beyond the vertex count left out");
+    return levels;
+}
+
+std::vector<std::uint32_t> sliceIndices(const Mesh& mesh, const LodSlice& slice) {
+    const std::size_t nv = mesh.positions.size();
+    std::vector<std::uint32_t> remap;
+    if (!slice.allVertices()) {
+        remap.assign(nv, 0xFFFFFFFFu);
+        for (std::size_t i = 0; i < slice.vertices.size(); ++i)
+            remap[slice.vertices[i]] = std::uint32_t(i);
+    }
+    std::vector<std::uint32_t> out;
+    out.reserve(std::size_t(slice.triangleCount) * 3);
+    const std::size_t begin = std::size_t(slice.firstTriangle) * 3;
+    const std::size_t end = begin + std::size_t(slice.triangleCount) * 3;
+    for (std::size_t i = begin; i < end; i += 3) {
+        const std::uint32_t t[3] = {mesh.indices[i], mesh.indices[i + 1], mesh.indices[i + 2]};
+        if (t[0] >= nv || t[1] >= nv || t[2] >= nv) continue;
+        for (std::uint32_t v : t) out.push_back(remap.empty() ? v : remap[v]);
+    }
+    return out;
+}
+
+std::size_t sliceVertexCount(const Mesh& mesh, const LodSlice& slice) {
+    return slice.allVertices() ? mesh.positions.size() : slice.vertices.size();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clean streams
+
+namespace {
+
+float length(const Vec3& v) {
+    return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+}
+Vec3 cross(const Vec3& a, const Vec3& b) {
+    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+float dot(const Vec3& a, const Vec3& b) {
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+Vec3 normalized(const Vec3& v) {
+    const float l = length(v);
+    return l > 0 ? v * (1.0f / l) : v;
+}
+
+}  // namespace
+
+std::vector<Vec3> cleanPositions(const Mesh& mesh, const std::string& name,
+                                 std::vector<std::string>& warnings) {
+    std::vector<Vec3> out = mesh.positions;
+    std::size_t fixed = 0;
+    for (Vec3& p : out)
+        if (!p.finite()) {
+            p = {};
+            ++fixed;
+        }
+    if (fixed)
+        warnings.push_back("mesh \"" + name + "\": " + std::to_string(fixed) +
+                           " non-finite vertex position(s) written as (0, 0, 0)");
+    return out;
+}
+
+std::vector<Vec3> cleanNormals(const Mesh& mesh, const std::string& name,
+                               std::vector<std::string>& warnings) {
+    std::vector<Vec3> out = mesh.normals;
+    std::size_t fixed = 0;
+    for (Vec3& n : out) {
+        const float l = length(n);
+        if (!std::isfinite(l) || l < 1e-12f) {
+            n = {0, 1, 0};
+            ++fixed;
+        } else {
+            n = n * (1.0f / l);
+        }
+    }
+    if (fixed)
+        warnings.push_back("mesh \"" + name + "\": " + std::to_string(fixed) +
+                           " zero or non-finite normal(s) written as (0, 1, 0)");
+    return out;
+}
+
+std::vector<Vec4> cleanTangents(const Mesh& mesh, const std::vector<Vec3>& normals,
+                                const std::string& name, std::vector<std::string>& warnings) {
+    std::vector<Vec4> out(mesh.tangents.size());
+    std::size_t fixed = 0;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const Vec4& t = mesh.tangents[i];
+        const Vec3 n = i < normals.size() ? normals[i] : Vec3{0, 1, 0};
+        Vec3 v{t.x, t.y, t.z};
+        if (v.finite()) v = v - n * dot(v, n);  // orthogonal to the normal
+        float l = length(v);
+        if (!std::isfinite(l) || l < 1e-6f) {
+            // Any unit vector orthogonal to the normal.
+            v = cross(n, std::fabs(n.x) < 0.9f ? Vec3{1, 0, 0} : Vec3{0, 0, 1});
+            l = length(v);
+            ++fixed;
+        }
+        v = v * (1.0f / l);
+        out[i] = {v.x, v.y, v.z, t.w < 0 ? -1.0f : 1.0f};
+    }
+    if (fixed)
+        warnings.push_back("mesh \"" + name + "\": " + std::to_string(fixed) +
+                           " degenerate tangent(s) replaced by a vector orthogonal to the normal");
+    return out;
+}
+
+std::vector<Vec2> cleanUvs(const std::vector<Vec2>& uvs) {
+    std::vector<Vec2> out = uvs;
+    for (Vec2& t : out) {
+        if (!std::isfinite(t.x)) t.x = 0;
+        if (!std::isfinite(t.y)) t.y = 0;
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Model parts
+
+const char* partShapeName(PartShape shape) {
+    switch (shape) {
+        case PartShape::Block:
+            return "Block";
+        case PartShape::Ball:
+            return "Ball";
+        case PartShape::Cylinder:
+            return "Cylinder";
+        case PartShape::Wedge:
+            return "Wedge";
+        case PartShape::CornerWedge:
+            return "CornerWedge";
+    }
+    return "Block";
+}
+
+namespace {
+
+// BasePart classes that draw geometry. Terrain is a BasePart too but has no part geometry.
+const std::unordered_set<std::string>& partClasses() {
+    static const std::unordered_set<std::string> s = {
+        "Part",     "WedgePart",      "CornerWedgePart",    "TrussPart",          "SpawnLocation",
+        "Seat",     "VehicleSeat",    "SkateboardPlatform", "FlagStand",          "Platform",
+        "MeshPart", "UnionOperation", "NegateOperation",    "IntersectOperation", "PartOperation"};
+    return s;
+}
+
+bool meshBacked(const std::string& cls) {
+    return cls == "MeshPart" || cls == "UnionOperation" || cls == "NegateOperation" ||
+           cls == "IntersectOperation" || cls == "PartOperation";
+}
+
+const Property* findProperty(const Node& n, std::initializer_list<const char*> names) {
+    for (const char* name : names)
+        if (const Property* p = n.property(name)) return p;
+    return nullptr;
+}
+
+}  // namespace
+
+PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings) {
+    PartTree tree;
+    const std::size_t count = asset.nodes.size();
+    std::vector<int> partOf(count, -1);
+    std::size_t transparent = 0, unresolved = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const Node& n = asset.nodes[i];
+        if (!partClasses().contains(n.kind)) continue;
+        const Property* cf = findProperty(n, {"CFrame", "CoordinateFrame"});
+        const Property* size = findProperty(n, {"size", "Size"});
+        if (!cf || !size || !std::holds_alternative<CFrame>(cf->value) ||
+            !std::holds_alternative<Vec3>(size->value))
+            continue;
+        if (const Property* t = n.property("Transparency");
+            t && std::holds_alternative<double>(t->value) && std::get<double>(t->value) >= 1.0) {
+            ++transparent;
+            continue;
+        }
+        PartInstance p;
+        p.node = int(i);
+        p.name = validUtf8(n.name.empty() ? n.kind : n.name);
+        p.className = n.kind;
+        p.cframe = std::get<CFrame>(cf->value);
+        p.size = std::get<Vec3>(size->value);
+        if (!p.size.finite() || !p.cframe.position.finite()) continue;
+        if (n.kind == "WedgePart")
+            p.shape = PartShape::Wedge;
+        else if (n.kind == "CornerWedgePart")
+            p.shape = PartShape::CornerWedge;
+        else if (const Property* s = findProperty(n, {"shape", "Shape"});
+                 s && std::holds_alternative<std::int64_t>(s->value)) {
+            // Enum.PartType: Ball 0, Block 1, Cylinder 2, Wedge 3, CornerWedge 4.
+            switch (std::get<std::int64_t>(s->value)) {
+                case 0:
+                    p.shape = PartShape::Ball;
+                    break;
+                case 2:
+                    p.shape = PartShape::Cylinder;
+                    break;
+                case 3:
+                    p.shape = PartShape::Wedge;
+                    break;
+                case 4:
+                    p.shape = PartShape::CornerWedge;
+                    break;
+                default:
+                    p.shape = PartShape::Block;
+                    break;
+            }
+        }
+        if (meshBacked(n.kind)) {
+            p.unresolvedMesh = true;
+            ++unresolved;
+        }
+        if (const Property* c = findProperty(n, {"Color", "Color3uint8"});
+            c && std::holds_alternative<Vec3>(c->value)) {
+            const Vec3 v = std::get<Vec3>(c->value);
+            auto byte = [](float f) {
+                return std::uint8_t(
+                    std::lround(std::clamp(std::isfinite(f) ? f : 0.0f, 0.0f, 1.0f) * 255.0f));
+            };
+            p.color = {byte(v.x), byte(v.y), byte(v.z), 255};
+        }
+        if (const Property* t = n.property("Transparency");
+            t && std::holds_alternative<double>(t->value)) {
+            const double tr = std::clamp(std::get<double>(t->value), 0.0, 1.0);
+            p.color.a = std::uint8_t(std::lround((1.0 - tr) * 255.0));
+        }
+        partOf[i] = int(tree.parts.size());
+        tree.parts.push_back(std::move(p));
+    }
+    if (transparent)
+        warnings.push_back(std::to_string(transparent) +
+                           " fully transparent part(s) (Transparency 1) left out");
+    if (unresolved)
+        warnings.push_back(std::to_string(unresolved) +
+                           " MeshPart/union part(s) written as boxes of their size: their meshes "
+                           "are not resolved");
+    if (tree.parts.empty()) return tree;
+
+    // Which instances appear: every part, and every non-part ancestor of one. A part's tree
+    // parent is its nearest non-part ancestor (parents are walked at most `count` steps, so a
+    // parent loop cannot hang the walk).
+    auto validParent = [&](int i) {
+        const int p = asset.nodes[std::size_t(i)].parent;
+        return p >= 0 && std::size_t(p) < count ? p : -1;
+    };
+    std::vector<int> treeParent(count, -2);  // -2: not included; else asset index or -1
+    std::vector<char> included(count, 0);
+    for (const PartInstance& part : tree.parts) {
+        int child = part.node;
+        int p = validParent(child);
+        std::size_t steps = 0;
+        while (p >= 0 && partOf[std::size_t(p)] >= 0 && steps++ < count) p = validParent(p);
+        if (steps >= count) p = -1;
+        treeParent[std::size_t(child)] = p;
+        included[std::size_t(child)] = 1;
+        // Include the group chain above it.
+        steps = 0;
+        while (p >= 0 && !included[std::size_t(p)] && steps++ < count) {
+            included[std::size_t(p)] = 1;
+            int q = validParent(p);
+            std::size_t inner = 0;
+            while (q >= 0 && partOf[std::size_t(q)] >= 0 && inner++ < count) q = validParent(q);
+            if (inner >= count || q == p) q = -1;
+            treeParent[std::size_t(p)] = q;
+            p = q;
+        }
+    }
+    // Break any loop among group parents: a node whose parent chain returns to itself becomes a
+    // root.
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!included[i]) continue;
+        int p = treeParent[i];
+        std::size_t steps = 0;
+        while (p >= 0 && steps++ <= count) {
+            if (std::size_t(p) == i) {
+                treeParent[i] = -1;
+                break;
+            }
+            p = treeParent[std::size_t(p)];
+        }
+    }
+    std::vector<std::vector<int>> kids(count);
+    std::vector<int> rootsAsset;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!included[i]) continue;
+        if (treeParent[i] < 0)
+            rootsAsset.push_back(int(i));
+        else
+            kids[std::size_t(treeParent[i])].push_back(int(i));
+    }
+    // Depth-first, parents before children, without recursion.
+    std::vector<std::pair<int, int>> stack;  // asset index, tree parent index
+    for (auto it = rootsAsset.rbegin(); it != rootsAsset.rend(); ++it) stack.push_back({*it, -1});
+    while (!stack.empty()) {
+        const auto [ai, parent] = stack.back();
+        stack.pop_back();
+        const int index = int(tree.nodes.size());
+        tree.nodes.push_back({ai, parent, partOf[std::size_t(ai)], {}});
+        if (parent < 0)
+            tree.roots.push_back(index);
+        else
+            tree.nodes[std::size_t(parent)].children.push_back(index);
+        const auto& k = kids[std::size_t(ai)];
+        for (auto it = k.rbegin(); it != k.rend(); ++it) stack.push_back({*it, index});
+    }
+    return tree;
+}
+
+Vec3 partScale(const PartInstance& part) {
+    const Vec3 s = part.size;
+    switch (part.shape) {
+        case PartShape::Ball: {
+            const float d = std::min({s.x, s.y, s.z});
+            return {d, d, d};
+        }
+        case PartShape::Cylinder: {
+            const float d = std::min(s.y, s.z);
+            return {s.x, d, d};
+        }
+        default:
+            return s;
+    }
+}
+
+Mat4 cframeMatrix(const CFrame& cf) {
+    Mat4 m;
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) m.at(r, c) = cf.rotation[std::size_t(r * 3 + c)];
+    m.at(0, 3) = cf.position.x;
+    m.at(1, 3) = cf.position.y;
+    m.at(2, 3) = cf.position.z;
+    return m;
+}
+
+namespace {
+
+// Builds a convex primitive face by face. Each face is a planar polygon (fan-triangulated) with
+// a flat normal; the winding is flipped where needed so that it faces away from `inside`.
+class PrimitiveBuilder {
+public:
+    explicit PrimitiveBuilder(Vec3 inside) : inside_(inside) {}
+
+    void face(std::vector<Vec3> corners, std::vector<Vec2> uvs) {
+        Vec3 n = normalized(cross(corners[1] - corners[0], corners[2] - corners[0]));
+        Vec3 centre{};
+        for (const Vec3& c : corners) centre = centre + c;
+        centre = centre * (1.0f / float(corners.size()));
+        if (dot(n, centre - inside_) < 0) {
+            std::reverse(corners.begin(), corners.end());
+            std::reverse(uvs.begin(), uvs.end());
+            n = n * -1.0f;
+        }
+        const auto base = std::uint32_t(mesh.positions.size());
+        for (std::size_t i = 0; i < corners.size(); ++i) {
+            mesh.positions.push_back(corners[i]);
+            mesh.normals.push_back(n);
+            mesh.uv0.push_back(uvs[i]);
+        }
+        for (std::uint32_t i = 1; i + 1 < corners.size(); ++i) {
+            mesh.indices.push_back(base);
+            mesh.indices.push_back(base + i);
+            mesh.indices.push_back(base + i + 1);
+        }
+    }
+
+    Mesh finish(const char* name) {
+        mesh.name = name;
+        mesh.lods.push_back({0, std::uint32_t(mesh.indices.size() / 3), "LOD0"});
+        mesh.computeBounds();
+        return std::move(mesh);
+    }
+
+    Mesh mesh;
+
+private:
+    Vec3 inside_;
+};
+
+const std::vector<Vec2> kQuadUv = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+const std::vector<Vec2> kTriUv = {{0, 1}, {1, 1}, {0.5f, 0}};
+
+Mesh box() {
+    PrimitiveBuilder b({0, 0, 0});
+    const float h = 0.5f;
+    for (int axis = 0; axis < 3; ++axis)
+        for (float s : {-h, h}) {
+            std::vector<Vec3> c(4);
+            const float u[4] = {-h, h, h, -h}, v[4] = {-h, -h, h, h};
+            for (int k = 0; k < 4; ++k) {
+                float p[3];
+                p[axis] = s;
+                p[(axis + 1) % 3] = u[k];
+                p[(axis + 2) % 3] = v[k];
+                c[std::size_t(k)] = {p[0], p[1], p[2]};
+            }
+            b.face(c, kQuadUv);
+        }
+    return b.finish("Block");
+}
+
+Mesh wedge() {
+    // Corners: bottom (y = -0.5) full; top edge only at the back (z = +0.5).
+    const Vec3 lbf{-0.5f, -0.5f, -0.5f}, rbf{0.5f, -0.5f, -0.5f}, lbb{-0.5f, -0.5f, 0.5f},
+        rbb{0.5f, -0.5f, 0.5f}, ltb{-0.5f, 0.5f, 0.5f}, rtb{0.5f, 0.5f, 0.5f};
+    PrimitiveBuilder b({0, -1.0f / 6, 1.0f / 6});  // centroid of the six corners
+    b.face({lbf, rbf, rbb, lbb}, kQuadUv);         // bottom
+    b.face({lbb, rbb, rtb, ltb}, kQuadUv);         // back
+    b.face({lbf, rbf, rtb, ltb}, kQuadUv);         // slope
+    b.face({lbf, lbb, ltb}, kTriUv);               // left
+    b.face({rbf, rbb, rtb}, kTriUv);               // right
+    return b.finish("Wedge");
+}
+
+Mesh cornerWedge() {
+    const Vec3 lbf{-0.5f, -0.5f, -0.5f}, rbf{0.5f, -0.5f, -0.5f}, lbb{-0.5f, -0.5f, 0.5f},
+        rbb{0.5f, -0.5f, 0.5f}, apex{0.5f, 0.5f, -0.5f};
+    PrimitiveBuilder b({0.1f, -0.3f, -0.1f});  // centroid of the five corners
+    b.face({lbf, rbf, rbb, lbb}, kQuadUv);     // bottom
+    b.face({rbf, rbb, apex}, kTriUv);          // right, vertical
+    b.face({lbf, rbf, apex}, kTriUv);          // front, vertical
+    b.face({lbb, rbb, apex}, kTriUv);          // back slope
+    b.face({lbf, lbb, apex}, kTriUv);          // left slope
+    return b.finish("CornerWedge");
+}
+
+Mesh ball() {
+    constexpr int rings = 12, segments = 16;
+    constexpr float r = 0.5f, pi = std::numbers::pi_v<float>;
+    Mesh m;
+    m.name = "Ball";
+    for (int i = 0; i <= rings; ++i) {
+        const float theta = pi * float(i) / rings;
+        for (int j = 0; j <= segments; ++j) {
+            const float phi = 2 * pi * float(j) / segments;
+            const Vec3 n{std::sin(theta) * std::cos(phi), std::cos(theta),
+                         -std::sin(theta) * std::sin(phi)};
+            m.positions.push_back(n * r);
+            m.normals.push_back(n);
+            m.uv0.push_back({float(j) / segments, float(i) / rings});
+        }
+    }
+    const std::uint32_t row = segments + 1;
+    for (std::uint32_t i = 0; i < rings; ++i)
+        for (std::uint32_t j = 0; j < segments; ++j) {
+            const std::uint32_t a = i * row + j, b = a + row, c = b + 1, d = a + 1;
+            // Counter-clockwise seen from outside (phi grows towards -Z from +X).
+            if (i != 0) m.indices.insert(m.indices.end(), {a, b, d});
+            if (i != rings - 1) m.indices.insert(m.indices.end(), {d, b, c});
+        }
+    m.lods.push_back({0, std::uint32_t(m.indices.size() / 3), "LOD0"});
+    m.computeBounds();
+    return m;
+}
+
+Mesh cylinder() {
+    constexpr int segments = 24;
+    constexpr float r = 0.5f, pi = std::numbers::pi_v<float>;
+    PrimitiveBuilder b({0, 0, 0});
+    std::vector<Vec3> ring[2];
+    for (int s = 0; s < 2; ++s)
+        for (int j = 0; j < segments; ++j) {
+            const float phi = 2 * pi * float(j) / segments;
+            ring[s].push_back({s == 0 ? -0.5f : 0.5f, r * std::cos(phi), r * std::sin(phi)});
+        }
+    // Caps as flat polygons.
+    std::vector<Vec2> capUv;
+    for (int j = 0; j < segments; ++j) {
+        const float phi = 2 * pi * float(j) / segments;
+        capUv.push_back({0.5f + 0.5f * std::cos(phi), 0.5f + 0.5f * std::sin(phi)});
+    }
+    b.face(ring[0], capUv);
+    b.face(ring[1], capUv);
+    // Smooth side: shared normals per column.
+    Mesh& m = b.mesh;
+    const auto base = std::uint32_t(m.positions.size());
+    for (int j = 0; j <= segments; ++j) {
+        const float phi = 2 * pi * float(j) / segments;
+        const Vec3 n{0, std::cos(phi), std::sin(phi)};
+        for (float x : {-0.5f, 0.5f}) {
+            m.positions.push_back({x, r * n.y, r * n.z});
+            m.normals.push_back(n);
+            m.uv0.push_back({float(j) / segments, x < 0 ? 1.0f : 0.0f});
+        }
+    }
+    for (std::uint32_t j = 0; j < segments; ++j) {
+        const std::uint32_t a = base + 2 * j, a2 = a + 1, b0 = a + 2, b2 = a + 3;
+        // (x grows along +X, phi from +Y towards +Z): outward winding is a, b0, a2.
+        m.indices.insert(m.indices.end(), {a, b0, a2, a2, b0, b2});
+    }
+    return b.finish("Cylinder");
+}
+
+}  // namespace
+
+Mesh makePartPrimitive(PartShape shape) {
+    switch (shape) {
+        case PartShape::Block:
+            return box();
+        case PartShape::Ball:
+            return ball();
+        case PartShape::Cylinder:
+            return cylinder();
+        case PartShape::Wedge:
+            return wedge();
+        case PartShape::CornerWedge:
+            return cornerWedge();
+    }
+    return box();
+}
+
+}  // namespace meshscope::exporting

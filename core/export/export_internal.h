@@ -1,0 +1,111 @@
+// Shared by the glTF and OBJ exporters: which triangles and vertices each LOD writes, cleaned
+// vertex streams (exporters must not write NaN or zero-length normals), the visible parts of a
+// model with their primitive meshes, and name / UTF-8 hygiene. Visible to the tests.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "meshscope/core/asset.h"
+#include "meshscope/core/export.h"
+
+namespace meshscope::exporting {
+
+// ---------------------------------------------------------------------------------------------
+// Names
+
+// Replaces every byte sequence that is not valid UTF-8 with U+FFFD (JSON writers throw on it).
+std::string validUtf8(std::string_view s);
+// A file-name-safe stem for sidecar files: characters outside [A-Za-z0-9._-] become '_'.
+std::string safeFileStem(std::string_view s);
+std::string meshName(const Asset& asset, int meshIndex);
+
+// ---------------------------------------------------------------------------------------------
+// LOD selection
+
+struct LodSlice {
+    int lod = 0;       // LOD index in the mesh (0 when the mesh has none)
+    std::string name;  // "LOD0" or the stored level name
+    std::uint32_t firstTriangle = 0, triangleCount = 0;  // clamped to the index buffer
+    // Vertices written, in ascending original order. Empty = every vertex of the mesh (a mesh
+    // with one LOD keeps even unreferenced vertices; a level of a multi-LOD mesh holds only the
+    // vertices its triangles use).
+    std::vector<std::uint32_t> vertices;
+    bool allVertices() const { return vertices.empty(); }
+};
+
+// The levels to write: `lod` < 0 every level, else level `lod` (clamped to the last one, with a
+// warning naming the mesh). Triangles whose indices are out of range are left out (warning).
+std::vector<LodSlice> selectLods(const Asset& asset, int meshIndex, int lod,
+                                 std::vector<std::string>& warnings);
+// The triangle indices of a slice, remapped to the slice's vertex numbering; triangles with an
+// out-of-range index are skipped.
+std::vector<std::uint32_t> sliceIndices(const Mesh& mesh, const LodSlice& slice);
+std::size_t sliceVertexCount(const Mesh& mesh, const LodSlice& slice);
+
+// ---------------------------------------------------------------------------------------------
+// Clean streams (counts of repaired values go to warnings, once per mesh and stream)
+
+// Non-finite positions become (0, 0, 0).
+std::vector<Vec3> cleanPositions(const Mesh& mesh, const std::string& name,
+                                 std::vector<std::string>& warnings);
+// Unit length; non-finite or zero normals become (0, 1, 0).
+std::vector<Vec3> cleanNormals(const Mesh& mesh, const std::string& name,
+                               std::vector<std::string>& warnings);
+// Unit xyz orthogonal to the normal where possible, w = ±1.
+std::vector<Vec4> cleanTangents(const Mesh& mesh, const std::vector<Vec3>& normals,
+                                const std::string& name, std::vector<std::string>& warnings);
+// Non-finite UVs become 0.
+std::vector<Vec2> cleanUvs(const std::vector<Vec2>& uvs);
+
+// ---------------------------------------------------------------------------------------------
+// Model parts
+
+enum class PartShape : std::uint8_t { Block, Ball, Cylinder, Wedge, CornerWedge };
+const char* partShapeName(PartShape shape);
+
+struct PartInstance {
+    int node = -1;  // Asset::nodes index
+    std::string name;
+    std::string className;
+    PartShape shape = PartShape::Block;
+    CFrame cframe;
+    Vec3 size;
+    Rgba8 color{163, 162, 165, 255};  // Medium stone grey when the part stores no Color
+    bool unresolvedMesh = false;      // MeshPart / union written as a box
+};
+
+// A node of the exported part tree: a part, or an instance that contains parts (kept so that
+// Models and folders group their parts). Parts nested in parts hang under the nearest non-part
+// ancestor, so that every part's transform is its world CFrame.
+struct PartTreeNode {
+    int node = -1;    // Asset::nodes index
+    int parent = -1;  // index in PartTree::nodes
+    int part = -1;    // index in PartTree::parts, -1 for a group
+    std::vector<int> children;
+};
+
+struct PartTree {
+    std::vector<PartInstance> parts;
+    std::vector<PartTreeNode> nodes;  // parents before children
+    std::vector<int> roots;
+};
+
+// Collects the visible parts (BasePart classes with a CFrame and a size; fully transparent parts
+// are left out) in tree order.
+PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings);
+
+// A primitive of size 1 centred on the origin, with normals and UVs, one LOD. Wedge: full height
+// at the back (+Z), slope facing front (-Z) and up. Corner wedge: apex above the (+X, -Z) corner,
+// vertical faces right (+X) and front (-Z). Cylinder: axis along X. Triangles wind
+// counter-clockwise seen from outside.
+Mesh makePartPrimitive(PartShape shape);
+// The node scale of a part: Size, except that a Ball is a sphere of the smallest dimension and a
+// Cylinder's diameter is the smaller of Y and Z (as Roblox draws them).
+Vec3 partScale(const PartInstance& part);
+// Column-major world transform of a CFrame (rotation and translation).
+Mat4 cframeMatrix(const CFrame& cf);
+
+}  // namespace meshscope::exporting

@@ -1,0 +1,91 @@
+// Export of a decoded Asset to glTF 2.0 (.glb, or .gltf + .bin, through tinygltf) and Wavefront
+// OBJ (+ MTL), and conversion of a mesh between Roblox FileMesh versions. No exception crosses
+// these functions: failures come back in the result's `error`, and everything that was changed
+// or left out on the way comes back as one warning sentence each.
+//
+// What a glTF export holds:
+//  - every triangle mesh, one glTF mesh and one node per LOD ("<mesh> LOD<n>"): positions,
+//    normals, UV sets, tangents, vertex colours (the stored RGBA bytes, normalized), and skin
+//    joints and weights; line meshes (Second Life hull wireframes) as LINES primitives;
+//  - every skeleton as a node hierarchy (local transforms from the bind pose) and, for the meshes
+//    it skins, a skin with joints and inverse bind matrices (the file's own when stored);
+//  - a FACS rig as one morph target per base control (position deltas of the FACS pose at weight
+//    1, named in mesh.extras.targetNames by FaceControls name), or a warning saying why not;
+//  - a model's or place's visible parts (BasePart classes with CFrame and size) as one node per
+//    part carrying the part's CFrame, scaled primitive meshes shared between parts.
+// UVs keep the core's convention (V grows downwards), which is glTF's; OBJ gets 1 - V.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "meshscope/core/asset.h"
+#include "meshscope/core/roblox_mesh_writer.h"
+
+namespace meshscope {
+
+enum class ExportFormat : std::uint8_t { Glb, Gltf, Obj };
+
+// "glb", "gltf", "obj" (any case); nullopt otherwise.
+std::optional<ExportFormat> parseExportFormat(std::string_view name);
+const char* exportFormatName(ExportFormat format);  // "glb" ...
+
+struct ExportOptions {
+    ExportFormat format = ExportFormat::Glb;
+    // -1: glTF writes every LOD, OBJ writes LOD 0. N >= 0: only LOD N of each mesh (a mesh with
+    // fewer levels gives its last one, with a warning).
+    int lod = -1;
+    bool facsMorphTargets = true;
+};
+
+// What was written, counted the way a reader sees it.
+struct ExportStats {
+    std::size_t meshes = 0;    // glTF meshes / OBJ objects
+    std::size_t nodes = 0;     // glTF nodes (0 for OBJ)
+    std::size_t vertices = 0;  // summed over meshes
+    std::size_t triangles = 0;
+    std::size_t lines = 0;  // line segments
+    std::size_t skins = 0;
+    std::size_t joints = 0;           // summed over skins
+    std::size_t skinnedVertices = 0;  // vertices written with joints and weights
+    std::size_t morphTargets = 0;     // summed over meshes
+    std::size_t parts = 0;            // model parts written
+};
+
+struct ExportResult {
+    std::vector<std::string>
+        files;  // every file written (glTF: .gltf then .bin; OBJ: .obj then .mtl)
+    std::vector<std::string> warnings;  // one sentence per thing changed or left out
+    ExportStats stats;
+    std::optional<std::string> error;  // set when nothing (usable) was written
+    bool ok() const { return !error.has_value(); }
+};
+
+// The files an export to `path` writes, in ExportResult::files order, so that a caller can
+// refuse to overwrite its input (a .gltf's .bin or an .obj's .mtl sits beside it, named after
+// its stem, with characters that need URI escaping replaced by '_').
+std::vector<std::string> exportFilePaths(const std::string& path, ExportFormat format);
+
+ExportResult exportAsset(const Asset& asset, const std::string& path,
+                         const ExportOptions& options = {});
+
+// The same export as a .glb in memory (options.format is ignored). `files` stays empty.
+struct GlbBytes {
+    Bytes bytes;
+    ExportResult report;
+};
+GlbBytes exportGlb(const Asset& asset, const ExportOptions& options = {});
+
+// ---------------------------------------------------------------------------------------------
+// FileMesh conversion
+
+// Writes the asset's first triangle mesh as FileMesh `version` ("2.00" ... "7.00", also "3.01" and
+// "4.01") through writeFileMesh. The warnings name every feature dropped: what the version cannot
+// hold (from the writer), other meshes, animations and line meshes of the asset.
+FileMeshWriteResult convertToFileMesh(const Asset& asset, const std::string& version,
+                                      FileMeshWriteOptions options = {});
+
+}  // namespace meshscope
