@@ -125,9 +125,15 @@ public:
         model.buffers.resize(1);
         model.scenes.resize(1);
         model.defaultScene = 0;
+        const PartTree parts = collectParts(asset_, result_.warnings);
+        // tinygltf::Node is large: reserve so that growing the vector never moves them all.
+        std::size_t nodes = parts.nodes.size();
+        for (const Skeleton& s : asset_.skeletons) nodes += s.bones.size();
+        for (const Mesh& m : asset_.meshes) nodes += std::max<std::size_t>(1, m.lods.size());
+        model.nodes.reserve(nodes);
         for (std::size_t s = 0; s < asset_.skeletons.size(); ++s) addSkeleton(int(s));
         for (std::size_t m = 0; m < asset_.meshes.size(); ++m) addMesh(int(m));
-        addParts();
+        addParts(parts);
         if (!asset_.animations.empty())
             result_.warnings.push_back(std::to_string(asset_.animations.size()) +
                                        " animation(s) not exported");
@@ -290,8 +296,8 @@ private:
         skin.name = validUtf8(sk.name.empty() ? "skeleton" + std::to_string(s) : sk.name);
         skin.joints = sn.joints;
         skin.skeleton = sn.root;
-        const int vw = view(ibm.data(), ibm.size() * sizeof(Mat4), -1);
-        model.bufferViews.back().target = 0;
+        const int vw =
+            view(ibm.data(), ibm.size() * sizeof(Mat4), 0);  // no target: not vertex data
         skin.inverseBindMatrices =
             accessor(vw, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_MAT4, ibm.size());
         model.skins.push_back(std::move(skin));
@@ -629,8 +635,7 @@ private:
         return index;
     }
 
-    void addParts() {
-        const PartTree tree = collectParts(asset_, result_.warnings);
+    void addParts(const PartTree& tree) {
         if (tree.parts.empty()) return;
         std::vector<int> nodeOf(tree.nodes.size(), -1);
         for (std::size_t i = 0; i < tree.nodes.size(); ++i) {

@@ -48,6 +48,12 @@ Vec3 rotate(const CFrame& cf, const Vec3& p) {
             r[6] * p.x + r[7] * p.y + r[8] * p.z};
 }
 
+void appendIndex(std::string& t, std::size_t v) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    t.append(buf, r.ptr);
+}
+
 void writeFaces(ObjText& obj, const std::vector<std::uint32_t>& idx, const Counters& base, bool uv,
                 bool normal) {
     std::string& t = obj.text;
@@ -55,11 +61,15 @@ void writeFaces(ObjText& obj, const std::vector<std::uint32_t>& idx, const Count
         t += 'f';
         for (int k = 0; k < 3; ++k) {
             const std::size_t v = idx[i + std::size_t(k)];
-            t += ' ' + std::to_string(base.v + v + 1);
+            t += ' ';
+            appendIndex(t, base.v + v + 1);
             if (uv || normal) {
                 t += '/';
-                if (uv) t += std::to_string(base.vt + v + 1);
-                if (normal) t += '/' + std::to_string(base.vn + v + 1);
+                if (uv) appendIndex(t, base.vt + v + 1);
+                if (normal) {
+                    t += '/';
+                    appendIndex(t, base.vn + v + 1);
+                }
             }
         }
         t += '\n';
