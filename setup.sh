@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Meshscope set-up: installs what is missing (Debian 12 packages), configures and builds, then
 #   ./setup.sh run [FILE...]   starts the viewer (on the embedded sample when no FILE is given)
-#   ./setup.sh test            runs every test (GUI and rendering tests under Xvfb)
+#   ./setup.sh test            runs every test: the suite (GUI and rendering tests under Xvfb),
+#                              the suite again in an ASan + UBSan build, then each libFuzzer
+#                              target for MESHSCOPE_FUZZ_SECONDS (30) seconds
+#   ./setup.sh test --quick    only the suite
 #   ./setup.sh bench           runs the benchmarks (Release build)
 # Idempotent: installed packages, an existing configuration and up-to-date targets are skipped.
 set -euo pipefail
@@ -17,6 +20,7 @@ packages=(
   libpugixml-dev nlohmann-json3-dev libtinygltf-dev libmeshoptimizer-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth shared-mime-info desktop-file-utils xdg-utils
+  clang libclang-rt-14-dev assimp-utils
 )
 
 install_missing() {
@@ -56,9 +60,24 @@ case "$cmd" in
     install_missing
     configure_and_build
     export QT3D_RENDERER=opengl
-    cd "$build"
     # Rendering and widget tests need an X server: run the whole suite under Xvfb.
-    xvfb-run -a -s "-screen 0 1600x1000x24" ctest --output-on-failure -j "$jobs" --timeout 600
+    status=0
+    (cd "$build" && xvfb-run -a -s "-screen 0 1600x1000x24" \
+        ctest --output-on-failure -j "$jobs" --timeout 600) || status=1
+    if [ "${1:-}" != "--quick" ]; then
+      # The core and CLI suites again under AddressSanitizer + UndefinedBehaviorSanitizer
+      # (leak detection on).
+      echo "== ASan + UBSan suite"
+      build="$here/build-asan"
+      configure_and_build -DCMAKE_BUILD_TYPE=Debug -DMESHSCOPE_SANITIZE=ON \
+        -DMESHSCOPE_BUILD_GUI=OFF -DMESHSCOPE_BUILD_BENCH=OFF
+      (cd "$build" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+          ctest --output-on-failure -j "$jobs" --timeout 900) || status=1
+      echo "== libFuzzer targets"
+      "$here/tests/fuzz/run_fuzz.sh" "${MESHSCOPE_FUZZ_SECONDS:-30}" || status=1
+    fi
+    if [ $status -eq 0 ]; then echo "setup: all tests passed"; else echo "setup: TESTS FAILED"; fi
+    exit $status
     ;;
   bench)
     install_missing

@@ -102,7 +102,9 @@ void decodeAnimation(DecodeContext& ctx) {
     std::uint64_t incompleteAt = 0;
     {
         auto s = ctx.scope("frames");
-        for (std::size_t f = 0; f < frameCount; ++f) {
+        // With no bones a frame has no bytes: the count alone (up to 2^31, found by fuzzing)
+        // must not drive a loop.
+        for (std::size_t f = 0; f < (boneCount ? frameCount : 0); ++f) {
             if ((f & 255) == 0) ctx.checkCancel(r.offset());
             auto fs = ctx.scope("[" + std::to_string(f) + "]");
             const std::size_t frameStart = r.pos();

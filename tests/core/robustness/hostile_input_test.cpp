@@ -135,3 +135,18 @@ TEST(HostileInput, PartialResultNeverCarriesBadIndices) {
     for (const auto& m : r.asset.meshes)
         for (std::uint32_t i : m.indices) ASSERT_LT(i, m.positions.size());
 }
+
+// Found by fuzz_unigine: an as08 animation with no bones and a frame count near 2^31 passed the
+// "one flag byte per bone per frame" check (0 bytes) and then looped two billion times.
+TEST(HostileInput, AnimationWithoutBonesDoesNotLoopOverFrames) {
+    const auto bytes =
+        test::readFile(test::testDataDir() / "broken" / "unigine_as08_zero_bones_huge_frame_count.sanim");
+    ASSERT_FALSE(bytes.empty());
+    const auto start = std::chrono::steady_clock::now();
+    DecodeResult r = decodeBytes(bytes);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(seconds, 5.0) << "decoding a 250-byte file must not take seconds";
+    for (const auto& a : r.asset.animations)
+        for (const auto& t : a.tracks) EXPECT_LE(t.positions.size(), bytes.size());
+}
