@@ -159,7 +159,10 @@ void sanitizeNodes(Asset& asset) {
 void finish(Asset& asset, std::uint64_t fileSize) {
     for (auto& m : asset.meshes) sanitizeMesh(asset, m);
     sanitizeNodes(asset);
-    for (auto& m : asset.meshes) m.computeBounds();
+    // A decoder may have computed the bounds while reading the positions (the FileMesh decoder
+    // does, block by block while they are in cache); only meshes without valid bounds get them.
+    for (auto& m : asset.meshes)
+        if (!m.bounds.valid()) m.computeBounds();
     asset.fileSize = fileSize;
     asset.byteMap.finalize(fileSize);
 }

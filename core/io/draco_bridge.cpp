@@ -1,11 +1,13 @@
-// Draco decode bridge (see draco_bridge.h): libdraco's Decoder over a bounds-checked buffer, then
-// one conversion pass per attribute into plain arrays.
+// Draco decode bridge (see draco_bridge.h): libdraco's Decoder over a bounds-checked buffer; the
+// attribute values are viewed in place when libdraco's buffer already has the layout the readers
+// want (no copy), converted point by point otherwise.
 #include "io/draco_bridge.h"
 
 #include <draco/compression/decode.h>
 #include <draco/core/decoder_buffer.h>
 #include <draco/mesh/mesh.h>
 
+#include <cstring>
 #include <string>
 
 namespace meshscope {
@@ -40,12 +42,13 @@ DracoMeshData decodeDracoMesh(DecodeContext& ctx, ByteSpan payload, std::uint64_
     auto decoded = decoder.DecodeMeshFromBuffer(&buffer);
     if (!decoded.ok())
         ctx.fail(offset, "draco", "Draco decoding failed: " + decoded.status().error_msg_string());
-    const std::unique_ptr<draco::Mesh> mesh = std::move(decoded).value();
+    std::unique_ptr<draco::Mesh> mesh = std::move(decoded).value();
     if (!mesh) ctx.fail(offset, "draco", "Draco decoding produced no mesh");
 
     DracoMeshData out;
     out.pointCount = mesh->num_points();
     const std::uint64_t faces = mesh->num_faces();
+    out.faceCount = faces;
 
     // Account for what the payload expanded into (points × every component + faces).
     std::uint64_t perPoint = 0;
@@ -57,18 +60,12 @@ DracoMeshData decodeDracoMesh(DecodeContext& ctx, ByteSpan payload, std::uint64_
     ctx.checkAllocation(offset, out.pointCount, perPoint ? perPoint : 1, "Draco points");
     ctx.chargeDecompressed(offset, faces * 12 + std::uint64_t(out.pointCount) * perPoint);
 
-    out.indices.resize(faces * 3);
-    for (draco::FaceIndex f(0); f < mesh->num_faces(); ++f) {
-        const auto& face = mesh->face(f);
-        for (int k = 0; k < 3; ++k) {
-            const std::uint32_t v = face[k].value();
-            if (v >= out.pointCount)
-                ctx.fail(offset, "index-out-of-range",
-                         "Draco face " + std::to_string(f.value()) + " index " + std::to_string(v) +
-                             " >= point count " + std::to_string(out.pointCount));
-            out.indices[std::size_t(f.value()) * 3 + k] = v;
-        }
-    }
+    // Faces are a contiguous vector of std::array<PointIndex, 3>, PointIndex one u32.
+    static_assert(sizeof(draco::Mesh::Face) == 12);
+    if (faces)
+        out.faces =
+            ByteSpan(reinterpret_cast<const std::uint8_t*>(&mesh->face(draco::FaceIndex(0))),
+                     std::size_t(faces) * 12);
 
     for (int i = 0; i < mesh->num_attributes(); ++i) {
         const draco::PointAttribute* a = mesh->attribute(i);
@@ -82,31 +79,49 @@ DracoMeshData decodeDracoMesh(DecodeContext& ctx, ByteSpan payload, std::uint64_
         d.dracoType = int(a->attribute_type());
         d.dracoDataType = int(a->data_type());
         d.components = n;
-        if (!a->is_mapping_identity() && a->indices_map_size() < out.pointCount)
+        d.storage = isByteType(a->data_type()) ? DracoAttribute::Storage::Byte
+                                               : DracoAttribute::Storage::Float;
+        const bool identity = a->is_mapping_identity();
+        if (!identity && a->indices_map_size() < out.pointCount)
             ctx.fail(offset, "draco",
                      "attribute " + std::to_string(d.uniqueId) + " maps only " +
                          std::to_string(a->indices_map_size()) + " of " +
                          std::to_string(out.pointCount) + " points");
-        const std::size_t count = std::size_t(out.pointCount) * std::size_t(n);
-        bool ok = true;
-        if (isByteType(a->data_type())) {
-            d.storage = DracoAttribute::Storage::Byte;
-            d.bytes.resize(count);
-            for (draco::PointIndex p(0); p < out.pointCount && ok; ++p)
-                ok = a->ConvertValue<std::uint8_t>(a->mapped_index(p), std::int8_t(n),
-                                                   d.bytes.data() + std::size_t(p.value()) * n);
+        const std::size_t valueSize = d.storage == DracoAttribute::Storage::Byte ? 1 : 4;
+        const bool native = a->data_type() == draco::DT_FLOAT32 || isByteType(a->data_type());
+        const draco::DataBuffer* buffer = a->buffer();
+        const std::uint64_t stride = std::uint64_t(a->byte_stride());
+        const std::uint64_t needed =
+            std::uint64_t(a->byte_offset()) + stride * std::uint64_t(out.pointCount);
+        if (identity && native && buffer && stride >= std::uint64_t(n) * valueSize &&
+            a->size() >= out.pointCount && std::uint64_t(buffer->data_size()) >= needed) {
+            // libdraco's buffer is already one record per point: it is read in place.
+            d.stride = std::size_t(stride);
+            if (out.pointCount)
+                d.values = ByteSpan(a->GetAddress(draco::AttributeValueIndex(0)),
+                                    std::size_t(stride) * out.pointCount);
         } else {
-            d.storage = DracoAttribute::Storage::Float;
-            d.floats.resize(count);
-            for (draco::PointIndex p(0); p < out.pointCount && ok; ++p)
-                ok = a->ConvertValue<float>(a->mapped_index(p), std::int8_t(n),
-                                            d.floats.data() + std::size_t(p.value()) * n);
+            d.stride = std::size_t(n) * valueSize;
+            d.converted.resize(std::size_t(out.pointCount) * d.stride);
+            bool ok = true;
+            for (draco::PointIndex p(0); p < out.pointCount && ok; ++p) {
+                std::uint8_t* dst = d.converted.data() + std::size_t(p.value()) * d.stride;
+                if (d.storage == DracoAttribute::Storage::Byte)
+                    ok = a->ConvertValue<std::uint8_t>(a->mapped_index(p), std::int8_t(n), dst);
+                else {
+                    float v[4];
+                    ok = a->ConvertValue<float>(a->mapped_index(p), std::int8_t(n), v);
+                    std::memcpy(dst, v, std::size_t(n) * 4);
+                }
+            }
+            if (!ok)
+                ctx.fail(offset, "draco",
+                         "attribute " + std::to_string(d.uniqueId) + " values cannot be read");
+            d.values = ByteSpan(d.converted.data(), d.converted.size());
         }
-        if (!ok)
-            ctx.fail(offset, "draco",
-                     "attribute " + std::to_string(d.uniqueId) + " values cannot be read");
         out.attributes.push_back(std::move(d));
     }
+    out.keep = std::shared_ptr<const draco::Mesh>(mesh.release());
     return out;
 }
 

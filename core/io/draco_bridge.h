@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "io/decode_context.h"
@@ -17,17 +18,25 @@ struct DracoAttribute {
     int dracoDataType = 0;  // draco::DataType
     int components = 0;
     Storage storage = Storage::Float;
-    // Per point (components values each), in point order: `floats` for floating-point and wide
-    // integer data, `bytes` for 8-bit data (the raw stored bytes, no normalisation).
-    std::vector<float> floats;
-    std::vector<std::uint8_t> bytes;
+    // Per point, in point order, one record of `stride` bytes whose first `components` values
+    // are float32 (Float storage: floating-point and wide integer data) or the raw stored bytes
+    // (Byte storage: 8-bit data, no normalisation). When libdraco's own buffer already has that
+    // layout (identity point mapping, float32 or 8-bit data) `values` points into it, with no
+    // copy; otherwise the values were converted into `converted`.
+    ByteSpan values;
+    std::size_t stride = 0;
+    std::vector<std::uint8_t> converted;
 };
 
 struct DracoMeshData {
     std::uint32_t pointCount = 0;
-    std::vector<std::uint32_t> indices;  // 3 per face, each < pointCount
+    std::uint64_t faceCount = 0;
+    // The faces as libdraco stores them: 3 u32 point indices per face (12 bytes), not checked
+    // against pointCount (the reader checks them while copying them out).
+    ByteSpan faces;
     std::vector<DracoAttribute> attributes;
     const DracoAttribute* byUniqueId(std::uint32_t id) const;
+    std::shared_ptr<const void> keep;  // the decoded draco::Mesh that `values` and `faces` view
 };
 
 // Decodes a Draco triangle mesh. `offset` is the payload's file offset (for errors). The decoded

@@ -1,5 +1,6 @@
 // FileMesh vertex, face and LOD-offset arrays (shared by every binary layout) and the Builder's
 // finishing pass: LOD levels, subsets as surfaces, generated tangents, NaN warnings.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -47,33 +48,55 @@ void readVertices(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t 
 
     Mesh& m = b.mesh();
     const bool colors = vertexSize >= 40;  // 36-byte records have no RGBA: it means 255s
-    m.positions.resize(n);
-    m.normals.resize(n);
-    m.uv0.resize(n);
-    m.tangents.resize(n);
-    if (colors) m.colors.resize(n);
-    // One pass over the block: px py pz nx ny nz tu tv (floats), tx ty tz ts, [r g b a].
+    m.positions.reserve(n);
+    m.normals.reserve(n);
+    m.uv0.reserve(n);
+    m.tangents.reserve(n);
+    if (colors) m.colors.reserve(n);
+    // Records: px py pz nx ny nz tu tv (floats), tx ty tz ts, [r g b a]. One pass per block of
+    // kFillBlock records, every stream of the block written while it is in cache.
     const std::uint8_t* p = block.data();
     std::size_t zero = 0;
-    for (std::size_t i = 0; i < n; ++i, p += vertexSize) {
-        std::memcpy(&m.positions[i], p, 12);
-        std::memcpy(&m.normals[i], p + 12, 12);
-        std::memcpy(&m.uv0[i], p + 24, 8);
-        std::uint32_t t;
-        std::memcpy(&t, p + 32, 4);
-        zero += t == 0;
-        m.tangents[i] = tangentFromBytes(p + 32);
-        if (colors) std::memcpy(&m.colors[i], p + 36, 4);
+    for (std::size_t base = 0; base < n; base += kFillBlock, p += kFillBlock * vertexSize) {
+        const std::size_t k = std::min(kFillBlock, n - base);
+        appendRecords(m.positions, p, k, vertexSize, [](const std::uint8_t* q) {
+            Vec3 v;
+            std::memcpy(&v, q, 12);
+            return v;
+        });
+        appendRecords(m.normals, p + 12, k, vertexSize, [](const std::uint8_t* q) {
+            Vec3 v;
+            std::memcpy(&v, q, 12);
+            return v;
+        });
+        appendRecords(m.uv0, p + 24, k, vertexSize, [](const std::uint8_t* q) {
+            Vec2 v;
+            std::memcpy(&v, q, 8);
+            return v;
+        });
+        appendRecords(m.tangents, p + 32, k, vertexSize,
+                      [](const std::uint8_t* q) { return tangentFromBytes(q); });
+        const std::uint8_t* q = p + 32;
+        for (std::size_t i = 0; i < k; ++i, q += vertexSize) {
+            std::uint32_t t;
+            std::memcpy(&t, q, 4);
+            zero += t == 0;
+        }
+        if (colors)
+            appendRecords(m.colors, p + 36, k, vertexSize, [](const std::uint8_t* q) {
+                Rgba8 c;
+                std::memcpy(&c, q, 4);
+                return c;
+            });
+        b.scanPositions(base, base + k);
     }
+    b.positionsScanned = true;
     b.zeroTangents += zero;
 }
 
-void checkFaceIndices(Builder& b, std::uint64_t firstIndexOffset, std::uint32_t faceSize) {
+void failFaceIndex(Builder& b, std::uint64_t firstIndexOffset, std::uint32_t faceSize) {
     const Mesh& m = b.mesh();
     const std::size_t vc = m.positions.size();
-    std::uint32_t maxIndex = 0;
-    for (std::uint32_t i : m.indices) maxIndex = i > maxIndex ? i : maxIndex;
-    if (m.indices.empty() || maxIndex < vc) return;
     for (std::size_t i = 0; i < m.indices.size(); ++i) {
         if (m.indices[i] < vc) continue;
         const std::uint64_t at =
@@ -82,6 +105,7 @@ void checkFaceIndices(Builder& b, std::uint64_t firstIndexOffset, std::uint32_t 
                    "faces[" + str(i / 3) + "]: face index " + str(m.indices[i]) +
                        " >= vertex count " + str(vc));
     }
+    b.ctx.fail(firstIndexOffset, "index-out-of-range", "a face index >= the vertex count");
 }
 
 void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t faceSize, int parent) {
@@ -105,15 +129,27 @@ void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t fac
     b.facesOffset = at;
     b.faceSize = faceSize;
 
+    // Copied in blocks; the largest index is taken over each block just copied (in cache), and
+    // only a bad one leads to the slow search for the first offending offset.
     Mesh& m = b.mesh();
-    m.indices.resize(n * 3);
-    if (faceSize == 12) {
-        if (n) std::memcpy(m.indices.data(), block.data(), n * 12);
-    } else {
-        for (std::size_t i = 0; i < n; ++i)
-            std::memcpy(&m.indices[i * 3], block.data() + i * faceSize, 12);
+    m.indices.reserve(n * 3);
+    std::uint32_t maxIndex = 0;
+    const std::uint8_t* p = block.data();
+    for (std::size_t base = 0; base < n; base += kFillBlock) {
+        const std::size_t k = std::min(kFillBlock, n - base);
+        m.indices.resize((base + k) * 3);
+        std::uint32_t* d = m.indices.data() + base * 3;
+        if (faceSize == 12) {
+            std::memcpy(d, p, k * 12);
+            p += k * 12;
+        } else {
+            for (std::size_t i = 0; i < k; ++i, p += faceSize) std::memcpy(d + i * 3, p, 12);
+        }
+        std::uint32_t mx = 0;
+        for (std::size_t i = 0; i < k * 3; ++i) mx = d[i] > mx ? d[i] : mx;
+        maxIndex = mx > maxIndex ? mx : maxIndex;
     }
-    checkFaceIndices(b, at, faceSize);
+    if (n && maxIndex >= m.positions.size()) failFaceIndex(b, at, faceSize);
 }
 
 void readLodOffsets(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t entrySize,
@@ -139,17 +175,50 @@ void readLodOffsets(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_
 
 // ---------------------------------------------------------------------------------------------
 
+void Builder::scanPositions(std::size_t begin, std::size_t end) {
+    const Vec3* p = mesh().positions.data();
+    Bounds& bounds = mesh().bounds;
+    // Fast pass without a per-point test: x * 0 is 0 for every finite x and NaN otherwise, so
+    // `poison` tells at the end whether the block held a non-finite point; only then is the block
+    // redone point by point (bounds ignore a point with any non-finite coordinate).
+    Vec3 lo = bounds.min, hi = bounds.max;
+    float poison = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+        const Vec3 q = p[i];
+        poison += q.x * 0.0f + q.y * 0.0f + q.z * 0.0f;
+        lo.x = q.x < lo.x ? q.x : lo.x;
+        lo.y = q.y < lo.y ? q.y : lo.y;
+        lo.z = q.z < lo.z ? q.z : lo.z;
+        hi.x = q.x > hi.x ? q.x : hi.x;
+        hi.y = q.y > hi.y ? q.y : hi.y;
+        hi.z = q.z > hi.z ? q.z : hi.z;
+    }
+    if (poison == 0) {
+        bounds.min = lo;
+        bounds.max = hi;
+        return;
+    }
+    for (std::size_t i = begin; i < end; ++i) {
+        if (!p[i].finite()) {
+            if (!nonFinite++) firstNonFinite = i;
+            continue;
+        }
+        bounds.add(p[i]);
+    }
+}
+
 void Builder::finish() {
     resolveLods();
     resolveSurfaces();
     resolveSkin();
     generateTangents();
     const Mesh& m = mesh();
-    std::size_t bad = 0, first = 0;
-    for (std::size_t i = 0; i < m.positions.size(); ++i) {
-        if (m.positions[i].finite()) continue;
-        if (!bad++) first = i;
+    if (!positionsScanned) {
+        mesh().bounds = {};
+        nonFinite = 0;
+        scanPositions(0, m.positions.size());
     }
+    const std::size_t bad = nonFinite, first = firstNonFinite;
     if (bad) {
         // A v3.01 sample (krakow10 5648093777) stores 17 all-NaN vertices used by LOD1/LOD2.
         ctx.warn(vertexOffset, "non-finite-vertices",

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -85,6 +87,14 @@ public:
     std::size_t zeroTangents = 0;              // vertices whose tangent bytes are all zero
     std::vector<std::uint32_t> boneNameIndex;  // pending bone names
     std::vector<int> boneNodes;
+    // Non-finite positions, counted by scanPositions() while the arrays are filled (finish()
+    // counts them itself when no reader did).
+    bool positionsScanned = false;
+    std::size_t nonFinite = 0, firstNonFinite = 0;
+
+    // Counts the non-finite positions among mesh().positions[begin, end) and adds the finite ones
+    // to mesh().bounds; a reader calls it on each block it has just written (still in cache).
+    void scanPositions(std::size_t begin, std::size_t end);
 
     // Resolves LODs, surfaces, skin influences, missing tangents; warns about NaN vertices.
     void finish();
@@ -114,17 +124,75 @@ void readVertices(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t 
 // A face block: `count` records of `faceSize` bytes (12, or longer); indices are checked against
 // the vertex count read before.
 void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t faceSize, int parent);
-void checkFaceIndices(Builder& b, std::uint64_t firstIndexOffset, std::uint32_t faceSize);
+// Fails with the offset of the first index >= the vertex count (call it when one exists).
+[[noreturn]] void failFaceIndex(Builder& b, std::uint64_t firstIndexOffset, std::uint32_t faceSize);
 void readLodOffsets(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t entrySize,
                     int parent);
 // Converts the 4 stored tangent bytes. They are unsigned: t = b / 127 - 1 (0 → -1, 127 → 0,
 // 254 → +1); real files fit this far better than signed bytes (FORMAT-NOTES: on a v4.01 sphere
 // the length error is 0.002 against 0.17). The fourth byte is the sign: 0 → -1, 254/255 → +1.
+// A table of the 256 values keeps the per-vertex work to three loads.
+inline constexpr std::array<float, 256> kTangentTable = [] {
+    std::array<float, 256> t{};
+    for (int i = 0; i < 256; ++i) t[i] = float(i) * (1.0f / 127.0f) - 1.0f;
+    return t;
+}();
 inline Vec4 tangentFromBytes(const std::uint8_t* t) {
-    constexpr float k = 1.0f / 127.0f;
-    return {float(t[0]) * k - 1.0f, float(t[1]) * k - 1.0f, float(t[2]) * k - 1.0f,
+    return {kTangentTable[t[0]], kTangentTable[t[1]], kTangentTable[t[2]],
             t[3] < 127 ? -1.0f : 1.0f};
 }
+
+// Arrays are filled in blocks of this many elements: each block is grown (value-initialised)
+// and overwritten while it is still in cache, so a large array is not zero-filled through
+// memory before being written again.
+inline constexpr std::size_t kFillBlock = 1024;
+
+// A random-access iterator over records of `stride` bytes that yields read(record): only what
+// vector::insert needs of one.
+template <typename T, typename Read>
+struct RecordIterator {
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = T;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = T;
+    const std::uint8_t* p;
+    std::size_t stride;
+    const Read* read;
+    T operator*() const { return (*read)(p); }
+    RecordIterator& operator++() {
+        p += stride;
+        return *this;
+    }
+    RecordIterator operator++(int) {
+        RecordIterator t = *this;
+        p += stride;
+        return t;
+    }
+    RecordIterator& operator--() {
+        p -= stride;
+        return *this;
+    }
+    RecordIterator& operator+=(difference_type n) {
+        p += n * difference_type(stride);
+        return *this;
+    }
+    difference_type operator-(const RecordIterator& o) const {
+        return (p - o.p) / difference_type(stride);
+    }
+    bool operator==(const RecordIterator& o) const { return p == o.p; }
+};
+
+// Appends `count` records of `stride` bytes from `p` to `out`, each converted by `read(record)`.
+// The elements are constructed straight from the records (vector::insert over a random-access
+// range): no value-initialisation pass before they are written.
+template <typename T, typename Read>
+void appendRecords(std::vector<T>& out, const std::uint8_t* p, std::size_t count,
+                   std::size_t stride, const Read& read) {
+    using It = RecordIterator<T, Read>;
+    out.insert(out.end(), It{p, stride, &read}, It{p + count * stride, stride, &read});
+}
+
 void readEnvelopes(ByteReader& r, Builder& b, std::uint64_t count, int parent);
 // Bones (60-byte records), then the NUL-separated name table they index.
 void readBones(ByteReader& r, Builder& b, std::uint64_t count, int parent);

@@ -1,6 +1,7 @@
 // FileMesh 6.00 and 7.00: chunks to the end of the file, each char[8] NUL-padded name, u32
 // version, u32 size, payload. Known: COREMESH v1 (plain arrays) and v2 (u32 length + Draco mesh),
 // LODS v1, SKINNING v1, FACS v1, HSRAVIS v1. Unknown chunks are kept as raw bytes with a warning.
+#include <algorithm>
 #include <cstring>
 
 #include "formats/roblox_mesh/mesh_decoder.h"
@@ -52,7 +53,7 @@ void coreMeshV2(ByteReader& c, Builder& b, int node) {
     if (d.pointCount > ctx.limits().maxVertices)
         ctx.fail(at, "limit", str(d.pointCount) + " Draco points exceed the vertex cap");
     b.property(dn, "pointCount", "uint32", std::int64_t(d.pointCount));
-    b.property(dn, "faceCount", "uint32", std::int64_t(d.indices.size() / 3));
+    b.property(dn, "faceCount", "uint32", std::int64_t(d.faceCount));
     std::string ids;
     for (const auto& a : d.attributes) ids += (ids.empty() ? "" : ", ") + str(a.uniqueId);
     b.property(dn, "attributeIds", "string", ids);
@@ -82,40 +83,70 @@ void coreMeshV2(ByteReader& c, Builder& b, int node) {
     };
     const DracoAttribute* pos = floats(0, 3, "position");
     if (!pos) ctx.fail(at, "draco-attribute", "the Draco mesh has no position attribute (id 0)");
-    m.positions.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const float* v = pos->floats.data() + i * pos->components;
-        m.positions[i] = {v[0], v[1], v[2]};
+    // Each stream is built straight from the Draco records (one copy), in blocks so that the
+    // positions are scanned for the bounds while they are in cache.
+    auto vec3 = [](const std::uint8_t* q) {
+        Vec3 v;
+        std::memcpy(&v, q, 12);
+        return v;
+    };
+    m.positions.reserve(n);
+    for (std::size_t base = 0; base < n; base += kFillBlock) {
+        const std::size_t k = std::min(kFillBlock, n - base);
+        appendRecords(m.positions, pos->values.data() + base * pos->stride, k, pos->stride, vec3);
+        b.scanPositions(base, base + k);
     }
+    b.positionsScanned = true;
     if (const DracoAttribute* a = floats(1, 3, "normal")) {
-        m.normals.resize(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            const float* v = a->floats.data() + i * a->components;
-            m.normals[i] = {v[0], v[1], v[2]};
-        }
+        m.normals.reserve(n);
+        appendRecords(m.normals, a->values.data(), n, a->stride, vec3);
     }
     if (const DracoAttribute* a = floats(2, 2, "UV")) {
-        m.uv0.resize(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            const float* v = a->floats.data() + i * a->components;
-            m.uv0[i] = {v[0], v[1]};
-        }
+        m.uv0.reserve(n);
+        appendRecords(m.uv0, a->values.data(), n, a->stride, [](const std::uint8_t* q) {
+            Vec2 v;
+            std::memcpy(&v, q, 8);
+            return v;
+        });
     }
     if (const DracoAttribute* a = bytes4(3, "tangent")) {
-        m.tangents.resize(n);
+        m.tangents.reserve(n);
+        appendRecords(m.tangents, a->values.data(), n, a->stride,
+                      [](const std::uint8_t* q) { return tangentFromBytes(q); });
         std::size_t zero = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::uint8_t* t = a->bytes.data() + i * 4;
+        const std::uint8_t* t = a->values.data();
+        for (std::size_t i = 0; i < n; ++i, t += a->stride)
             zero += (t[0] | t[1] | t[2] | t[3]) == 0;
-            m.tangents[i] = tangentFromBytes(t);
-        }
         b.zeroTangents += zero;
     }
     if (const DracoAttribute* a = bytes4(4, "colour")) {
-        m.colors.resize(n);
-        std::memcpy(m.colors.data(), a->bytes.data(), n * 4);
+        m.colors.reserve(n);
+        appendRecords(m.colors, a->values.data(), n, a->stride, [](const std::uint8_t* q) {
+            Rgba8 c;
+            std::memcpy(&c, q, 4);
+            return c;
+        });
     }
-    m.indices = std::move(d.indices);
+    // Faces: one block copy each, the largest index taken over the block just copied; only a bad
+    // one leads to the search for the first offending face.
+    m.indices.reserve(d.faceCount * 3);
+    std::uint32_t maxIndex = 0;
+    for (std::size_t base = 0; base < d.faceCount; base += kFillBlock) {
+        const std::size_t k = std::min<std::size_t>(kFillBlock, d.faceCount - base);
+        m.indices.resize((base + k) * 3);
+        std::uint32_t* dst = m.indices.data() + base * 3;
+        std::memcpy(dst, d.faces.data() + base * 12, k * 12);
+        std::uint32_t mx = 0;
+        for (std::size_t i = 0; i < k * 3; ++i) mx = dst[i] > mx ? dst[i] : mx;
+        maxIndex = mx > maxIndex ? mx : maxIndex;
+    }
+    if (d.faceCount && maxIndex >= n) {
+        for (std::size_t i = 0; i < m.indices.size(); ++i)
+            if (m.indices[i] >= n)
+                ctx.fail(at, "index-out-of-range",
+                         "Draco face " + str(i / 3) + " index " + str(m.indices[i]) +
+                             " >= point count " + str(n));
+    }
     b.vertexOffset = at;
     const int vn = b.addNode("vertices", "vertices", node, at, payload.size());
     b.asset.nodes[vn].mesh = 0;
