@@ -59,6 +59,13 @@ void readVertices(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t 
     std::size_t zero = 0;
     for (std::size_t base = 0; base < n; base += kFillBlock, p += kFillBlock * vertexSize) {
         const std::size_t k = std::min(kFillBlock, n - base);
+        // The next block is fetched while this one is converted (the first stream of a block
+        // would otherwise wait on memory for every record).
+        if (base + k < n) {
+            const std::size_t ahead = std::min(kFillBlock, n - base - k) * vertexSize;
+            for (std::size_t o = 0; o < ahead; o += 64)
+                __builtin_prefetch(p + k * vertexSize + o, 0, 2);
+        }
         appendRecords(m.positions, p, k, vertexSize, [](const std::uint8_t* q) {
             Vec3 v;
             std::memcpy(&v, q, 12);

@@ -145,7 +145,7 @@ inline Vec4 tangentFromBytes(const std::uint8_t* t) {
 // Arrays are filled in blocks of this many elements: each block is grown (value-initialised)
 // and overwritten while it is still in cache, so a large array is not zero-filled through
 // memory before being written again.
-inline constexpr std::size_t kFillBlock = 1024;
+inline constexpr std::size_t kFillBlock = 512;
 
 // A random-access iterator over records of `stride` bytes that yields read(record): only what
 // vector::insert needs of one.
