@@ -81,14 +81,12 @@ void readVertices(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t 
             std::memcpy(&v, q, 8);
             return v;
         });
-        appendRecords(m.tangents, p + 32, k, vertexSize,
-                      [](const std::uint8_t* q) { return tangentFromBytes(q); });
-        const std::uint8_t* q = p + 32;
-        for (std::size_t i = 0; i < k; ++i, q += vertexSize) {
+        appendRecords(m.tangents, p + 32, k, vertexSize, [&zero](const std::uint8_t* q) {
             std::uint32_t t;
             std::memcpy(&t, q, 4);
             zero += t == 0;
-        }
+            return tangentFromBytes(q);
+        });
         if (colors)
             appendRecords(m.colors, p + 36, k, vertexSize, [](const std::uint8_t* q) {
                 Rgba8 c;
