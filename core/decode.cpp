@@ -102,13 +102,19 @@ void sanitizeMesh(Asset& asset, Mesh& m) {
     fixStream(m.tangents, "tangent");
     fixStream(m.colors, "colour");
     fixStream(m.skin, "skin");
-    std::uint32_t maxIndex = 0;
-    for (std::uint32_t i : m.indices) maxIndex = i > maxIndex ? i : maxIndex;
+    // An OR-reduction of compares: vectorises (SSE2 and up), so this pass costs about a memory
+    // read of the index buffer.
+    const std::uint32_t limit = n > UINT32_MAX ? UINT32_MAX : std::uint32_t(n);
+    std::uint32_t bad = 0;
+    const std::uint32_t* idx = m.indices.data();
+    const std::size_t count = m.indices.size();
+    for (std::size_t k = 0; k < count; ++k) bad |= std::uint32_t(idx[k] >= limit);
     const std::size_t per = m.primitive == Primitive::Triangles ? 3 : 2;
-    if ((!m.indices.empty() && maxIndex >= n) || m.indices.size() % per != 0) {
+    if (bad || m.indices.size() % per != 0) {
         asset.diagnostics.push_back({Severity::Warning, "inconsistent-mesh", 0, m.name,
-                                     "indices dropped: index " + std::to_string(maxIndex) +
-                                         " is past the " + std::to_string(n) + " vertices"});
+                                     "indices dropped: an index is past the " +
+                                         std::to_string(n) + " vertices, or the index count " +
+                                         std::to_string(count) + " is not a whole number of primitives"});
         m.indices.clear();
         m.lods.clear();
         m.surfaces.clear();
