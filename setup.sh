@@ -69,7 +69,7 @@ case "$cmd" in
       # (leak detection on).
       echo "== ASan + UBSan suite"
       build="$here/build-asan"
-      configure_and_build -DCMAKE_BUILD_TYPE=Debug -DMESHSCOPE_SANITIZE=ON \
+      configure_and_build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMESHSCOPE_SANITIZE=ON \
         -DMESHSCOPE_BUILD_GUI=OFF -DMESHSCOPE_BUILD_BENCH=OFF
       (cd "$build" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
           ctest --output-on-failure -j "$jobs" --timeout 900) || status=1

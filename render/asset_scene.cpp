@@ -129,7 +129,20 @@ void AssetScene::applyLod(MeshItem& item) {
     item.renderer->setIndexOffset(0);
     item.renderer->setIndexBufferByteOffset(int(r.first * sizeof(std::uint32_t)));
     item.renderer->setVertexCount(int(r.count));
-    item.entity->setEnabled(r.count > 0);
+    item.entity->setEnabled(r.count > 0 && !item.hidden);
+}
+
+void AssetScene::setMeshVisible(int mesh, bool visible) {
+    if (mesh < 0 || mesh >= meshCount()) return;
+    MeshItem& item = meshes_[std::size_t(mesh)];
+    if (item.hidden == !visible) return;
+    item.hidden = !visible;
+    applyLod(item);
+    emit statsChanged();
+}
+
+bool AssetScene::meshVisible(int mesh) const {
+    return mesh >= 0 && mesh < meshCount() && !meshes_[std::size_t(mesh)].hidden;
 }
 
 Qt3DCore::QEntity* AssetScene::meshEntity(int mesh) const {
@@ -194,7 +207,7 @@ SceneStats AssetScene::stats() const {
     SceneStats s;
     for (const auto& item : meshes_) {
         const IndexRange r = item.lods.empty() ? IndexRange{} : item.lods[std::size_t(item.lod)];
-        if (r.count == 0) continue;
+        if (r.count == 0 || item.hidden) continue;
         s.vertices += item.vertexCount;
         if (!item.lines) s.triangles += r.count / 3;
         s.drawCalls += item.material->wireframe() ? 2 : 1;

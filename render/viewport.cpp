@@ -38,6 +38,8 @@
 #include "meshscope/render/camera_controller.h"
 #include "meshscope/render/ground_grid.h"
 #include "meshscope/render/materials.h"
+#include "meshscope/render/roblox_parts.h"
+#include "meshscope/render/overlays.h"
 
 namespace meshscope::render {
 
@@ -122,6 +124,8 @@ Viewport::Viewport(QWidget* parent) : QWidget(parent) {
 
     grid_ = new GroundGrid(root_);
     scene_ = new AssetScene(root_, nullptr, this);
+    overlays_ = new Overlays(root_, this);
+    parts_ = new RobloxPartsView(root_, window_, window_->camera(), this);
     connect(scene_, &AssetScene::statsChanged, this, &Viewport::statsChanged);
 
     auto* frame = new Qt3DLogic::QFrameAction(root_);
@@ -200,13 +204,17 @@ QWindow* Viewport::renderWindow() const {
 }
 
 void Viewport::setAsset(const Asset& asset) {
-    scene_->setAsset(asset);
+    // Roblox models and places show their parts; everything else its meshes.
+    if (!parts_->show(asset, scene_)) scene_->setAsset(asset);
+    overlays_->setAsset(asset);
     grid_->setBounds(scene_->bounds());
     controller_->fit(scene_->bounds(), true);
 }
 
 void Viewport::clearAsset() {
     scene_->clear();
+    parts_->clear();
+    overlays_->clear();
     grid_->setBounds({});
     controller_->fit({}, true);
 }

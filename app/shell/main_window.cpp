@@ -20,21 +20,33 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
+#include <QTreeWidget>
 #include <QToolButton>
 #include <QWindow>
 
 #include "asset_document.h"
+#include "animation_dock.h"
+#include "asset_folders_dialog.h"
 #include "decode_job.h"
 #include "diagnostics_dock.h"
+#include "export_dialog.h"
+#include "facs_dock.h"
 #include "hex_dock.h"
+#include "lod_dock.h"
 #include "meshscope/render/asset_scene.h"
+#include "meshscope/render/overlays.h"
+#include "meshscope/render/roblox_parts.h"
 #include "meshscope/render/viewport.h"
 #include "meshscope/resources/resources.h"
+#include "pose_controller.h"
 #include "properties_dock.h"
 #include "screenshot_dialog.h"
+#include "skeleton_dock.h"
+#include "settings.h"
 #include "structure_dock.h"
 
 namespace meshscope::shell {
@@ -107,6 +119,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addInspectorDock(hexDock_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(diagnosticsDock_, hexDock_);
     connect(document_, &AssetDocument::assetChanged, this, [this]() {
+        const QSignalBlocker quiet(hexDock_);  // the cursor reset is not a user's choice
         hexDock_->setData(document_->bytes(),
                           document_->hasAsset() ? &document_->byteMap() : nullptr);
     });
@@ -117,8 +130,68 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(hexDock_, &HexDock::selectionChanged, this, [this](quint64 offset, quint64 length) {
         if (length > 0) document_->selectBytes(offset, length);
     });
+    // Moving the hex cursor outside the current selection selects the innermost node there (the
+    // tree and properties follow); the bytes selected stay as they are.
+    connect(hexDock_, &HexDock::cursorMoved, this, [this](quint64 offset) {
+        if (!document_->hasAsset()) return;
+        const quint64 start = document_->selectionOffset();
+        if (offset >= start && offset < start + document_->selectionLength()) return;
+        const Asset& a = document_->asset();
+        // The shortest extent covering the byte: a node's own bytes, or a mapped range's owner
+        // (nodes without offsets of their own are known only through the byte map).
+        int best = -1;
+        std::uint64_t bestLength = ~std::uint64_t(0);
+        for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+            const Node& n = a.nodes[i];
+            if (n.length > 0 && offset >= n.offset && offset - n.offset < n.length &&
+                n.length < bestLength) {
+                best = int(i);
+                bestLength = n.length;
+            }
+        }
+        const std::vector<int> stack = a.byteMap.stackAt(offset);
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+            const ByteRange& r = a.byteMap.ranges()[std::size_t(*it)];
+            if (r.node >= 0 && r.node < int(a.nodes.size())) {
+                if (r.length < bestLength) best = r.node;
+                break;
+            }
+        }
+        if (best >= 0 && best != document_->selectedNode())
+            document_->selectBytes(offset, 0, best);
+    });
 
     connect(document_, &AssetDocument::assetChanged, this, &MainWindow::onAssetChanged);
+    // Posing (skeleton, face, animation): after onAssetChanged, so the scene holds the new meshes.
+    poseController_ = new PoseController(document_, viewport_->scene(), this);
+    connect(document_, &AssetDocument::assetChanged, poseController_, &PoseController::reload);
+    skeletonDock_ = new SkeletonDock(poseController_, this);
+    facsDock_ = new FacsDock(poseController_, this);
+    animationDock_ = new AnimationDock(poseController_, this);
+    addInspectorDock(skeletonDock_, Qt::RightDockWidgetArea);
+    addInspectorDock(facsDock_, Qt::RightDockWidgetArea);
+    addInspectorDock(animationDock_, Qt::RightDockWidgetArea);
+    tabifyDockWidget(propertiesDock_, skeletonDock_);
+    tabifyDockWidget(skeletonDock_, facsDock_);
+    tabifyDockWidget(facsDock_, animationDock_);
+    propertiesDock_->raise();
+    // A bone node selected in the structure tree selects that bone for posing.
+    connect(document_, &AssetDocument::selectionChanged, this, [this](int node) {
+        const Asset& a = document_->asset();
+        if (node < 0 || node >= int(a.nodes.size())) return;
+        const Node& n = a.nodes[std::size_t(node)];
+        if (n.bone >= 0 && n.skeleton == poseController_->skeletonIndex())
+            skeletonDock_->selectBone(n.bone);
+    });
+    // Level of detail: after onAssetChanged, so the scene holds the new meshes.
+    lodDock_ = new LodDock(viewport_, this);
+    addInspectorDock(lodDock_, Qt::RightDockWidgetArea);
+    connect(document_, &AssetDocument::assetChanged, this, [this]() {
+        lodDock_->setAsset(document_->hasAsset() ? &document_->asset() : nullptr);
+    });
+    connect(document_, &AssetDocument::selectionChanged, this, [this]() {
+        lodDock_->setCurrentMesh(viewport_->scene()->highlightedMesh());
+    });
     connect(document_, &AssetDocument::selectionChanged, this,
             [this](int node, quint64, quint64) { onSelectionChanged(node); });
     connect(viewport_, &render::Viewport::statsChanged, this, &MainWindow::updateStats);
@@ -127,6 +200,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         updateStats();
     });
     connect(viewport_, &render::Viewport::filesDropped, this, &MainWindow::openDroppedUrls);
+    // A click on a Roblox part selects its instance (tree, properties and hex follow).
+    connect(viewport_->robloxParts(), &render::RobloxPartsView::nodePicked, document_,
+            &AssetDocument::selectNode);
+    // MeshPart / SpecialMesh meshes that could not be resolved from the asset folders are listed
+    // after the file's diagnostics (the dock has rebuilt by then: it follows the document first).
+    connect(viewport_->robloxParts(), &render::RobloxPartsView::unresolvedChanged, this,
+            [this](const QStringList& messages) {
+                for (const QString& m : messages) {
+                    auto* item = new QTreeWidgetItem(diagnosticsDock_->view(),
+                                                     {tr("Info"), QString(), tr("mesh reference"), m});
+                    item->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxInformation));
+                }
+            });
     connect(diagnosticsDock_, &DiagnosticsDock::countChanged, this,
             [this](int errors, int warnings) {
                 if (errors + warnings > 0) diagnosticsDock_->raise();
@@ -147,11 +233,12 @@ void MainWindow::createActions() {
         style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this, [this]() {
             const QStringList paths =
                 QFileDialog::getOpenFileNames(this, tr("Open Asset"), QString(), openFilter());
-            if (!paths.isEmpty()) openFiles(paths);
+            if (!paths.isEmpty()) openPaths(paths);
         });
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open &Sample"), this, &MainWindow::openSample);
+    file->addAction(tr("Load &Animation…"), this, [this]() { animationDock_->loadInteractive(); });
     file->addSeparator();
     prevFileAction_ = file->addAction(tr("&Previous File"), this, [this]() { stepFile(-1); });
     prevFileAction_->setShortcut(Qt::Key_PageUp);
@@ -161,10 +248,26 @@ void MainWindow::createActions() {
     QAction* shot =
         file->addAction(tr("Export &Screenshot…"), this, &MainWindow::exportScreenshotInteractive);
     shot->setShortcut(Qt::Key_F12);
+    QAction* exportAction = file->addAction(tr("&Export…"), this, [this]() {
+        if (!document_->hasAsset()) return;
+        render::AssetScene* scene = viewport_->scene();
+        const int lod = scene->lodCount(0) > 0 ? scene->lod(0) : -1;
+        exportInteractive(this, document_->asset(), document_->filePath(),
+                          document_->displayName(), lod);
+    });
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
+    QAction* closeWindow = file->addAction(tr("&Close Window"), this, &QWidget::close);
+    closeWindow->setShortcut(QKeySequence::Close);
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     rebuildRecentMenu();
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(tr("&Asset Folders…"), this, [this]() {
+        AssetFoldersDialog dialog(this);
+        dialog.exec();
+    });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* fit = view->addAction(tr("&Fit to View"), viewport_, &render::Viewport::fitToView);
@@ -176,22 +279,39 @@ void MainWindow::createActions() {
     wireframeAction_->setCheckable(true);
     wireframeAction_->setShortcut(Qt::Key_W);
     connect(wireframeAction_, &QAction::toggled, viewport_, &render::Viewport::setWireframe);
-    QAction* grid = view->addAction(tr("Ground &Grid"));
+    QAction* grid = gridAction_ = view->addAction(tr("Ground &Grid"));
     grid->setCheckable(true);
     grid->setChecked(true);
     grid->setShortcut(Qt::Key_G);
     connect(grid, &QAction::toggled, viewport_, &render::Viewport::setGridVisible);
+    QAction* normals = view->addAction(tr("&Normals"));
+    normals->setCheckable(true);
+    normals->setShortcut(Qt::Key_N);
+    connect(normals, &QAction::toggled, viewport_->overlays(), &render::Overlays::setNormalsVisible);
+    QAction* bounds = view->addAction(tr("&Bounds"));
+    bounds->setCheckable(true);
+    bounds->setShortcut(Qt::Key_B);
+    connect(bounds, &QAction::toggled, viewport_->overlays(), &render::Overlays::setBoundsVisible);
+    QAction* bones = view->addAction(tr("B&ones"));
+    bones->setCheckable(true);
+    bones->setShortcut(Qt::Key_K);
+    connect(bones, &QAction::toggled, viewport_->overlays(), &render::Overlays::setBonesVisible);
     view->addSeparator();
-    QAction* finer = view->addAction(tr("&Higher Detail (LOD −1)"), this, [this]() {
-        auto* s = viewport_->scene();
-        for (int m = 0; m < s->meshCount(); ++m) s->setLod(m, s->lod(m) - 1);
-    });
+    QAction* finer = view->addAction(tr("&Higher Detail (LOD −1)"), this,
+                                     [this]() { lodDock_->stepLevel(-1); });
     finer->setShortcut(Qt::Key_BracketLeft);
-    QAction* coarser = view->addAction(tr("&Lower Detail (LOD +1)"), this, [this]() {
-        auto* s = viewport_->scene();
-        for (int m = 0; m < s->meshCount(); ++m) s->setLod(m, s->lod(m) + 1);
-    });
+    QAction* coarser = view->addAction(tr("&Lower Detail (LOD +1)"), this,
+                                       [this]() { lodDock_->stepLevel(1); });
     coarser->setShortcut(Qt::Key_BracketRight);
+    QAction* autoLod = view->addAction(tr("&Automatic Detail"), this,
+                                       [this]() { lodDock_->setAuto(true); });
+    autoLod->setShortcut(Qt::Key_Backslash);
+    view->addSeparator();
+    QAction* fullScreen = view->addAction(tr("F&ull Screen"));
+    fullScreen->setCheckable(true);
+    fullScreen->setShortcut(Qt::Key_F11);
+    connect(fullScreen, &QAction::toggled, this,
+            [this](bool on) { setWindowState(windowState().setFlag(Qt::WindowFullScreen, on)); });
     view->addSeparator();
     panelsMenu_ = view->addMenu(tr("&Panels"));
     for (QDockWidget* dock :
@@ -359,6 +479,7 @@ void MainWindow::onAssetChanged() {
 void MainWindow::onSelectionChanged(int node) {
     const Asset& a = document_->asset();
     render::AssetScene* scene = viewport_->scene();
+    viewport_->robloxParts()->setSelectedNode(node);
     if (node < 0 || node >= int(a.nodes.size())) {
         scene->setHighlightedMesh(-1);
         return;
@@ -469,7 +590,50 @@ void MainWindow::openDroppedUrls(const QList<QUrl>& urls) {
     QStringList paths;
     for (const QUrl& url : urls)
         if (url.isLocalFile()) paths << url.toLocalFile();
-    if (!paths.isEmpty()) openFiles(paths);
+    // A dropped file replaces what this window shows; more files open in new windows.
+    if (!paths.isEmpty()) openPaths(paths, true);
+}
+
+QList<MainWindow*> MainWindow::openPaths(const QStringList& paths, bool replace) {
+    QList<MainWindow*> windows;
+    bool here = replace || (!document_->hasAsset() && !job_);
+    for (const QString& path : paths) {
+        if (QFileInfo(path).isDir()) {
+            if (settings::addAssetFolder(path)) {
+                statusBar()->showMessage(
+                    tr("Added asset folder %1").arg(QDir::toNativeSeparators(path)), 4000);
+                emit assetFolderAdded(QFileInfo(path).absoluteFilePath());
+            }
+            continue;
+        }
+        if (here) {
+            here = false;
+            openFiles({path});
+            windows << this;
+            continue;
+        }
+        auto* window = new MainWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->setInteractive(interactive_);
+        window->setWireframe(wireframeAction_->isChecked());
+        window->gridAction_->setChecked(gridAction_->isChecked());
+        const QPoint offset(32, 32);
+        window->resize(size());
+        window->move(pos() + offset * int(windows.size() + 1));
+        window->show();
+        window->openFiles({path});
+        windows << window;
+        emit windowOpened(window);
+    }
+    return windows;
+}
+
+void MainWindow::restoreSettings() {
+    settingsRestored_ = true;
+    setWireframe(settings::wireframe());
+    gridAction_->setChecked(settings::gridVisible());
+    restoreGeometry(settings::windowGeometry());
+    if (restoreState(settings::windowState())) docksSized_ = true;
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -492,6 +656,11 @@ void MainWindow::showEvent(QShowEvent* event) {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (job_) job_->cancel();
+    if (settingsRestored_) {
+        settings::setWireframe(wireframeAction_->isChecked());
+        settings::setGridVisible(gridAction_->isChecked());
+        settings::setWindowLayout(saveGeometry(), saveState());
+    }
     QMainWindow::closeEvent(event);
 }
 

@@ -24,6 +24,11 @@ class AssetDocument;
 class DecodeJob;
 class DiagnosticsDock;
 class HexDock;
+class AnimationDock;
+class FacsDock;
+class PoseController;
+class SkeletonDock;
+class LodDock;
 class PropertiesDock;
 class StructureDock;
 struct DecodeOutcome;
@@ -40,6 +45,20 @@ public:
     PropertiesDock* propertiesDock() const { return propertiesDock_; }
     DiagnosticsDock* diagnosticsDock() const { return diagnosticsDock_; }
     HexDock* hexDock() const { return hexDock_; }
+    // Posing: bone poses, FACS weights and animation playback of the open asset.
+    PoseController* poseController() const { return poseController_; }
+    SkeletonDock* skeletonDock() const { return skeletonDock_; }
+    FacsDock* facsDock() const { return facsDock_; }
+    AnimationDock* animationDock() const { return animationDock_; }
+    LodDock* lodDock() const { return lodDock_; }
+
+    // Opens what the user chose (File › Open, drops): folders are added to the asset folders;
+    // the first file opens here when this window shows nothing yet (or `replace` is true), every
+    // other file in a new window. Returns the windows opened (this one included when used).
+    QList<MainWindow*> openPaths(const QStringList& paths, bool replace = false);
+    // Loads view options, window geometry and dock layout from QSettings and saves them when the
+    // window closes (the interactive viewer; tests and --screenshot leave settings alone).
+    void restoreSettings();
 
     // Adds a panel that follows document() (the hex inspector ...) and lists it in View › Panels.
     void addInspectorDock(QDockWidget* dock, Qt::DockWidgetArea area);
@@ -68,6 +87,8 @@ public:
 
 signals:
     void fileOpened(const QString& path);
+    void windowOpened(MainWindow* window);
+    void assetFolderAdded(const QString& folder);
     void openFailed(const QString& path, const QString& message);
 
 protected:
@@ -97,6 +118,13 @@ private:
     PropertiesDock* propertiesDock_ = nullptr;
     DiagnosticsDock* diagnosticsDock_ = nullptr;
     HexDock* hexDock_ = nullptr;
+    PoseController* poseController_ = nullptr;
+    SkeletonDock* skeletonDock_ = nullptr;
+    FacsDock* facsDock_ = nullptr;
+    AnimationDock* animationDock_ = nullptr;
+    LodDock* lodDock_ = nullptr;
+    QAction* gridAction_ = nullptr;
+    bool settingsRestored_ = false;
     QMenu* recentMenu_ = nullptr;
     QMenu* panelsMenu_ = nullptr;
     QAction* wireframeAction_ = nullptr;

@@ -6,6 +6,7 @@
 #include <QStyle>
 
 #include "asset_document.h"
+#include "class_icons.h"
 
 namespace meshscope::shell {
 
@@ -84,6 +85,8 @@ QVariant NodeTreeModel::data(const QModelIndex& index, int role) const {
         }
         case Qt::DecorationRole:
             if (index.column() != NameColumn) return {};
+            if (document_->asset().format == "roblox-model")
+                if (QIcon icon = classIcon(n.kind, n.service); !icon.isNull()) return icon;
             if (n.mesh >= 0 || n.lod >= 0)
                 return QApplication::style()->standardIcon(QStyle::SP_FileDialogDetailedView);
             if (!n.children.empty()) return QApplication::style()->standardIcon(QStyle::SP_DirIcon);

@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "asset_document.h"
+#include "roblox_property_format.h"
 
 namespace meshscope::shell {
 
@@ -178,6 +179,22 @@ void PropertiesDock::addProperty(QTreeWidgetItem* parent, const Property& p) {
     } else if (isColorType(p.type)) {
         const QColor c = colorOf(p);
         if (c.isValid()) item->setIcon(1, swatch(c));
+    } else if (const auto brick = brickColorDisplay(p)) {
+        item->setText(1, brick->text);
+        if (brick->color.isValid()) item->setIcon(1, swatch(brick->color));
+    } else if (isBinaryProperty(p) && p.length > 0) {
+        // Size plus a link that selects the value's bytes (hex dock and tree follow).
+        item->setText(1, QString());
+        auto* link = new QLabel(QStringLiteral("%1  <a href=\"bytes\">show bytes</a>")
+                                    .arg(binarySummary(p).toHtmlEscaped()));
+        link->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+        link->setToolTip(tr("Select bytes %1 in the hex view").arg(hexRange(p.offset, p.length)));
+        const quint64 offset = p.offset, length = p.length;
+        const int node = document_->selectedNode();
+        connect(link, &QLabel::linkActivated, this, [this, offset, length, node](const QString&) {
+            document_->selectBytes(offset, length, node);
+        });
+        view_->setItemWidget(item, 1, link);
     } else if (const auto* ref = std::get_if<NodeRef>(&p.value)) {
         const Asset& a = document_->asset();
         if (ref->node >= 0 && ref->node < int(a.nodes.size())) {

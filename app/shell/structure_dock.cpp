@@ -28,6 +28,10 @@ StructureDock::StructureDock(QWidget* parent) : QDockWidget(tr("Structure"), par
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // Expand / collapse the whole tree from the context menu.
+    view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    view_->addAction(tr("Expand All"), view_, &QTreeView::expandAll);
+    view_->addAction(tr("Collapse All"), view_, &QTreeView::collapseAll);
     layout->addWidget(filter_);
     layout->addWidget(view_);
     setWidget(body);

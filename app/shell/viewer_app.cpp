@@ -11,8 +11,10 @@
 
 #include "asset_document.h"
 #include "main_window.h"
+#include "pose_controller.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/render/asset_scene.h"
+#include "meshscope/render/roblox_parts.h"
 #include "meshscope/render/viewport.h"
 
 namespace meshscope::shell {
@@ -46,6 +48,12 @@ void setApplicationInfo() {
 }
 
 std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOptions& options) {
+    if (isThumbnailCommand(arguments)) {
+        ThumbnailOptions thumbnail;
+        if (const auto code = parseThumbnailArguments(arguments, thumbnail)) return code;
+        options.thumbnail = thumbnail;
+        return std::nullopt;
+    }
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "View and inspect game-engine asset files: Roblox FileMesh (.mesh), Roblox models and "
@@ -73,6 +81,25 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
     const QCommandLineOption noGrid(QStringLiteral("no-grid"),
                                     QStringLiteral("Hide the ground grid."));
     parser.addOptions({screenshot, size, lod, wireframe, transparent, noGrid});
+    parser.addOption(QCommandLineOption(
+        QStringLiteral("thumbnail"),
+        QStringLiteral("Write a SIZE×SIZE PNG thumbnail: --thumbnail SIZE IN OUT.png "
+                       "[--max-size BYTES] (freedesktop thumbnailer)."),
+        QStringLiteral("SIZE")));
+    const QCommandLineOption poseOption(
+        QStringLiteral("pose"),
+        QStringLiteral("Pose the face: FACS control weights 0..1 by full name or abbreviation."),
+        QStringLiteral("NAME=W,..."));
+    const QCommandLineOption boneOption(
+        QStringLiteral("bone"), QStringLiteral("Rotate a bone by Euler angles in degrees (repeatable)."),
+        QStringLiteral("NAME=RX,RY,RZ"));
+    parser.addOption(poseOption);
+    parser.addOption(boneOption);
+    const QCommandLineOption assetFolderOption(
+        QStringLiteral("asset-folder"),
+        QStringLiteral("Folder of mesh files named by asset id, for MeshParts (repeatable)."),
+        QStringLiteral("DIR"));
+    parser.addOption(assetFolderOption);
     if (!parser.parse(arguments)) {
         printErr(parser.errorText());
         return 2;
@@ -88,10 +115,14 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
         return 0;
     }
     options.files = parser.positionalArguments();
+    for (const QString& dir : parser.values(assetFolderOption))
+        render::RobloxPartsView::addSessionFolder(QFileInfo(dir).absoluteFilePath());
     options.screenshot = parser.value(screenshot);
     options.wireframe = parser.isSet(wireframe);
     options.transparent = parser.isSet(transparent);
     options.grid = !parser.isSet(noGrid);
+    options.pose = parser.value(poseOption);
+    options.bones = parser.values(boneOption);
     if (parser.isSet(size)) {
         static const QRegularExpression re(QStringLiteral("^(\\d{1,5})[xX×](\\d{1,5})$"));
         const auto m = re.match(parser.value(size));
@@ -132,6 +163,7 @@ QString missingDisplayReason() {
 }
 
 int runViewer(QApplication& app, const ViewerOptions& options) {
+    if (options.thumbnail) return runThumbnail(*options.thumbnail);
     MainWindow window;
     window.viewport()->setGridVisible(options.grid);
 
@@ -149,6 +181,10 @@ int runViewer(QApplication& app, const ViewerOptions& options) {
             return 1;
         }
         if (options.lod) window.viewport()->scene()->setLodAll(*options.lod);
+        if (!applyPoseArguments(*window.poseController(), options.pose, options.bones, &error)) {
+            printErr(error);
+            return 2;
+        }
         window.setWireframe(options.wireframe);
         if (!waitUntilExposed(window.viewport()->renderWindow(), 10000)) {
             printErr(QStringLiteral("the 3D window was never shown (is there a display?)"));
@@ -162,7 +198,8 @@ int runViewer(QApplication& app, const ViewerOptions& options) {
         return 0;
     }
 
-    window.setWireframe(options.wireframe);
+    window.restoreSettings();
+    if (options.wireframe) window.setWireframe(true);
     window.show();
     if (options.files.isEmpty()) {
         window.openSample();

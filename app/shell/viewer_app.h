@@ -8,6 +8,8 @@
 #include <QStringList>
 #include <optional>
 
+#include "thumbnail.h"
+
 class QApplication;
 
 namespace meshscope::shell {
@@ -20,6 +22,9 @@ struct ViewerOptions {
     bool wireframe = false;
     bool transparent = false;
     bool grid = true;
+    std::optional<ThumbnailOptions> thumbnail;  // --thumbnail SIZE IN OUT
+    QString pose;       // --pose "JawDrop=1,LeftEyeClosed=0.5" (FACS controls)
+    QStringList bones;  // --bone NAME=rx,ry,rz (degrees), repeatable
 };
 
 // Sets the environment Qt 3D needs before the QApplication exists (the OpenGL renderer: the

@@ -55,6 +55,10 @@ public:
     void setLod(int mesh, int lod);
     void setLodAll(int lod);
     IndexRange drawnRange(int mesh) const;
+    // Hides a mesh entirely (Second Life LOD meshes other than the chosen one); hidden meshes
+    // count in no stats.
+    void setMeshVisible(int mesh, bool visible);
+    bool meshVisible(int mesh) const;
 
     // -1 clears the highlight.
     void setHighlightedMesh(int mesh);
@@ -80,6 +84,7 @@ private:
         std::vector<IndexRange> lods;
         std::uint32_t vertexCount = 0;
         bool lines = false;
+        bool hidden = false;
         int lod = 0;
     };
     void applyLod(MeshItem& item);

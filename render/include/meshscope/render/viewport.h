@@ -32,6 +32,8 @@ class AssetScene;
 class BackgroundMaterial;
 class CameraController;
 class GroundGrid;
+class Overlays;
+class RobloxPartsView;
 
 struct CaptureOptions {
     QSize size;                          // pixels; empty = the view's size
@@ -45,6 +47,9 @@ public:
     ~Viewport() override;
 
     AssetScene* scene() const { return scene_; }
+    // Normals, bounds and bone lines (hidden until switched on).
+    Overlays* overlays() const { return overlays_; }
+    RobloxPartsView* robloxParts() const { return parts_; }
     CameraController* cameraController() const { return controller_; }
     Qt3DRender::QCamera* camera() const;
     QWindow* renderWindow() const;
@@ -90,6 +95,8 @@ private:
     BackgroundMaterial* background_ = nullptr;
     GroundGrid* grid_ = nullptr;
     AssetScene* scene_ = nullptr;
+    Overlays* overlays_ = nullptr;
+    RobloxPartsView* parts_ = nullptr;
     CameraController* controller_ = nullptr;
     bool gridVisible_ = true;
 
