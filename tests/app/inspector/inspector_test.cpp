@@ -1,0 +1,311 @@
+// Inspector shell behaviours: tree ↔ hex selection, the LOD dock (FileMesh and Second Life
+// levels), overlays, opening a second file in a new window, dropped folders as asset folders,
+// persisted options and layout, standard shortcuts.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QDropEvent>
+#include <QListWidget>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTest>
+#include <QTreeView>
+#include <QUrl>
+#include <Qt3DRender/QCamera>
+
+#include "asset_document.h"
+#include "fixtures.h"
+#include "hex_dock.h"
+#include "hex_view.h"
+#include "lod_dock.h"
+#include "main_window.h"
+#include "meshscope/render/asset_scene.h"
+#include "meshscope/render/overlays.h"
+#include "meshscope/render/viewport.h"
+#include "node_tree_model.h"
+#include "settings.h"
+#include "structure_dock.h"
+
+using namespace meshscope;
+using namespace meshscope::shell;
+using namespace meshscope::inspector_test;
+
+namespace {
+
+// The settings keys these tests write are removed again, so other test programs (same test
+// organisation) start from defaults.
+struct SettingsGuard {
+    SettingsGuard() { clear(); }
+    ~SettingsGuard() { clear(); }
+    static void clear() {
+        QSettings s;
+        for (const char* key : {settings::kAssetFoldersKey, settings::kWireframeKey,
+                                settings::kGridKey, settings::kGeometryKey, settings::kStateKey})
+            s.remove(QLatin1String(key));
+    }
+};
+
+int nodeOfRow(QTreeView* view) {
+    return NodeTreeModel::nodeOf(
+        static_cast<QSortFilterProxyModel*>(view->model())->mapToSource(view->currentIndex()));
+}
+
+}  // namespace
+
+TEST(Inspector, SelectingATreeNodeSelectsItsBytesInTheHexView) {
+    const QString path = writeFileMeshFixture("insp_tree_hex", "lods.mesh", makeLodSphere(3));
+    MainWindow window;
+    window.setInteractive(false);
+    ASSERT_TRUE(window.openFileNow(path));
+    const Asset& a = window.document()->asset();
+    // Pick the deepest node that has its own bytes (independent of the tree's row order).
+    int node = -1;
+    for (std::size_t i = 0; i < a.nodes.size(); ++i)
+        if (a.nodes[i].length > 0 && a.nodes[i].parent >= 0) node = int(i);
+    ASSERT_GE(node, 0);
+    QTreeView* view = window.structureDock()->view();
+    auto* proxy = static_cast<QSortFilterProxyModel*>(view->model());
+    const QModelIndex row =
+        proxy->mapFromSource(window.structureDock()->model()->indexForNode(node));
+    ASSERT_TRUE(row.isValid());
+    view->setCurrentIndex(row);
+    EXPECT_EQ(window.document()->selectedNode(), node);
+    HexView* hex = window.hexDock()->hexView();
+    EXPECT_EQ(hex->selectionOffset(), a.nodes[std::size_t(node)].offset);
+    EXPECT_EQ(hex->selectionLength(), a.nodes[std::size_t(node)].length);
+}
+
+TEST(Inspector, MovingTheHexCursorSelectsTheInnermostNodeCoveringIt) {
+    const QString path = writeFileMeshFixture("insp_hex_tree", "lods.mesh", makeLodSphere(3));
+    MainWindow window;
+    window.setInteractive(false);
+    ASSERT_TRUE(window.openFileNow(path));
+    const Asset& a = window.document()->asset();
+    EXPECT_EQ(window.document()->selectedNode(), -1) << "opening a file selects nothing";
+    // Expected: among the nodes whose own [offset, offset + length) covers the byte, the
+    // shortest one (every node of a FileMesh has its own bytes).
+    auto innermost = [&](std::uint64_t offset) {
+        int best = -1;
+        for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+            const Node& n = a.nodes[i];
+            if (n.length > 0 && offset >= n.offset && offset < n.offset + n.length &&
+                (best < 0 || n.length < a.nodes[std::size_t(best)].length))
+                best = int(i);
+        }
+        return best;
+    };
+    HexView* hex = window.hexDock()->hexView();
+    int checked = 0;
+    for (std::size_t i = 0; i < a.nodes.size() && checked < 4; ++i) {
+        const Node& n = a.nodes[i];
+        if (n.length < 2 || n.parent < 0) continue;
+        const std::uint64_t offset = n.offset + n.length / 2;
+        const int expected = innermost(offset);
+        window.document()->selectNode(-1);
+        hex->setCursorOffset(offset);
+        EXPECT_EQ(window.document()->selectedNode(), expected) << "offset " << offset;
+        EXPECT_EQ(nodeOfRow(window.structureDock()->view()), expected) << "offset " << offset;
+        ++checked;
+    }
+    EXPECT_GT(checked, 0);
+}
+
+TEST(Inspector, LodDockListsTheLevelsAndSwitchesTheDrawnTriangles) {
+    const Asset generated = makeLodSphere(3);
+    const Mesh& mesh = generated.meshes.at(0);
+    ASSERT_EQ(mesh.lods.size(), 3u);
+    const QString path = writeFileMeshFixture("insp_lod", "lods.mesh", generated);
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openFileNow(path));
+    LodDock* dock = window.lodDock();
+    ASSERT_EQ(dock->modelCount(), 1);
+    ASSERT_EQ(dock->levelCount(), 3);
+    EXPECT_EQ(dock->levelList()->count(), 3);
+    render::AssetScene* scene = window.viewport()->scene();
+    for (int l = 0; l < 3; ++l) {
+        EXPECT_EQ(dock->triangleCount(l), int(mesh.lods[std::size_t(l)].triangleCount));
+        // Clicking a row pins that level; only the drawn range changes.
+        QListWidgetItem* item = dock->levelList()->item(l);
+        ASSERT_NE(item, nullptr);
+        emit dock->levelList()->itemClicked(item);
+        EXPECT_FALSE(dock->isAuto());
+        EXPECT_EQ(dock->drawnLevel(), l);
+        EXPECT_EQ(scene->lod(0), l);
+        EXPECT_EQ(scene->stats().triangles, mesh.lods[std::size_t(l)].triangleCount);
+        EXPECT_TRUE(dock->levelList()->item(l)->text().contains(QStringLiteral("drawn")));
+    }
+
+    // Auto: the framed view shows LOD 0; far away (past 8 × 2^(k−1) radii) the coarsest.
+    dock->setAuto(true);
+    EXPECT_TRUE(dock->isAuto());
+    EXPECT_EQ(dock->drawnLevel(), 0);
+    Qt3DRender::QCamera* camera = window.viewport()->camera();
+    const Vec3 c = mesh.bounds.center();
+    const QVector3D centre(c.x, c.y, c.z);
+    camera->setPosition(centre + QVector3D(0, 0, 1000.f));
+    EXPECT_EQ(dock->drawnLevel(), 2);
+    EXPECT_EQ(scene->stats().triangles, mesh.lods[2].triangleCount);
+    camera->setPosition(centre + QVector3D(0, 0, 3.f));
+    EXPECT_EQ(dock->drawnLevel(), 0);
+    // The View menu's [ ] keys step the level and pin it.
+    dock->stepLevel(1);
+    EXPECT_EQ(dock->drawnLevel(), 1);
+    EXPECT_FALSE(dock->isAuto());
+    camera->setPosition(centre + QVector3D(0, 0, 1000.f));
+    EXPECT_EQ(dock->drawnLevel(), 1) << "a pinned level ignores the camera";
+}
+
+TEST(Inspector, SecondLifeLodMeshesAreTheLevelsOfOneModel) {
+    const Asset generated = secondLifeLodAsset();
+    const QString path = writeSecondLifeFixture("insp_sl", "lods.llmesh", generated);
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openFileNow(path));
+    LodDock* dock = window.lodDock();
+    ASSERT_GE(dock->modelCount(), 1);
+    dock->setCurrentModel(0);
+    ASSERT_EQ(dock->levelCount(), 4);
+    render::AssetScene* scene = window.viewport()->scene();
+    const Asset& decoded = window.document()->asset();
+    for (int l = 0; l < 4; ++l) {
+        const std::uint64_t triangles = generated.meshes[std::size_t(l)].triangleCount();
+        EXPECT_EQ(dock->triangleCount(l), int(triangles)) << "level " << l;
+        dock->pinLevel(l);
+        EXPECT_EQ(dock->drawnLevel(), l);
+        // Only the chosen level's mesh is shown.
+        int visible = 0;
+        for (int m = 0; m < scene->meshCount(); ++m) {
+            const std::string& name = decoded.meshes[std::size_t(m)].name;
+            if (name.find("_lod") == std::string::npos) continue;
+            if (scene->meshVisible(m)) {
+                ++visible;
+                EXPECT_EQ(name, generated.meshes[std::size_t(l)].name);
+            }
+        }
+        EXPECT_EQ(visible, 1);
+        EXPECT_EQ(scene->stats().triangles, triangles);
+    }
+}
+
+TEST(Inspector, OverlaysBuildNormalsBoundsAndBones) {
+    const Asset generated = makeSkinnedCylinder(4);
+    MainWindow window;
+    window.setInteractive(false);
+    render::Viewport* viewport = window.viewport();
+    viewport->setAsset(generated);
+    render::Overlays* overlays = viewport->overlays();
+    EXPECT_EQ(overlays->normalLineCount(), generated.meshes[0].positions.size());
+    EXPECT_EQ(overlays->boundsLineCount(), 12u);
+    // One line per bone with a parent.
+    ASSERT_FALSE(generated.skeletons.empty());
+    int links = 0;
+    for (const Bone& b : generated.skeletons[0].bones) links += b.parent >= 0;
+    EXPECT_GT(links, 0);
+    EXPECT_EQ(overlays->boneLineCount(), std::size_t(links));
+
+    // Posing passes world matrices: the lines follow them.
+    std::vector<Mat4> world(2);
+    world[1].at(0, 3) = 5.f;
+    const std::vector<int> parents = {-1, 0};
+    const render::LineVertices v = render::boneLines(world, parents);
+    ASSERT_EQ(v.size(), 14u);
+    EXPECT_FLOAT_EQ(v[0], 5.f);  // from the child ...
+    EXPECT_FLOAT_EQ(v[7], 0.f);  // ... to its parent
+    overlays->setBones(world, parents);
+    EXPECT_EQ(overlays->boneLineCount(), 1u);
+    viewport->clearAsset();
+    EXPECT_EQ(overlays->normalLineCount(), 0u);
+}
+
+TEST(Inspector, OpeningASecondFileOpensANewWindow) {
+    const QString first = writeFileMeshFixture("insp_second_a", "first.mesh", makeUvSphere());
+    const QString second = writeFileMeshFixture("insp_second_b", "second.mesh", makeLodSphere(2));
+    MainWindow window;
+    window.setInteractive(false);
+    ASSERT_TRUE(window.openFileNow(first));
+    QSignalSpy windows(&window, &MainWindow::windowOpened);
+    const QList<MainWindow*> opened = window.openPaths({second});
+    ASSERT_EQ(opened.size(), 1);
+    ASSERT_EQ(windows.count(), 1);
+    MainWindow* other = opened.first();
+    EXPECT_NE(other, &window);
+    QSignalSpy loaded(other, &MainWindow::fileOpened);
+    ASSERT_TRUE(loaded.count() > 0 || loaded.wait(15000));
+    EXPECT_EQ(other->document()->filePath(), second);
+    EXPECT_EQ(window.document()->filePath(), first) << "the first window keeps its file";
+    other->close();  // WA_DeleteOnClose
+}
+
+TEST(Inspector, ADroppedFolderBecomesAnAssetFolder) {
+    SettingsGuard guard;
+    const auto folder = test::tempDir("insp_asset_folder");
+    std::filesystem::create_directories(folder);
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(folder.string()))});
+    QSignalSpy added(&window, &MainWindow::assetFolderAdded);
+    const QPoint centre = window.rect().center();
+    QDragEnterEvent enter(centre, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QDropEvent drop(QPointF(centre), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    EXPECT_EQ(added.count(), 1);
+    const QStringList folders = QSettings().value(QStringLiteral("assetFolders")).toStringList();
+    ASSERT_EQ(folders.size(), 1);
+    EXPECT_EQ(folders.first(),
+              QDir::cleanPath(QString::fromStdString(std::filesystem::absolute(folder).string())));
+    EXPECT_FALSE(window.document()->hasAsset()) << "a folder is not opened as a file";
+    // Dropping it again adds no duplicate.
+    QApplication::sendEvent(&window, &drop);
+    EXPECT_EQ(settings::assetFolders().size(), 1);
+}
+
+TEST(Inspector, OptionsAndLayoutPersistAcrossWindows) {
+    SettingsGuard guard;
+    {
+        MainWindow window;
+        window.restoreSettings();
+        EXPECT_FALSE(window.viewport()->wireframe());
+        EXPECT_TRUE(window.viewport()->gridVisible());
+        window.setWireframe(true);
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->shortcut() == QKeySequence(Qt::Key_G)) a->trigger();
+        window.lodDock()->hide();
+        window.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        window.close();
+    }
+    EXPECT_TRUE(settings::wireframe());
+    EXPECT_FALSE(settings::gridVisible());
+    EXPECT_FALSE(settings::windowState().isEmpty());
+    MainWindow again;
+    again.restoreSettings();
+    EXPECT_TRUE(again.viewport()->wireframe());
+    EXPECT_FALSE(again.viewport()->gridVisible());
+    again.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&again));
+    EXPECT_FALSE(again.lodDock()->isVisible()) << "the dock layout came back";
+    again.close();
+}
+
+TEST(Inspector, StandardShortcutsExist) {
+    MainWindow window;
+    QList<QKeySequence> shortcuts;
+    for (QAction* a : window.findChildren<QAction*>()) shortcuts << a->shortcuts();
+    for (const QKeySequence& k :
+         {QKeySequence(QKeySequence::Open), QKeySequence(QKeySequence::Close),
+          QKeySequence(Qt::Key_F), QKeySequence(Qt::Key_F11), QKeySequence(Qt::Key_F12)})
+        EXPECT_TRUE(shortcuts.contains(k)) << k.toString().toStdString();
+}
