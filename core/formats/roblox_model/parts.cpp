@@ -1,0 +1,508 @@
+// Renderable parts of a Roblox instance tree (see roblox_parts.h): property lookup by serialized
+// and current names, the BrickColor palette, unit shape meshes, batching and CPU picking.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numbers>
+#include <string_view>
+
+#include "meshscope/core/roblox_parts.h"
+
+namespace meshscope {
+
+namespace {
+
+bool equalsNoCase(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return (x | 0x20) == (y | 0x20);
+           });
+}
+
+// The first property whose name matches one of `names` (case-insensitively) and holds a T.
+template <typename T>
+const T* findValue(const Node& n, std::initializer_list<std::string_view> names) {
+    for (std::string_view name : names)
+        for (const Property& p : n.properties)
+            if (equalsNoCase(p.name, name))
+                if (const T* v = std::get_if<T>(&p.value)) return v;
+    return nullptr;
+}
+
+struct BrickColorEntry {
+    int number;
+    const char* name;
+    std::uint8_t r, g, b;
+};
+
+// Roblox BrickColor codes (developer reference "BrickColor codes"): the classic palette and
+// the 1001-1032 additions.
+constexpr BrickColorEntry kBrickColors[] = {
+    {1, "White", 242, 243, 243},
+    {2, "Grey", 161, 165, 162},
+    {5, "Brick yellow", 215, 197, 154},
+    {9, "Light reddish violet", 232, 186, 200},
+    {11, "Pastel Blue", 128, 187, 219},
+    {18, "Nougat", 204, 142, 105},
+    {21, "Bright red", 196, 40, 28},
+    {23, "Bright blue", 13, 105, 172},
+    {24, "Bright yellow", 245, 205, 48},
+    {26, "Black", 27, 42, 53},
+    {28, "Dark green", 40, 127, 71},
+    {29, "Medium green", 161, 196, 140},
+    {37, "Bright green", 75, 151, 75},
+    {38, "Dark orange", 160, 95, 53},
+    {45, "Light blue", 180, 210, 228},
+    {101, "Medium red", 218, 134, 122},
+    {102, "Medium blue", 110, 153, 202},
+    {104, "Bright violet", 107, 50, 124},
+    {105, "Br. yellowish orange", 226, 155, 64},
+    {106, "Bright orange", 218, 133, 65},
+    {107, "Bright bluish green", 0, 143, 156},
+    {119, "Br. yellowish green", 164, 189, 71},
+    {125, "Light orange", 234, 184, 146},
+    {135, "Sand blue", 116, 134, 157},
+    {141, "Earth green", 39, 70, 45},
+    {151, "Sand green", 120, 144, 130},
+    {153, "Sand red", 149, 121, 119},
+    {192, "Reddish brown", 105, 64, 40},
+    {194, "Medium stone grey", 163, 162, 165},
+    {199, "Dark stone grey", 99, 95, 98},
+    {208, "Light stone grey", 229, 228, 223},
+    {217, "Brown", 124, 92, 70},
+    {226, "Cool yellow", 253, 234, 141},
+    {1001, "Institutional white", 248, 248, 248},
+    {1002, "Mid gray", 205, 205, 205},
+    {1003, "Really black", 17, 17, 17},
+    {1004, "Really red", 255, 0, 0},
+    {1005, "Deep orange", 255, 176, 0},
+    {1006, "Alder", 180, 128, 255},
+    {1007, "Dusty Rose", 163, 75, 75},
+    {1008, "Olive", 193, 190, 66},
+    {1009, "New Yeller", 255, 255, 0},
+    {1010, "Really blue", 0, 0, 255},
+    {1011, "Navy blue", 0, 32, 96},
+    {1012, "Deep blue", 33, 84, 185},
+    {1013, "Cyan", 4, 175, 236},
+    {1014, "CGA brown", 170, 85, 0},
+    {1015, "Magenta", 170, 0, 170},
+    {1016, "Pink", 255, 102, 204},
+    {1018, "Teal", 18, 238, 212},
+    {1019, "Toothpaste", 0, 255, 255},
+    {1020, "Lime green", 0, 255, 0},
+    {1021, "Camo", 58, 125, 21},
+    {1022, "Grime", 127, 142, 100},
+    {1023, "Lavender", 140, 91, 159},
+    {1024, "Pastel light blue", 175, 221, 255},
+    {1025, "Pastel orange", 255, 201, 201},
+    {1026, "Pastel violet", 177, 167, 255},
+    {1027, "Pastel blue-green", 159, 243, 233},
+    {1028, "Pastel green", 204, 255, 204},
+    {1029, "Pastel yellow", 255, 255, 204},
+    {1030, "Pastel brown", 255, 204, 153},
+    {1031, "Royal purple", 98, 37, 209},
+    {1032, "Hot pink", 255, 0, 191},
+};
+
+const BrickColorEntry* brickEntry(int number) {
+    for (const auto& e : kBrickColors)
+        if (e.number == number) return &e;
+    return nullptr;
+}
+
+Vec3 cross(Vec3 a, Vec3 b) {
+    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+float dot(Vec3 a, Vec3 b) {
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+Vec3 normalized(Vec3 v) {
+    const float l = std::sqrt(dot(v, v));
+    return l > 0 ? v * (1 / l) : Vec3{0, 1, 0};
+}
+
+// Adds a convex planar polygon (fan-triangulated) with a flat normal facing away from `inside`.
+void addFace(Mesh& m, std::initializer_list<Vec3> poly, Vec3 inside) {
+    const std::vector<Vec3> v(poly);
+    Vec3 n = normalized(cross(v[1] - v[0], v[2] - v[0]));
+    Vec3 c;
+    for (const Vec3& p : v) c = c + p;
+    c = c * (1.0f / float(v.size()));
+    const bool flip = dot(n, c - inside) < 0;
+    if (flip) n = n * -1;
+    const auto base = std::uint32_t(m.positions.size());
+    for (const Vec3& p : v) {
+        m.positions.push_back(p);
+        m.normals.push_back(n);
+    }
+    for (std::uint32_t i = 1; i + 1 < v.size(); ++i) {
+        m.indices.insert(m.indices.end(),
+                         {base, flip ? base + i + 1 : base + i, flip ? base + i : base + i + 1});
+    }
+}
+
+// Scale applied to the unit shape: balls are spheres of the smallest dimension, cylinders lie
+// along X with the smaller of Y/Z as diameter (Roblox's rules).
+Vec3 shapeScale(const RobloxPart& p) {
+    const Vec3 s = p.size;
+    switch (p.shape) {
+        case PartShape::Ball: {
+            const float d = std::min({s.x, s.y, s.z});
+            return {d, d, d};
+        }
+        case PartShape::Cylinder: {
+            const float d = std::min(s.y, s.z);
+            return {s.x, d, d};
+        }
+        default:
+            return s;
+    }
+}
+
+Vec3 rotate(const CFrame& cf, Vec3 v) {
+    const auto& r = cf.rotation;
+    return {r[0] * v.x + r[1] * v.y + r[2] * v.z, r[3] * v.x + r[4] * v.y + r[5] * v.z,
+            r[6] * v.x + r[7] * v.y + r[8] * v.z};
+}
+Vec3 rotateInverse(const CFrame& cf, Vec3 v) {
+    const auto& r = cf.rotation;
+    return {r[0] * v.x + r[3] * v.y + r[6] * v.z, r[1] * v.x + r[4] * v.y + r[7] * v.z,
+            r[2] * v.x + r[5] * v.y + r[8] * v.z};
+}
+
+Rgba8 rgba(const RobloxPart& p) {
+    const auto c = [](float f) {
+        return std::uint8_t(std::lround(std::clamp(f, 0.0f, 1.0f) * 255.0f));
+    };
+    return {c(p.color.x), c(p.color.y), c(p.color.z), c(1.0f - p.transparency)};
+}
+
+// Appends `unit` (a [-0.5,0.5]³ mesh, or any mesh with a local transform given by scale and
+// offset) to `out`, placed at the part.
+void appendPlaced(Mesh& out, const Mesh& unit, const RobloxPart& part, Vec3 scale, Vec3 offset) {
+    const auto base = std::uint32_t(out.positions.size());
+    const Rgba8 color = rgba(part);
+    const Vec3 inv{scale.x != 0 ? 1 / scale.x : 0, scale.y != 0 ? 1 / scale.y : 0,
+                   scale.z != 0 ? 1 / scale.z : 0};
+    for (std::size_t i = 0; i < unit.positions.size(); ++i) {
+        const Vec3 p = unit.positions[i];
+        const Vec3 local{p.x * scale.x + offset.x, p.y * scale.y + offset.y,
+                         p.z * scale.z + offset.z};
+        out.positions.push_back(rotate(part.cframe, local) + part.cframe.position);
+        const Vec3 n = i < unit.normals.size() ? unit.normals[i] : Vec3{0, 1, 0};
+        out.normals.push_back(
+            normalized(rotate(part.cframe, {n.x * inv.x, n.y * inv.y, n.z * inv.z})));
+        out.colors.push_back(color);
+    }
+    for (std::uint32_t idx : unit.indices) out.indices.push_back(base + idx);
+}
+
+void finishMesh(Mesh& m) {
+    m.lods.push_back({0, std::uint32_t(m.indices.size() / 3), "LOD0"});
+    m.computeBounds();
+}
+
+}  // namespace
+
+const char* partShapeName(PartShape shape) {
+    switch (shape) {
+        case PartShape::Ball:
+            return "Ball";
+        case PartShape::Block:
+            return "Block";
+        case PartShape::Cylinder:
+            return "Cylinder";
+        case PartShape::Wedge:
+            return "Wedge";
+        case PartShape::CornerWedge:
+            return "CornerWedge";
+    }
+    return "Block";
+}
+
+bool isRenderablePartClass(const std::string& c) {
+    static constexpr std::string_view kClasses[] = {"Part",
+                                                    "WedgePart",
+                                                    "CornerWedgePart",
+                                                    "TrussPart",
+                                                    "SpawnLocation",
+                                                    "Seat",
+                                                    "VehicleSeat",
+                                                    "MeshPart",
+                                                    "UnionOperation",
+                                                    "NegateOperation",
+                                                    "IntersectOperation",
+                                                    "SkateboardPlatform",
+                                                    "PartOperation",
+                                                    "FlagStand",
+                                                    "Platform"};
+    return std::find(std::begin(kClasses), std::end(kClasses), c) != std::end(kClasses);
+}
+
+std::optional<Vec3> brickColorRgb(int number) {
+    const BrickColorEntry* e = brickEntry(number);
+    if (!e) return std::nullopt;
+    return Vec3{e->r / 255.0f, e->g / 255.0f, e->b / 255.0f};
+}
+
+const char* brickColorName(int number) {
+    const BrickColorEntry* e = brickEntry(number);
+    return e ? e->name : nullptr;
+}
+
+std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
+    std::vector<RobloxPart> parts;
+    for (std::size_t i = 0; i < asset.nodes.size(); ++i) {
+        const Node& n = asset.nodes[i];
+        if (!isRenderablePartClass(n.kind)) continue;
+        RobloxPart p;
+        p.node = int(i);
+        p.className = n.kind;
+        if (const auto* cf = findValue<CFrame>(n, {"CFrame", "CoordinateFrame"})) p.cframe = *cf;
+        if (const auto* s = findValue<Vec3>(n, {"size", "Size"})) p.size = *s;
+        if (const auto* c = findValue<Vec3>(n, {"Color3uint8", "Color"})) {
+            p.color = *c;
+        } else if (const auto* b = findValue<std::int64_t>(n, {"BrickColor", "brickColor"})) {
+            if (auto rgb = brickColorRgb(int(*b))) p.color = *rgb;
+        }
+        if (const auto* t = findValue<double>(n, {"Transparency"}))
+            p.transparency = float(std::clamp(*t, 0.0, 1.0));
+        if (n.kind == "WedgePart") {
+            p.shape = PartShape::Wedge;
+        } else if (n.kind == "CornerWedgePart") {
+            p.shape = PartShape::CornerWedge;
+        } else if (n.kind == "Part" || n.kind == "SpawnLocation" || n.kind == "Seat" ||
+                   n.kind == "VehicleSeat") {
+            // Part.Shape / FormFactor-era "shape" token (a few classes inherit it from Part).
+            if (const auto* s = findValue<std::int64_t>(n, {"shape", "Shape"}))
+                if (*s >= 0 && *s <= 4) p.shape = PartShape(*s);
+        }
+        if (n.kind == "MeshPart") {
+            if (const auto* id = findValue<std::string>(n, {"MeshContent", "MeshId"}))
+                p.meshId = *id;
+            if (p.meshId.empty())
+                if (const auto* id = findValue<std::string>(n, {"MeshId"})) p.meshId = *id;
+        }
+        // A SpecialMesh / FileMesh child replaces the part's shape.
+        for (int c : n.children) {
+            if (c < 0 || std::size_t(c) >= asset.nodes.size()) continue;
+            const Node& child = asset.nodes[std::size_t(c)];
+            if (child.kind != "SpecialMesh" && child.kind != "FileMesh") continue;
+            if (const auto* s = findValue<Vec3>(child, {"Scale"})) p.meshScale = *s;
+            if (const auto* o = findValue<Vec3>(child, {"Offset"})) p.meshOffset = *o;
+            // MeshType: 2 Wedge, 3 Sphere, 5 FileMesh, 6 Brick (others keep the part's shape).
+            const auto* type = findValue<std::int64_t>(child, {"MeshType"});
+            const std::int64_t mt = type ? *type : (child.kind == "FileMesh" ? 5 : -1);
+            if (mt == 2) p.shape = PartShape::Wedge;
+            if (mt == 3) p.shape = PartShape::Ball;
+            if (mt == 6) p.shape = PartShape::Block;
+            if (mt == 5)
+                if (const auto* id = findValue<std::string>(child, {"MeshId"});
+                    id && !id->empty()) {
+                    p.meshId = *id;
+                    p.specialMesh = true;
+                }
+            break;
+        }
+        parts.push_back(std::move(p));
+    }
+    return parts;
+}
+
+Mesh partShapeMesh(PartShape shape) {
+    Mesh m;
+    m.name = partShapeName(shape);
+    const float h = 0.5f;
+    switch (shape) {
+        case PartShape::Block: {
+            const Vec3 o{};
+            addFace(m, {{-h, -h, h}, {h, -h, h}, {h, h, h}, {-h, h, h}}, o);
+            addFace(m, {{h, -h, -h}, {-h, -h, -h}, {-h, h, -h}, {h, h, -h}}, o);
+            addFace(m, {{h, -h, h}, {h, -h, -h}, {h, h, -h}, {h, h, h}}, o);
+            addFace(m, {{-h, -h, -h}, {-h, -h, h}, {-h, h, h}, {-h, h, -h}}, o);
+            addFace(m, {{-h, h, h}, {h, h, h}, {h, h, -h}, {-h, h, -h}}, o);
+            addFace(m, {{-h, -h, -h}, {h, -h, -h}, {h, -h, h}, {-h, -h, h}}, o);
+            break;
+        }
+        case PartShape::Wedge: {
+            // Roblox wedge: full bottom, vertical back face (+Z), slope rising from the front
+            // bottom edge (-Z) to the back top edge.
+            const Vec3 o{0, -h / 3, h / 3};
+            addFace(m, {{-h, -h, -h}, {h, -h, -h}, {h, -h, h}, {-h, -h, h}}, o);
+            addFace(m, {{-h, -h, h}, {h, -h, h}, {h, h, h}, {-h, h, h}}, o);
+            addFace(m, {{-h, -h, -h}, {h, -h, -h}, {h, h, h}, {-h, h, h}}, o);
+            addFace(m, {{h, -h, -h}, {h, -h, h}, {h, h, h}}, o);
+            addFace(m, {{-h, -h, -h}, {-h, -h, h}, {-h, h, h}}, o);
+            break;
+        }
+        case PartShape::CornerWedge: {
+            // Apex above the (+X, -Z) bottom corner; vertical faces on +X and -Z.
+            const Vec3 apex{h, h, -h};
+            const Vec3 o{h / 5, -h * 3 / 5, -h / 5};
+            addFace(m, {{-h, -h, -h}, {h, -h, -h}, {h, -h, h}, {-h, -h, h}}, o);
+            addFace(m, {{h, -h, -h}, {h, -h, h}, apex}, o);
+            addFace(m, {{-h, -h, -h}, {h, -h, -h}, apex}, o);
+            addFace(m, {{-h, -h, h}, {h, -h, h}, apex}, o);
+            addFace(m, {{-h, -h, -h}, {-h, -h, h}, apex}, o);
+            break;
+        }
+        case PartShape::Ball: {
+            constexpr int kSeg = 24, kRings = 12;
+            for (int r = 0; r <= kRings; ++r) {
+                const float phi = std::numbers::pi_v<float> * float(r) / kRings;
+                for (int s = 0; s <= kSeg; ++s) {
+                    const float th = 2 * std::numbers::pi_v<float> * float(s) / kSeg;
+                    const Vec3 n{std::sin(phi) * std::cos(th), std::cos(phi),
+                                 std::sin(phi) * std::sin(th)};
+                    m.positions.push_back(n * h);
+                    m.normals.push_back(n);
+                }
+            }
+            for (int r = 0; r < kRings; ++r)
+                for (int s = 0; s < kSeg; ++s) {
+                    const auto a = std::uint32_t(r * (kSeg + 1) + s), b = a + kSeg + 1;
+                    m.indices.insert(m.indices.end(), {a, a + 1, b, b, a + 1, b + 1});
+                }
+            break;
+        }
+        case PartShape::Cylinder: {
+            // Along X, like Roblox cylinders.
+            constexpr int kSeg = 24;
+            const auto ring = [&](float x, bool side) {
+                for (int s = 0; s <= kSeg; ++s) {
+                    const float th = 2 * std::numbers::pi_v<float> * float(s) / kSeg;
+                    const float y = std::cos(th), z = std::sin(th);
+                    m.positions.push_back({x, y * h, z * h});
+                    m.normals.push_back(side ? Vec3{0, y, z} : Vec3{x > 0 ? 1.0f : -1.0f, 0, 0});
+                }
+            };
+            ring(-h, true);
+            ring(h, true);
+            for (std::uint32_t s = 0; s < kSeg; ++s) {
+                const std::uint32_t a = s, b = s + kSeg + 1;
+                m.indices.insert(m.indices.end(), {a, a + 1, b, a + 1, b + 1, b});
+            }
+            for (float x : {-h, h}) {
+                const auto center = std::uint32_t(m.positions.size());
+                m.positions.push_back({x, 0, 0});
+                m.normals.push_back({x > 0 ? 1.0f : -1.0f, 0, 0});
+                ring(x, false);
+                for (std::uint32_t s = 0; s < kSeg; ++s) {
+                    const std::uint32_t a = center + 1 + s;
+                    if (x > 0)
+                        m.indices.insert(m.indices.end(), {center, a, a + 1});
+                    else
+                        m.indices.insert(m.indices.end(), {center, a + 1, a});
+                }
+            }
+            break;
+        }
+    }
+    finishMesh(m);
+    return m;
+}
+
+std::vector<Mesh> buildPartMeshes(const std::vector<RobloxPart>& parts,
+                                  std::size_t maxVerticesPerMesh) {
+    std::array<Mesh, 5> units;
+    for (int s = 0; s < 5; ++s) units[std::size_t(s)] = partShapeMesh(PartShape(s));
+    std::vector<Mesh> out;
+    const auto startMesh = [&]() {
+        Mesh m;
+        m.name = out.empty() ? "parts" : "parts " + std::to_string(out.size() + 1);
+        out.push_back(std::move(m));
+    };
+    for (const RobloxPart& p : parts) {
+        if (p.transparency >= 0.999f) continue;
+        const Mesh& unit = units[std::size_t(p.shape)];
+        if (out.empty() || out.back().positions.size() + unit.positions.size() > maxVerticesPerMesh)
+            startMesh();
+        appendPlaced(out.back(), unit, p, shapeScale(p), {});
+    }
+    for (Mesh& m : out) finishMesh(m);
+    return out;
+}
+
+Mesh placePartMesh(const Mesh& mesh, const RobloxPart& part) {
+    Mesh out;
+    out.name = mesh.name.empty() ? part.className : mesh.name;
+    Vec3 scale = part.meshScale, offset = part.meshOffset;
+    if (!part.specialMesh) {
+        // MeshPart: the mesh is fitted to the part's size (Size / InitialSize, and InitialSize
+        // is the mesh's extent).
+        Bounds b = mesh.bounds;
+        if (!b.valid())
+            for (const Vec3& p : mesh.positions) b.add(p);
+        const Vec3 e = b.valid() ? b.size() : Vec3{1, 1, 1};
+        scale = {e.x > 0 ? part.size.x / e.x : 1, e.y > 0 ? part.size.y / e.y : 1,
+                 e.z > 0 ? part.size.z / e.z : 1};
+        const Vec3 c = b.valid() ? b.center() : Vec3{};
+        offset = {-c.x * scale.x, -c.y * scale.y, -c.z * scale.z};
+    }
+    // Only the first LOD is placed.
+    Mesh unit;
+    unit.positions = mesh.positions;
+    unit.normals = mesh.normals;
+    if (!mesh.lods.empty()) {
+        const LodLevel& l = mesh.lods.front();
+        const std::size_t first = std::size_t(l.firstTriangle) * 3;
+        const std::size_t end =
+            std::min(mesh.indices.size(), first + std::size_t(l.triangleCount) * 3);
+        if (first < end)
+            unit.indices.assign(mesh.indices.begin() + std::ptrdiff_t(first),
+                                mesh.indices.begin() + std::ptrdiff_t(end));
+    } else {
+        unit.indices = mesh.indices;
+    }
+    std::erase_if(unit.indices, [&](std::uint32_t i) { return i >= unit.positions.size(); });
+    unit.indices.resize(unit.indices.size() / 3 * 3);
+    appendPlaced(out, unit, part, scale, offset);
+    finishMesh(out);
+    return out;
+}
+
+std::array<Vec3, 8> partCorners(const RobloxPart& part) {
+    const Vec3 s = shapeScale(part) * 0.5f;
+    std::array<Vec3, 8> c;
+    for (int i = 0; i < 8; ++i) {
+        const Vec3 l{i & 1 ? s.x : -s.x, i & 2 ? s.y : -s.y, i & 4 ? s.z : -s.z};
+        c[std::size_t(i)] = rotate(part.cframe, l) + part.cframe.position;
+    }
+    return c;
+}
+
+int pickPart(const std::vector<RobloxPart>& parts, Vec3 origin, Vec3 direction, float* distance) {
+    int best = -1;
+    float bestT = std::numeric_limits<float>::infinity();
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const RobloxPart& p = parts[i];
+        if (p.transparency >= 0.999f) continue;
+        // Slab test in the part's frame (the rotation is orthonormal, so t carries over).
+        const Vec3 o = rotateInverse(p.cframe, origin - p.cframe.position);
+        const Vec3 d = rotateInverse(p.cframe, direction);
+        const Vec3 half = shapeScale(p) * 0.5f;
+        float t0 = 0, t1 = bestT;
+        bool hit = true;
+        for (int a = 0; a < 3 && hit; ++a) {
+            const float oa = a == 0 ? o.x : a == 1 ? o.y : o.z;
+            const float da = a == 0 ? d.x : a == 1 ? d.y : d.z;
+            const float ha = a == 0 ? half.x : a == 1 ? half.y : half.z;
+            if (std::fabs(da) < 1e-12f) {
+                if (oa < -ha || oa > ha) hit = false;
+                continue;
+            }
+            float ta = (-ha - oa) / da, tb = (ha - oa) / da;
+            if (ta > tb) std::swap(ta, tb);
+            t0 = std::max(t0, ta);
+            t1 = std::min(t1, tb);
+            if (t0 > t1) hit = false;
+        }
+        if (hit && t0 < bestT) {
+            bestT = t0;
+            best = int(i);
+        }
+    }
+    if (distance && best >= 0) *distance = bestT;
+    return best;
+}
+
+}  // namespace meshscope

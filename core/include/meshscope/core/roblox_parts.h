@@ -1,0 +1,73 @@
+// Renderable parts of a Roblox instance tree: every BasePart-derived instance (Part, WedgePart,
+// CornerWedgePart, TrussPart, SpawnLocation, Seat, VehicleSeat, MeshPart, UnionOperation ...)
+// with its world CFrame, size, shape, colour, transparency and mesh reference; the BrickColor
+// palette; unit shape meshes merged into a few batched meshes; and a CPU ray cast against the
+// parts' oriented boxes (picking). Pure functions over Asset::nodes; no Qt.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "meshscope/core/asset.h"
+
+namespace meshscope {
+
+// Part.Shape enum values as stored ("shape" token): 0 Ball, 1 Block, 2 Cylinder, 3 Wedge,
+// 4 CornerWedge. WedgePart/CornerWedgePart/TrussPart map to their shape by class.
+enum class PartShape : std::uint8_t { Ball, Block, Cylinder, Wedge, CornerWedge };
+
+const char* partShapeName(PartShape shape);
+
+struct RobloxPart {
+    int node = -1;  // Asset::nodes index of the instance
+    std::string className;
+    PartShape shape = PartShape::Block;
+    CFrame cframe;                      // world transform (Roblox parts store world CFrames)
+    Vec3 size{4, 1, 2};                 // studs; Roblox's default part size
+    Vec3 color{0.64f, 0.635f, 0.647f};  // 0..1 (Medium stone grey when nothing is stored)
+    float transparency = 0;
+    // Mesh reference: MeshPart MeshId/MeshContent, or a SpecialMesh/FileMesh child's MeshId.
+    std::string meshId;
+    bool specialMesh = false;  // meshId came from a SpecialMesh child (scale/offset apply)
+    Vec3 meshScale{1, 1, 1};
+    Vec3 meshOffset;
+};
+
+// True for the BasePart-derived class names the viewer draws.
+bool isRenderablePartClass(const std::string& className);
+
+// Every renderable part of the tree, in node order. Properties are looked up by their
+// serialized names as well as their current names (size/Size, shape/Shape, Color3uint8/Color,
+// BrickColor/brickColor), because files in the wild hold either.
+std::vector<RobloxPart> extractRobloxParts(const Asset& asset);
+
+// BrickColor palette (the numbers Roblox documents, e.g. 194 Medium stone grey, 21 Bright red).
+// nullopt for a number outside the table.
+std::optional<Vec3> brickColorRgb(int number);
+const char* brickColorName(int number);  // nullptr when unknown
+
+// Unit mesh of a shape spanning [-0.5, 0.5]³ (cylinders along X, like Roblox), flat normals.
+Mesh partShapeMesh(PartShape shape);
+
+// The parts merged into a few meshes (one per batch of at most `maxVerticesPerMesh`), each part
+// scaled by its size, placed at its CFrame and painted with its colour as vertex colour. Parts
+// with transparency >= 1 are left out. Meshes are named "parts" / "parts N" and have node -1.
+std::vector<Mesh> buildPartMeshes(const std::vector<RobloxPart>& parts,
+                                  std::size_t maxVerticesPerMesh = 4'000'000);
+
+// A mesh placed like a part: `mesh`'s positions (FileMesh units) scaled by the SpecialMesh scale
+// (MeshParts: fitted to the part's size), moved by the offset and transformed by the CFrame.
+// Vertex colours get the part's colour.
+Mesh placePartMesh(const Mesh& mesh, const RobloxPart& part);
+
+// The part's 8 box corners in world space.
+std::array<Vec3, 8> partCorners(const RobloxPart& part);
+
+// CPU ray cast: index into `parts` of the nearest part whose oriented box the ray
+// origin + t·direction (t ≥ 0) hits, or -1. `distance` receives t when given.
+int pickPart(const std::vector<RobloxPart>& parts, Vec3 origin, Vec3 direction,
+             float* distance = nullptr);
+
+}  // namespace meshscope

@@ -1,0 +1,197 @@
+// Part extraction, BrickColor palette, shape meshes, batching and CPU picking (roblox_parts.h).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "meshscope/core/decode.h"
+#include "meshscope/core/roblox_model_writer.h"
+#include "meshscope/core/roblox_parts.h"
+#include "support/test_support.h"
+
+namespace meshscope {
+namespace {
+
+Property prop(std::string name, std::string type, Value v) {
+    Property p;
+    p.name = std::move(name);
+    p.type = std::move(type);
+    p.value = std::move(v);
+    return p;
+}
+
+int addPart(Asset& a, const std::string& cls, Vec3 pos, Vec3 size, int parent = -1) {
+    const int n = a.addNode(cls, cls, parent);
+    CFrame cf;
+    cf.position = pos;
+    a.nodes[std::size_t(n)].properties = {prop("Name", "string", cls), prop("CFrame", "CFrame", cf),
+                                          prop("size", "Vector3", size)};
+    return n;
+}
+
+TEST(RobloxParts, DefaultInsertedPartFromCorpus) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    // Studio's default part: 4×1×2 studs, Medium stone grey (163,162,165), Block. The XML file
+    // places it at (-14, 15.5, -7) (its CoordinateFrame text); the binary twin was inserted
+    // elsewhere, so the position is checked for the XML file only.
+    for (const char* file : {"binary.rbxm", "xml.rbxmx"}) {
+        const auto r = decodeFile(
+            (corpus / "rbxm/rbx-test-files/models/default-inserted-part" / file).string());
+        const auto parts = extractRobloxParts(r.asset);
+        ASSERT_EQ(parts.size(), 1u) << file;
+        const RobloxPart& p = parts[0];
+        EXPECT_EQ(p.className, "Part");
+        EXPECT_EQ(p.shape, PartShape::Block);
+        EXPECT_EQ(p.size, (Vec3{4, 1, 2}));
+        if (std::string(file) == "xml.rbxmx") EXPECT_EQ(p.cframe.position, (Vec3{-14, 15.5f, -7}));
+        EXPECT_NEAR(p.color.x * 255, 163, 0.01);
+        EXPECT_NEAR(p.color.y * 255, 162, 0.01);
+        EXPECT_NEAR(p.color.z * 255, 165, 0.01);
+        EXPECT_EQ(p.transparency, 0);
+    }
+}
+
+TEST(RobloxParts, ShapesByClassAndEnumAndMeshReferences) {
+    Asset a;
+    const int model = a.addNode("Model", "Model");
+    const int ball = addPart(a, "Part", {0, 0, 0}, {3, 3, 3}, model);
+    a.nodes[std::size_t(ball)].properties.push_back(prop("shape", "Enum", std::int64_t(0)));
+    const int cyl = addPart(a, "Part", {5, 0, 0}, {4, 2, 2}, model);
+    a.nodes[std::size_t(cyl)].properties.push_back(prop("Shape", "Enum", std::int64_t(2)));
+    addPart(a, "WedgePart", {10, 0, 0}, {2, 2, 2}, model);
+    addPart(a, "CornerWedgePart", {15, 0, 0}, {2, 2, 2}, model);
+    const int mp = addPart(a, "MeshPart", {20, 0, 0}, {2, 2, 2}, model);
+    a.nodes[std::size_t(mp)].properties.push_back(
+        prop("MeshId", "Content", std::string("rbxassetid://123")));
+    const int sp = addPart(a, "Part", {25, 0, 0}, {1, 1, 1}, model);
+    const int sm = a.addNode("Mesh", "SpecialMesh", sp);
+    a.nodes[std::size_t(sm)].properties = {
+        prop("MeshType", "Enum", std::int64_t(5)),
+        prop("MeshId", "Content", std::string("http://www.roblox.com/asset/?id=456")),
+        prop("Scale", "Vector3", Vec3{2, 2, 2}), prop("Offset", "Vector3", Vec3{0, 1, 0})};
+    const int brick = addPart(a, "Part", {30, 0, 0}, {1, 1, 1}, model);
+    a.nodes[std::size_t(brick)].properties.push_back(
+        prop("BrickColor", "BrickColor", std::int64_t(21)));
+    a.addNode("Script", "Script", model);  // not a part
+
+    const auto parts = extractRobloxParts(a);
+    ASSERT_EQ(parts.size(), 7u);
+    EXPECT_EQ(parts[0].shape, PartShape::Ball);
+    EXPECT_EQ(parts[1].shape, PartShape::Cylinder);
+    EXPECT_EQ(parts[2].shape, PartShape::Wedge);
+    EXPECT_EQ(parts[3].shape, PartShape::CornerWedge);
+    EXPECT_EQ(parts[4].meshId, "rbxassetid://123");
+    EXPECT_FALSE(parts[4].specialMesh);
+    EXPECT_EQ(parts[5].meshId, "http://www.roblox.com/asset/?id=456");
+    EXPECT_TRUE(parts[5].specialMesh);
+    EXPECT_EQ(parts[5].meshScale, (Vec3{2, 2, 2}));
+    EXPECT_EQ(parts[5].meshOffset, (Vec3{0, 1, 0}));
+    // BrickColor 21 is "Bright red", RGB (196, 40, 28) in Roblox's BrickColor codes table.
+    EXPECT_NEAR(parts[6].color.x * 255, 196, 0.01);
+    EXPECT_NEAR(parts[6].color.y * 255, 40, 0.01);
+    EXPECT_NEAR(parts[6].color.z * 255, 28, 0.01);
+    EXPECT_EQ(parts[6].node, brick);
+}
+
+TEST(RobloxParts, BrickColorPalette) {
+    EXPECT_STREQ(brickColorName(194), "Medium stone grey");
+    EXPECT_STREQ(brickColorName(1004), "Really red");
+    EXPECT_EQ(brickColorRgb(1004), (Vec3{1, 0, 0}));
+    EXPECT_FALSE(brickColorRgb(99999).has_value());
+    EXPECT_EQ(brickColorName(-1), nullptr);
+}
+
+TEST(RobloxParts, ShapeMeshesAreClosedAndInsideTheUnitBox) {
+    for (int s = 0; s < 5; ++s) {
+        const Mesh m = partShapeMesh(PartShape(s));
+        SCOPED_TRACE(m.name);
+        ASSERT_GT(m.triangleCount(), 0u);
+        ASSERT_EQ(m.normals.size(), m.positions.size());
+        for (const Vec3& p : m.positions) {
+            EXPECT_LE(std::fabs(p.x), 0.5f + 1e-5f);
+            EXPECT_LE(std::fabs(p.y), 0.5f + 1e-5f);
+            EXPECT_LE(std::fabs(p.z), 0.5f + 1e-5f);
+        }
+        // Outward winding: the signed volume (divergence theorem) is positive.
+        double volume = 0;
+        for (std::size_t i = 0; i + 2 < m.indices.size(); i += 3) {
+            const Vec3 a = m.positions[m.indices[i]], b = m.positions[m.indices[i + 1]],
+                       c = m.positions[m.indices[i + 2]];
+            volume += (a.x * (b.y * c.z - b.z * c.y) - a.y * (b.x * c.z - b.z * c.x) +
+                       a.z * (b.x * c.y - b.y * c.x)) /
+                      6.0;
+        }
+        // Block 1, wedge 1/2, corner wedge 1/3, ball π/6, cylinder π/4 (polygonal: a bit less).
+        const double expected[] = {M_PI / 6, 1.0, M_PI / 4, 0.5, 1.0 / 3};
+        EXPECT_NEAR(volume, expected[s], expected[s] * 0.05);
+    }
+}
+
+TEST(RobloxParts, CylindersLieAlongX) {
+    const Mesh m = partShapeMesh(PartShape::Cylinder);
+    EXPECT_NEAR(m.bounds.min.x, -0.5, 1e-6);
+    EXPECT_NEAR(m.bounds.max.x, 0.5, 1e-6);
+    RobloxPart p;
+    p.shape = PartShape::Cylinder;
+    p.size = {6, 2, 3};  // diameter = min(Y, Z)
+    const auto meshes = buildPartMeshes({p});
+    ASSERT_EQ(meshes.size(), 1u);
+    EXPECT_NEAR(meshes[0].bounds.size().x, 6, 1e-4);
+    EXPECT_NEAR(meshes[0].bounds.size().y, 2, 1e-4);
+    EXPECT_NEAR(meshes[0].bounds.size().z, 2, 1e-4);
+}
+
+TEST(RobloxParts, BatchingPlacesColoursAndSplits) {
+    std::vector<RobloxPart> parts(10);
+    for (int i = 0; i < 10; ++i) {
+        parts[std::size_t(i)].cframe.position = {float(i) * 10, 0, 0};
+        parts[std::size_t(i)].color = {1, 0, 0};
+    }
+    parts[3].transparency = 1;  // invisible
+    // A 90° rotation about Y: a 4×1×2 block becomes 2 wide along X.
+    parts[9].cframe.rotation = {0, 0, 1, 0, 1, 0, -1, 0, 0};
+    const auto one = buildPartMeshes(parts);
+    ASSERT_EQ(one.size(), 1u);
+    EXPECT_EQ(one[0].positions.size(), 9u * 24u);
+    EXPECT_EQ(one[0].colors.front(), (Rgba8{255, 0, 0, 255}));
+    EXPECT_NEAR(one[0].bounds.max.x, 91, 1e-4);  // rotated last part: half width 1
+    EXPECT_NEAR(one[0].bounds.min.x, -2, 1e-4);
+    const auto split = buildPartMeshes(parts, 24 * 4);
+    EXPECT_EQ(split.size(), 3u);  // 9 visible parts, 4 per mesh
+    std::size_t triangles = 0;
+    for (const Mesh& m : split) triangles += m.triangleCount();
+    EXPECT_EQ(triangles, one[0].triangleCount());
+}
+
+TEST(RobloxParts, PickNearestAlongTheRay) {
+    std::vector<RobloxPart> parts(3);
+    parts[0].cframe.position = {0, 0, 0};
+    parts[1].cframe.position = {0, 0, -10};
+    parts[2].cframe.position = {20, 0, 0};
+    float t = 0;
+    EXPECT_EQ(pickPart(parts, {0, 0, 20}, {0, 0, -1}, &t), 0);
+    EXPECT_NEAR(t, 19, 1e-4);  // front face at z = +1 (size Z 2)
+    EXPECT_EQ(pickPart(parts, {0, 0, -30}, {0, 0, 1}), 1);
+    EXPECT_EQ(pickPart(parts, {20, 10, 0}, {0, -1, 0}, &t), 2);
+    EXPECT_NEAR(t, 9.5, 1e-4);
+    EXPECT_EQ(pickPart(parts, {50, 50, 50}, {0, 0, -1}), -1);
+    // Rotated 90° about Y: the 4-stud X extent now lies along Z.
+    parts[0].cframe.rotation = {0, 0, 1, 0, 1, 0, -1, 0, 0};
+    EXPECT_EQ(pickPart(parts, {0, 10, 1.9f}, {0, -1, 0}), 0);
+    EXPECT_EQ(pickPart(parts, {1.9f, 10, 0}, {0, -1, 0}), -1);
+}
+
+TEST(RobloxParts, GeneratedPlaceExtractsEveryPart) {
+    const Asset place = makeRobloxPlace(1000);
+    const auto written = writeRobloxModel(place);
+    ASSERT_TRUE(written.ok());
+    const auto r = decodeBytes(ByteSpan(written.bytes.data(), written.bytes.size()));
+    const auto parts = extractRobloxParts(r.asset);
+    EXPECT_EQ(parts.size(), 1000u);
+    // Every tenth part of the generator has Transparency 0.5.
+    EXPECT_EQ(std::count_if(parts.begin(), parts.end(),
+                            [](const RobloxPart& p) { return p.transparency == 0.5f; }),
+              100);
+}
+
+}  // namespace
+}  // namespace meshscope
