@@ -1,0 +1,83 @@
+// The 3D side of Roblox models and places: turns a decoded instance tree into a scene asset
+// (parts batched into a few merged meshes; MeshPart / SpecialMesh meshes resolved from the asset
+// folders and placed), draws a selection box around the selected part and picks parts under the
+// mouse with a CPU ray cast against their boxes. Owned by the Viewport.
+#pragma once
+
+#include <QObject>
+#include <QPointF>
+#include <QStringList>
+#include <vector>
+
+#include "meshscope/core/asset.h"
+#include "meshscope/core/roblox_parts.h"
+
+namespace Qt3DCore {
+class QEntity;
+}
+namespace Qt3DRender {
+class QCamera;
+}
+class QWindow;
+
+namespace meshscope::render {
+
+class AssetScene;
+
+class RobloxPartsView : public QObject {
+    Q_OBJECT
+public:
+    // `root` receives the selection box; clicks on `window` (without a drag) pick parts.
+    RobloxPartsView(Qt3DCore::QEntity* root, QWindow* window, Qt3DRender::QCamera* camera,
+                    QObject* parent = nullptr);
+    ~RobloxPartsView() override;
+
+    // QSettings key holding the user's asset folders (a string list).
+    static QString settingsKey() { return QStringLiteral("assetFolders"); }
+    // Folders added for this run only (--asset-folder), searched after the settings' folders.
+    static void addSessionFolder(const QString& folder);
+    static QStringList assetFolders();
+
+    // True when `asset` is a Roblox model with at least one renderable part.
+    static bool hasParts(const Asset& asset);
+    // Builds the scene asset for `asset` (merged part meshes + resolved meshes) and shows it in
+    // `scene` with white base colours (vertex colours carry the part colours). Returns false and
+    // does nothing when the asset has no parts; the selection and pick list are cleared then.
+    bool show(const Asset& asset, AssetScene* scene);
+    void clear();
+
+    const std::vector<RobloxPart>& parts() const { return parts_; }
+    // One line per mesh reference that could not be resolved or decoded.
+    const QStringList& unresolved() const { return unresolved_; }
+    int resolvedMeshCount() const { return resolvedMeshes_; }
+
+    int partForNode(int node) const;  // index into parts(), -1 when the node is no part
+    // Highlights the part of `node` with a box (or hides the box).
+    void setSelectedNode(int node);
+    int selectedPart() const { return selected_; }
+    bool selectionBoxVisible() const;
+
+    // Node of the nearest part under a point of the render window (logical pixels), or -1.
+    int pickNode(QPointF windowPos) const;
+
+signals:
+    void nodePicked(int node);
+    void unresolvedChanged(const QStringList& messages);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    QWindow* window_;
+    Qt3DRender::QCamera* camera_;
+    AssetScene* boxScene_;
+    std::vector<RobloxPart> parts_;
+    std::vector<int> partOfNode_;
+    QStringList unresolved_;
+    int resolvedMeshes_ = 0;
+    int selected_ = -1;
+    QPointF pressPos_;
+    bool pressed_ = false;
+};
+
+}  // namespace meshscope::render

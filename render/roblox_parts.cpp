@@ -1,0 +1,201 @@
+// Roblox parts in the 3D view (see roblox_parts.h).
+#include "meshscope/render/roblox_parts.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QMouseEvent>
+#include <QSettings>
+#include <QWindow>
+#include <Qt3DCore/QEntity>
+#include <Qt3DRender/QCamera>
+#include <map>
+
+#include "meshscope/core/asset_resolver.h"
+#include "meshscope/core/decode.h"
+#include "meshscope/render/asset_scene.h"
+#include "meshscope/render/materials.h"
+
+namespace meshscope::render {
+
+namespace {
+
+QStringList& sessionFolders() {
+    static QStringList folders;
+    return folders;
+}
+
+// Twelve edges of the part's box, slightly enlarged so they sit outside its faces.
+Mesh selectionBox(const RobloxPart& part) {
+    RobloxPart grown = part;
+    grown.size = part.size * 1.02f + Vec3{0.04f, 0.04f, 0.04f};
+    const auto c = partCorners(grown);
+    Mesh m;
+    m.name = "selection";
+    m.primitive = Primitive::Lines;
+    m.positions.assign(c.begin(), c.end());
+    m.normals.assign(8, Vec3{0, 1, 0});
+    m.colors.assign(8, Rgba8{255, 170, 40, 255});
+    for (int a = 0; a < 8; ++a)
+        for (int bit : {1, 2, 4})
+            if (!(a & bit))
+                m.indices.insert(m.indices.end(), {std::uint32_t(a), std::uint32_t(a | bit)});
+    m.lods.push_back({0, 0, "LOD0"});
+    m.computeBounds();
+    return m;
+}
+
+}  // namespace
+
+RobloxPartsView::RobloxPartsView(Qt3DCore::QEntity* root, QWindow* window,
+                                 Qt3DRender::QCamera* camera, QObject* parent)
+    : QObject(parent),
+      window_(window),
+      camera_(camera),
+      boxScene_(new AssetScene(root, nullptr, this)) {
+    if (window_) window_->installEventFilter(this);
+}
+
+RobloxPartsView::~RobloxPartsView() = default;
+
+void RobloxPartsView::addSessionFolder(const QString& folder) {
+    if (!sessionFolders().contains(folder)) sessionFolders().append(folder);
+}
+
+QStringList RobloxPartsView::assetFolders() {
+    QStringList folders = QSettings().value(settingsKey()).toStringList();
+    for (const QString& f : sessionFolders())
+        if (!folders.contains(f)) folders.append(f);
+    return folders;
+}
+
+bool RobloxPartsView::hasParts(const Asset& asset) {
+    if (asset.format != "roblox-model") return false;
+    for (const Node& n : asset.nodes)
+        if (isRenderablePartClass(n.kind)) return true;
+    return false;
+}
+
+void RobloxPartsView::clear() {
+    parts_.clear();
+    partOfNode_.clear();
+    resolvedMeshes_ = 0;
+    selected_ = -1;
+    boxScene_->clear();
+    if (!unresolved_.isEmpty()) {
+        unresolved_.clear();
+        emit unresolvedChanged(unresolved_);
+    }
+}
+
+bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
+    clear();
+    if (!hasParts(asset)) return false;
+    parts_ = extractRobloxParts(asset);
+    partOfNode_.assign(asset.nodes.size(), -1);
+    for (std::size_t i = 0; i < parts_.size(); ++i)
+        partOfNode_[std::size_t(parts_[i].node)] = int(i);
+
+    // Parts with a resolvable mesh are drawn as that mesh; the rest (and unresolved ones) as
+    // their shape, batched.
+    std::vector<std::filesystem::path> folders;
+    for (const QString& f : assetFolders())
+        folders.emplace_back(QDir(f).absolutePath().toStdString());
+    const AssetResolver resolver(std::move(folders));
+    std::map<std::string, std::optional<Mesh>> cache;  // resolved path → first mesh
+    Asset sceneAsset;
+    sceneAsset.format = "roblox-parts";
+    std::vector<RobloxPart> boxes;
+    boxes.reserve(parts_.size());
+    for (const RobloxPart& p : parts_) {
+        if (p.meshId.empty() || p.transparency >= 0.999f) {
+            boxes.push_back(p);
+            continue;
+        }
+        const auto nodeName = QString::fromStdString(asset.nodes[std::size_t(p.node)].name);
+        const AssetResolution r = resolver.resolve(p.meshId);
+        const Mesh* mesh = nullptr;
+        if (r.ok()) {
+            auto [it, fresh] = cache.try_emplace(r.path.string());
+            if (fresh) {
+                DecodeResult d = decodeFile(r.path.string());
+                if (!d.asset.meshes.empty() && d.asset.meshes.front().triangleCount() > 0)
+                    it->second = std::move(d.asset.meshes.front());
+            }
+            if (it->second)
+                mesh = &*it->second;
+            else
+                unresolved_ << tr("%1: %2 holds no mesh")
+                                   .arg(nodeName, QString::fromStdString(r.path.string()));
+        } else {
+            unresolved_ << tr("%1: %2").arg(nodeName, QString::fromStdString(r.warning));
+        }
+        if (mesh) {
+            sceneAsset.meshes.push_back(placePartMesh(*mesh, p));
+            ++resolvedMeshes_;
+        } else {
+            boxes.push_back(p);
+        }
+    }
+    for (Mesh& m : buildPartMeshes(boxes)) sceneAsset.meshes.push_back(std::move(m));
+    scene->setAsset(sceneAsset);
+    for (int m = 0; m < scene->meshCount(); ++m)
+        scene->meshMaterial(m)->setBaseColor(QColor(255, 255, 255));
+    if (!unresolved_.isEmpty()) emit unresolvedChanged(unresolved_);
+    return true;
+}
+
+int RobloxPartsView::partForNode(int node) const {
+    return node >= 0 && node < int(partOfNode_.size()) ? partOfNode_[std::size_t(node)] : -1;
+}
+
+void RobloxPartsView::setSelectedNode(int node) {
+    const int part = partForNode(node);
+    if (part == selected_) return;
+    selected_ = part;
+    if (part < 0) {
+        boxScene_->clear();
+        return;
+    }
+    Asset box;
+    box.meshes.push_back(selectionBox(parts_[std::size_t(part)]));
+    boxScene_->setAsset(box);
+    boxScene_->meshMaterial(0)->setBaseColor(QColor(255, 255, 255));
+}
+
+bool RobloxPartsView::selectionBoxVisible() const {
+    return boxScene_->meshCount() > 0;
+}
+
+int RobloxPartsView::pickNode(QPointF pos) const {
+    if (parts_.empty() || !window_ || !camera_ || window_->width() <= 0 || window_->height() <= 0)
+        return -1;
+    const float x = float(2 * pos.x() / window_->width() - 1);
+    const float y = float(1 - 2 * pos.y() / window_->height());
+    const QMatrix4x4 inv = (camera_->projectionMatrix() * camera_->viewMatrix()).inverted();
+    const QVector3D a = inv.map(QVector3D(x, y, -1)), b = inv.map(QVector3D(x, y, 1));
+    const QVector3D d = (b - a).normalized();
+    const int part = pickPart(parts_, {a.x(), a.y(), a.z()}, {d.x(), d.y(), d.z()});
+    return part < 0 ? -1 : parts_[std::size_t(part)].node;
+}
+
+bool RobloxPartsView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == window_ && !parts_.empty()) {
+        if (event->type() == QEvent::MouseButtonPress) {
+            auto* e = static_cast<QMouseEvent*>(event);
+            pressed_ = e->button() == Qt::LeftButton;
+            pressPos_ = e->position();
+        } else if (event->type() == QEvent::MouseButtonRelease && pressed_) {
+            auto* e = static_cast<QMouseEvent*>(event);
+            pressed_ = false;
+            // A click, not the end of an orbit drag.
+            if (e->button() == Qt::LeftButton &&
+                (e->position() - pressPos_).manhattanLength() < 4) {
+                const int node = pickNode(e->position());
+                if (node >= 0) emit nodePicked(node);
+            }
+        }
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+}  // namespace meshscope::render
