@@ -7,7 +7,9 @@
 // here by hand (positions, normals, UVs, vertex colours, 32-bit indices: what the FileMesh holds
 // apart from tangents). Run it under a display, e.g. through tests/bench/open_to_first_frame.sh.
 //   bench_open_to_first_frame [--viewer PATH] [--f3d PATH] [--runs N] [--triangles N]
-// Not a Google Benchmark registration: each sample is a separate process launch.
+// Not a Google Benchmark registration: each sample is a separate process launch. F3D gets a
+// camera above the grid (its default looks at the XZ-plane grid edge-on, drawing almost nothing);
+// Meshscope frames the asset itself.
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -189,7 +191,9 @@ int main(int argc, char** argv) {
                                   (dir / "meshscope.png").string() + "' --size 1280x960 '" +
                                   meshPath.string() + "'";
     const std::string f3dCmd = f3d + " --output='" + (dir / "f3d.png").string() +
-                               "' --resolution=1280,960 '" + glbPath.string() + "'";
+                               "' --resolution=1280,960 --camera-position=0,14,18 "
+                               "--camera-focal-point=0,0,0 '" +
+                               glbPath.string() + "'";
     std::vector<double> wall[2], rss[2];
     const std::string cmds[2] = {viewerCmd, f3dCmd};
     const char* names[2] = {"meshscope", "f3d"};

@@ -1,0 +1,397 @@
+// Posing state and its application to the scene (see pose_controller.h).
+#include "pose_controller.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <Qt3DCore/QEntity>
+#include <algorithm>
+#include <cmath>
+
+#include "asset_document.h"
+#include "meshscope/render/asset_scene.h"
+#include "meshscope/render/skeleton_view.h"
+
+namespace meshscope::shell {
+
+namespace {
+
+Mat4 quaternionMatrix(Vec4 q) {
+    const float len = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    if (!(len > 0.0f) || !std::isfinite(len)) return Mat4::identity();
+    const float x = q.x / len, y = q.y / len, z = q.z / len, w = q.w / len;
+    Mat4 m;
+    m.at(0, 0) = 1 - 2 * (y * y + z * z);
+    m.at(0, 1) = 2 * (x * y - z * w);
+    m.at(0, 2) = 2 * (x * z + y * w);
+    m.at(1, 0) = 2 * (x * y + z * w);
+    m.at(1, 1) = 1 - 2 * (x * x + z * z);
+    m.at(1, 2) = 2 * (y * z - x * w);
+    m.at(2, 0) = 2 * (x * z - y * w);
+    m.at(2, 1) = 2 * (y * z + x * w);
+    m.at(2, 2) = 1 - 2 * (x * x + y * y);
+    return m;
+}
+
+Vec3 lerp(const Vec3& a, const Vec3& b, float t) {
+    return {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t};
+}
+
+// Normalised lerp along the shorter arc (frames are close together).
+Vec4 nlerp(const Vec4& a, Vec4 b, float t) {
+    if (a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w < 0) b = {-b.x, -b.y, -b.z, -b.w};
+    return {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t,
+            a.w + (b.w - a.w) * t};
+}
+
+// The parent-relative transform of `track` at fractional frame `frame`, or nullopt when the
+// track stores nothing.
+std::optional<Mat4> trackTransform(const BoneTrack& track, double frame) {
+    if (track.positions.empty() && track.rotations.empty() && track.scales.empty()) return {};
+    auto pick = [&](std::size_t n, std::size_t& a, std::size_t& b, float& t) {
+        const double f = std::clamp(frame, 0.0, double(n - 1));
+        a = std::size_t(std::floor(f));
+        b = std::min(a + 1, n - 1);
+        t = float(f - double(a));
+    };
+    std::size_t a = 0, b = 0;
+    float t = 0;
+    Mat4 m;
+    if (!track.rotations.empty()) {
+        pick(track.rotations.size(), a, b, t);
+        m = quaternionMatrix(nlerp(track.rotations[a], track.rotations[b], t));
+    }
+    if (!track.scales.empty()) {
+        pick(track.scales.size(), a, b, t);
+        const Vec3 s = lerp(track.scales[a], track.scales[b], t);
+        for (int r = 0; r < 3; ++r) {
+            m.at(r, 0) *= s.x;
+            m.at(r, 1) *= s.y;
+            m.at(r, 2) *= s.z;
+        }
+    }
+    if (!track.positions.empty()) {
+        pick(track.positions.size(), a, b, t);
+        const Vec3 p = lerp(track.positions[a], track.positions[b], t);
+        m.at(0, 3) = p.x, m.at(1, 3) = p.y, m.at(2, 3) = p.z;
+    }
+    return m;
+}
+
+}  // namespace
+
+bool BoneEdit::isIdentity() const {
+    return rotation.x == 0 && rotation.y == 0 && rotation.z == 0 && translation.x == 0 &&
+           translation.y == 0 && translation.z == 0;
+}
+
+PoseController::PoseController(AssetDocument* document, render::AssetScene* scene, QObject* parent)
+    : QObject(parent), document_(document), scene_(scene), updater_(scene) {}
+
+PoseController::~PoseController() = default;
+
+const Asset& PoseController::asset() const {
+    return document_->asset();
+}
+
+const Skeleton* PoseController::skeleton() const {
+    return skeleton_ >= 0 ? &asset().skeletons[std::size_t(skeleton_)] : nullptr;
+}
+
+int PoseController::boneCount() const {
+    return skeleton() ? int(skeleton()->bones.size()) : 0;
+}
+
+const FacsRig* PoseController::facsRig() const {
+    return facs_ >= 0 ? &asset().facs[std::size_t(facs_)] : nullptr;
+}
+
+void PoseController::reload() {
+    meshes_.clear();
+    overlayEvaluator_.reset();
+    world_.clear();
+    edits_.clear();
+    facsWeights_.clear();
+    selectedBone_ = -1;
+    animation_ = -1;
+    frame_ = 0;
+    external_.reset();
+    skeleton_ = facs_ = -1;
+    view_ = nullptr;  // owned by the scene's entity tree, which setAsset replaced
+    updater_.clear();
+
+    const Asset& a = asset();
+    for (const Mesh& m : a.meshes) {
+        if (skeleton_ < 0 && m.skinned() && m.skeleton >= 0 && m.skeleton < int(a.skeletons.size()))
+            skeleton_ = m.skeleton;
+        if (facs_ < 0 && m.facs >= 0 && m.facs < int(a.facs.size())) facs_ = m.facs;
+    }
+    if (skeleton_ < 0 && !a.skeletons.empty()) skeleton_ = 0;
+    if (facs_ < 0 && !a.facs.empty()) facs_ = 0;
+    if (const FacsRig* rig = facsRig()) facsWeights_.assign(rig->controlNames.size(), 0.0f);
+
+    if (const Skeleton* s = skeleton()) {
+        edits_.assign(s->bones.size(), {});
+        updater_.setAsset(a);
+        for (int m = 0; m < int(a.meshes.size()); ++m) {
+            const Mesh& mesh = a.meshes[std::size_t(m)];
+            if (!mesh.skinned() || mesh.skeleton != skeleton_) continue;
+            MeshPose mp;
+            mp.mesh = m;
+            mp.usesFacs = mesh.facs == facs_ && facs_ >= 0;
+            mp.evaluator = std::make_unique<PoseEvaluator>(*s, mp.usesFacs ? facsRig() : nullptr);
+            meshes_.push_back(std::move(mp));
+        }
+        overlayEvaluator_ = std::make_unique<PoseEvaluator>(*s, facsRig());
+        const Bounds b = scene_->bounds().valid() ? scene_->bounds() : a.bounds();
+        if (b.valid()) {
+            const Vec3 size = b.size();
+            jointSize_ = std::max({size.x, size.y, size.z}) * 0.012f;
+        }
+        // The overlay lives under the scene's asset entity, so it goes with the asset.
+        if (Qt3DCore::QEntity* e = scene_->meshEntity(0))
+            view_ = new render::SkeletonView(e->parentEntity());
+    }
+    apply();
+    emit reloaded();
+}
+
+BoneEdit PoseController::boneEdit(int bone) const {
+    return bone >= 0 && bone < int(edits_.size()) ? edits_[std::size_t(bone)] : BoneEdit{};
+}
+
+void PoseController::setBoneEdit(int bone, const BoneEdit& edit) {
+    if (bone < 0 || bone >= int(edits_.size())) return;
+    edits_[std::size_t(bone)] = edit;
+    apply();
+}
+
+void PoseController::resetBone(int bone) {
+    setBoneEdit(bone, {});
+}
+
+void PoseController::resetAll() {
+    std::fill(edits_.begin(), edits_.end(), BoneEdit{});
+    std::fill(facsWeights_.begin(), facsWeights_.end(), 0.0f);
+    animation_ = -1;
+    apply();
+}
+
+void PoseController::setSelectedBone(int bone) {
+    if (bone >= boneCount()) bone = -1;
+    if (bone == selectedBone_) return;
+    selectedBone_ = bone;
+    updateHeatMap();
+    updateOverlay();
+}
+
+void PoseController::setSkeletonVisible(bool visible) {
+    skeletonVisible_ = visible;
+    updateOverlay();
+}
+
+void PoseController::setFacsWeight(int control, float weight) {
+    if (control < 0 || control >= int(facsWeights_.size())) return;
+    facsWeights_[std::size_t(control)] = std::clamp(weight, 0.0f, 1.0f);
+    apply();
+}
+
+void PoseController::setFacsWeights(const std::vector<float>& weights) {
+    for (std::size_t i = 0; i < facsWeights_.size(); ++i)
+        facsWeights_[i] = i < weights.size() ? std::clamp(weights[i], 0.0f, 1.0f) : 0.0f;
+    apply();
+}
+
+bool PoseController::setFacsByName(const QString& name, float weight) {
+    const FacsRig* rig = facsRig();
+    if (!rig) return false;
+    const int c = findRigControl(*rig, name.toStdString());
+    if (c < 0) return false;
+    setFacsWeight(c, weight);
+    return true;
+}
+
+std::vector<float> PoseController::facsCorrectiveWeights() const {
+    const FacsRig* rig = facsRig();
+    return rig ? correctiveWeights(*rig, facsWeights_) : std::vector<float>{};
+}
+
+QStringList PoseController::unmatchedFaceBones() const {
+    QStringList out;
+    if (!overlayEvaluator_) {
+        if (const FacsRig* rig = facsRig())
+            for (const auto& n : rig->boneNames) out << QString::fromStdString(n);
+        return out;
+    }
+    for (const auto& n : overlayEvaluator_->facsBinding().unmatched)
+        out << QString::fromStdString(n);
+    return out;
+}
+
+int PoseController::animationCount() const {
+    return int(asset().animations.size()) +
+           (external_ ? int(external_->asset.animations.size()) : 0);
+}
+
+const Animation* PoseController::animation(int index) const {
+    const int own = int(asset().animations.size());
+    if (index < 0) return nullptr;
+    if (index < own) return &asset().animations[std::size_t(index)];
+    if (external_ && index - own < int(external_->asset.animations.size()))
+        return &external_->asset.animations[std::size_t(index - own)];
+    return nullptr;
+}
+
+QString PoseController::animationName(int index) const {
+    const Animation* a = animation(index);
+    if (!a) return {};
+    const QString name =
+        a->name.empty() ? tr("animation %1").arg(index) : QString::fromStdString(a->name);
+    return index >= int(asset().animations.size()) ? tr("%1 (loaded)").arg(name) : name;
+}
+
+bool PoseController::loadAnimationFile(const QString& path, QString* error) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error) *error = file.errorString();
+        return false;
+    }
+    const QByteArray bytes = file.readAll();
+    DecodeOptions options;
+    options.fileName = QFileInfo(path).fileName().toStdString();
+    auto result = std::make_unique<DecodeResult>(
+        decodeBytes(ByteSpan(reinterpret_cast<const std::uint8_t*>(bytes.constData()),
+                             std::size_t(bytes.size())),
+                    options));
+    if (result->asset.animations.empty()) {
+        if (error)
+            *error = result->error ? QString::fromStdString(result->error->message)
+                                   : tr("the file holds no animation");
+        return false;
+    }
+    int matched = 0;
+    if (const Skeleton* s = skeleton())
+        for (const BoneTrack& t : result->asset.animations.front().tracks)
+            if (s->find(t.bone) >= 0) ++matched;
+    if (matched == 0) {
+        if (error) *error = tr("no track of the animation names a bone of the open skeleton");
+        return false;
+    }
+    external_ = std::move(result);
+    emit reloaded();
+    return true;
+}
+
+void PoseController::setAnimationFrame(int index, double frame) {
+    animation_ = animation(index) ? index : -1;
+    frame_ = frame;
+    apply();
+}
+
+void PoseController::apply() {
+    const Skeleton* s = skeleton();
+    if (!s) return;
+    const std::size_t n = s->bones.size();
+    pose_.reset(n);
+    if (const Animation* anim = animation(animation_)) {
+        for (const BoneTrack& track : anim->tracks) {
+            const int b = s->find(track.bone);
+            if (b < 0) continue;
+            const auto local = trackTransform(track, frame_);
+            if (!local) continue;
+            // Tracks hold parent-relative transforms; a pose is relative to the bind one.
+            const Bone& bone = s->bones[std::size_t(b)];
+            const Mat4 bindRelative =
+                bone.parent >= 0 && bone.parent < int(n)
+                    ? inverse(s->bones[std::size_t(bone.parent)].world) * bone.world
+                    : bone.world;
+            pose_.local[std::size_t(b)] = inverse(bindRelative) * *local;
+        }
+    }
+    for (std::size_t b = 0; b < n && b < edits_.size(); ++b) {
+        const BoneEdit& e = edits_[b];
+        if (e.isIdentity()) continue;
+        pose_.local[b] =
+            pose_.local[b] * translationMatrix(e.translation) * eulerXyzDegrees(e.rotation);
+    }
+    const Asset& a = asset();
+    for (MeshPose& mp : meshes_) {
+        mp.evaluator->update(
+            pose_, mp.usesFacs ? std::span<const float>(facsWeights_) : std::span<const float>());
+        const Mesh& mesh = a.meshes[std::size_t(mp.mesh)];
+        mp.evaluator->skin(mesh, mp.positions, &mp.normals);
+        updater_.uploadSkinned(mp.mesh, mp.positions,
+                               mesh.normals.empty() ? std::span<const Vec3>() : mp.normals);
+    }
+    if (overlayEvaluator_) {
+        overlayEvaluator_->update(pose_, facsWeights_);
+        world_ = overlayEvaluator_->world();
+    }
+    updateOverlay();
+    emit poseChanged();
+}
+
+void PoseController::updateOverlay() {
+    if (!view_) return;
+    const Skeleton* s = skeleton();
+    if (!s || !skeletonVisible_ || !overlayEvaluator_) {
+        view_->clearBones();
+        return;
+    }
+    view_->setBones(world_, overlayEvaluator_->order().parent, jointSize_, selectedBone_);
+}
+
+void PoseController::updateHeatMap() {
+    const Asset& a = asset();
+    for (const MeshPose& mp : meshes_)
+        updater_.setWeightHeatMap(mp.mesh, a.meshes[std::size_t(mp.mesh)], selectedBone_);
+}
+
+bool applyPoseArguments(PoseController& controller, const QString& pose, const QStringList& bones,
+                        QString* error) {
+    auto fail = [error](const QString& message) {
+        if (error) *error = message;
+        return false;
+    };
+    if (!pose.trimmed().isEmpty()) {
+        const FacsRig* rig = controller.facsRig();
+        if (!rig) return fail(QObject::tr("--pose: the file has no FACS face rig"));
+        std::vector<float> weights = controller.facsWeights();
+        for (const QString& part : pose.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const QString name = part.section(QLatin1Char('='), 0, 0).trimmed();
+            float w = 1.0f;
+            if (part.contains(QLatin1Char('='))) {
+                bool ok = false;
+                w = part.section(QLatin1Char('='), 1).trimmed().toFloat(&ok);
+                if (!ok || !std::isfinite(w))
+                    return fail(QObject::tr("--pose: '%1' wants NAME=WEIGHT (0 to 1)").arg(part));
+            }
+            const int c = findRigControl(*rig, name.toStdString());
+            if (c < 0)
+                return fail(QObject::tr("--pose: the face rig has no control '%1'").arg(name));
+            weights[std::size_t(c)] = std::clamp(w, 0.0f, 1.0f);
+        }
+        controller.setFacsWeights(weights);
+    }
+    for (const QString& arg : bones) {
+        const Skeleton* s = controller.skeleton();
+        if (!s) return fail(QObject::tr("--bone: the file has no skeleton"));
+        const QString name = arg.section(QLatin1Char('='), 0, 0).trimmed();
+        const QStringList angles = arg.section(QLatin1Char('='), 1).split(QLatin1Char(','));
+        float v[3] = {0, 0, 0};
+        bool ok = arg.contains(QLatin1Char('=')) && angles.size() == 3;
+        for (int i = 0; ok && i < 3; ++i) v[i] = angles[i].trimmed().toFloat(&ok);
+        if (!ok) return fail(QObject::tr("--bone: '%1' wants NAME=RX,RY,RZ (degrees)").arg(arg));
+        int bone = s->find(name.toStdString());
+        for (int b = 0; bone < 0 && b < int(s->bones.size()); ++b)
+            if (QString::fromStdString(s->bones[std::size_t(b)].name)
+                    .compare(name, Qt::CaseInsensitive) == 0)
+                bone = b;
+        if (bone < 0) return fail(QObject::tr("--bone: the skeleton has no bone '%1'").arg(name));
+        BoneEdit e = controller.boneEdit(bone);
+        e.rotation = {v[0], v[1], v[2]};
+        controller.setBoneEdit(bone, e);
+    }
+    return true;
+}
+
+}  // namespace meshscope::shell

@@ -1,0 +1,131 @@
+// The posing state of the open document and what applies it: user bone poses (rotation in
+// degrees + translation per bone), FACS control weights, the playing animation frame and the
+// selected bone. Every change runs core's PoseEvaluator and skinVertices on the CPU and uploads
+// only the skinned positions/normals into the scene's vertex buffers (SkinnedMeshUpdater); the
+// skeleton overlay follows the posed bones and the selected bone's weights are shown as a heat
+// map. The skeleton, FACS and animation docks edit this one object.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <vector>
+
+#include "meshscope/core/decode.h"
+#include "meshscope/core/pose.h"
+#include "meshscope/render/skinned_mesh_updater.h"
+
+namespace meshscope::render {
+class AssetScene;
+class SkeletonView;
+}  // namespace meshscope::render
+
+namespace meshscope::shell {
+
+class AssetDocument;
+
+struct BoneEdit {
+    Vec3 rotation;     // degrees, Roblox XYZ Euler order (core's eulerXyzDegrees)
+    Vec3 translation;  // in the bone's bind frame
+    bool isIdentity() const;
+};
+
+class PoseController : public QObject {
+    Q_OBJECT
+public:
+    PoseController(AssetDocument* document, render::AssetScene* scene, QObject* parent = nullptr);
+    ~PoseController() override;
+
+    // Rebuilds everything for the document's current asset (connected to assetChanged; call it
+    // directly after AssetScene::setAsset when the order of slots matters).
+    void reload();
+
+    const Asset& asset() const;
+    // The skeleton that is posed: the first one a skinned mesh uses, else the first one; -1 none.
+    int skeletonIndex() const { return skeleton_; }
+    const Skeleton* skeleton() const;
+    int boneCount() const;
+
+    BoneEdit boneEdit(int bone) const;
+    void setBoneEdit(int bone, const BoneEdit& edit);
+    void resetBone(int bone);
+    void resetAll();  // bones, FACS weights and animation
+
+    // Selected bone: highlighted in the overlay, its weights shown as a heat map (-1: none).
+    int selectedBone() const { return selectedBone_; }
+    void setSelectedBone(int bone);
+    void setSkeletonVisible(bool visible);
+    bool skeletonVisible() const { return skeletonVisible_; }
+
+    // FACS: the rig of the first mesh that has one (nullptr when none).
+    const FacsRig* facsRig() const;
+    const std::vector<float>& facsWeights() const { return facsWeights_; }
+    void setFacsWeight(int control, float weight);
+    void setFacsWeights(const std::vector<float>& weights);
+    std::vector<float> facsCorrectiveWeights() const;
+    // Face bones of the rig without a bone of that name in the skeleton.
+    QStringList unmatchedFaceBones() const;
+    // Sets a control by full name or abbreviation; false when the rig has no such control.
+    bool setFacsByName(const QString& name, float weight);
+
+    // Animations: the asset's own, then one loaded from a .sanim file (by bone names).
+    int animationCount() const;
+    const Animation* animation(int index) const;
+    QString animationName(int index) const;
+    bool loadAnimationFile(const QString& path, QString* error = nullptr);
+    // Shows `frame` (fractional frames interpolate) of animation `index`; -1 stops animating.
+    void setAnimationFrame(int index, double frame);
+    int animationIndex() const { return animation_; }
+
+    // Skinned vertices last uploaded for `mesh` (read back from the vertex buffer).
+    QByteArray uploadedVertices(int mesh) const { return updater_.uploaded(mesh); }
+    // Posed model-space bone transforms of the last update.
+    const std::vector<Mat4>& posedWorld() const { return world_; }
+    render::SkeletonView* skeletonView() const { return view_; }
+
+signals:
+    void reloaded();     // new asset: docks rebuild their lists
+    void poseChanged();  // any pose, weight or frame change was applied
+
+private:
+    void apply();
+    void updateOverlay();
+    void updateHeatMap();
+
+    AssetDocument* document_;
+    render::AssetScene* scene_;
+    render::SkinnedMeshUpdater updater_;
+    render::SkeletonView* view_ = nullptr;
+
+    int skeleton_ = -1;
+    int facs_ = -1;
+    std::vector<BoneEdit> edits_;
+    std::vector<float> facsWeights_;
+    int selectedBone_ = -1;
+    bool skeletonVisible_ = true;
+
+    struct MeshPose {
+        int mesh = -1;
+        std::unique_ptr<PoseEvaluator> evaluator;
+        std::vector<Vec3> positions, normals;
+        bool usesFacs = false;
+    };
+    std::vector<MeshPose> meshes_;
+    std::unique_ptr<PoseEvaluator> overlayEvaluator_;
+    std::vector<Mat4> world_;
+    Pose pose_;
+    float jointSize_ = 0.02f;
+
+    std::unique_ptr<DecodeResult> external_;  // a loaded .sanim
+    int animation_ = -1;
+    double frame_ = 0;
+};
+
+// Applies the viewer's --pose ("JawDrop=1,l_EC=0.5": FACS controls by full name or
+// abbreviation, weight 1 when no "=W" is given) and --bone ("NAME=rx,ry,rz" in degrees)
+// arguments. Returns false with a message naming the bad part.
+bool applyPoseArguments(PoseController& controller, const QString& pose, const QStringList& bones,
+                        QString* error = nullptr);
+
+}  // namespace meshscope::shell

@@ -1,0 +1,403 @@
+// Posing in the viewer: the skinned vertices uploaded to the GPU equal core's skinning, posed
+// renders change where the weights say they should (a bent cylinder, a dropped jaw), the FACS
+// panel's sliders and corrective weights, expressions as JSON, animation frames from a Unigine
+// .smesh, and the viewer's --pose / --bone arguments.
+#include <gtest/gtest.h>
+
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QJsonObject>
+#include <QSlider>
+#include <QTest>
+#include <QTreeWidget>
+#include <cmath>
+#include <cstring>
+
+#include "animation_dock.h"
+#include "asset_document.h"
+#include "facs_dock.h"
+#include "main_window.h"
+#include "meshscope/core/mesh_generators.h"
+#include "meshscope/core/pose.h"
+#include "meshscope/core/roblox_mesh_writer.h"
+#include "meshscope/core/unigine_writer.h"
+#include "meshscope/render/mesh_packing.h"
+#include "meshscope/render/skinned_mesh_updater.h"
+#include "meshscope/render/viewport.h"
+#include "pose_controller.h"
+#include "skeleton_dock.h"
+#include "support/test_support.h"
+#include "viewer_app.h"
+
+using namespace meshscope;
+using namespace meshscope::shell;
+
+namespace {
+
+QString writeFileMeshFixture(const std::string& name, const Asset& asset,
+                             const std::string& version) {
+    FileMeshWriteOptions options;
+    options.version = version;
+    const FileMeshWriteResult written = writeFileMesh(asset, 0, options);
+    EXPECT_TRUE(written.ok()) << (written.error ? *written.error : "");
+    const auto path = test::tempDir("app_posing") / name;
+    test::writeFile(path, written.bytes);
+    return QString::fromStdString(path.string());
+}
+
+// Positions of the interleaved vertices (VertexLayout).
+std::vector<Vec3> positionsOf(const QByteArray& vertices) {
+    std::vector<Vec3> out(std::size_t(vertices.size()) / render::VertexLayout::kStride);
+    for (std::size_t i = 0; i < out.size(); ++i)
+        std::memcpy(&out[i], vertices.constData() + i * render::VertexLayout::kStride,
+                    sizeof(Vec3));
+    return out;
+}
+
+float maxDistance(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+    float worst = a.size() == b.size() ? 0.0f : INFINITY;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+        worst = std::max({worst, std::fabs(a[i].x - b[i].x), std::fabs(a[i].y - b[i].y),
+                          std::fabs(a[i].z - b[i].z)});
+    return worst;
+}
+
+QImage capture(MainWindow& window) {
+    render::CaptureOptions options;
+    options.size = QSize(320, 320);
+    options.transparentBackground = true;  // alpha 0 where nothing is drawn, no grid
+    return window.viewport()->captureImageBlocking(options);
+}
+
+struct Box {
+    int top = 1 << 30, bottom = -1, left = 1 << 30, right = -1;
+    bool valid() const { return bottom >= top; }
+};
+
+// Rows/columns covered by the mesh (alpha > 0).
+Box coverage(const QImage& image) {
+    Box b;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (qAlpha(image.pixel(x, y)) > 0) {
+                b.top = std::min(b.top, y), b.bottom = std::max(b.bottom, y);
+                b.left = std::min(b.left, x), b.right = std::max(b.right, x);
+            }
+    return b;
+}
+
+bool pixelDiffers(const QImage& a, const QImage& b, int x, int y) {
+    const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+    return std::abs(qRed(p) - qRed(q)) + std::abs(qGreen(p) - qGreen(q)) +
+               std::abs(qBlue(p) - qBlue(q)) + std::abs(qAlpha(p) - qAlpha(q)) >
+           24;
+}
+
+// Differing pixels in rows [y0, y1) of the images.
+int diffRows(const QImage& a, const QImage& b, int y0, int y1) {
+    int n = 0;
+    for (int y = std::max(0, y0); y < std::min(y1, a.height()); ++y)
+        for (int x = 0; x < a.width(); ++x) n += pixelDiffers(a, b, x, y);
+    return n;
+}
+
+void openShown(MainWindow& window, const QString& path) {
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QString error;
+    ASSERT_TRUE(window.openFileNow(path, &error)) << error.toStdString();
+}
+
+}  // namespace
+
+TEST(SkinnedUpload, WrittenVerticesCarryPositionsAndHeatColours) {
+    Asset a = makeSkinnedCylinder(2, 4, 6);
+    const Mesh& mesh = a.meshes[0];
+    QByteArray packed = render::packMesh(mesh).vertices;
+    std::vector<Vec3> moved(mesh.positions.size(), Vec3{1, 2, 3});
+    render::writePositionsNormals(packed, moved);
+    EXPECT_EQ(maxDistance(positionsOf(packed), moved), 0.0f);
+    // Colours by the weight of bone 1: weight 1 is the heat map's red end, weight 0 its blue end.
+    render::writeBoneWeightColors(packed, mesh, 1);
+    for (std::size_t i = 0; i < mesh.skin.size(); ++i) {
+        float rgba[4];
+        std::memcpy(rgba,
+                    packed.constData() + i * render::VertexLayout::kStride +
+                        render::VertexLayout::kColorOffset,
+                    sizeof rgba);
+        const VertexInfluences& inf = mesh.skin[i];
+        const float w = (inf.joints[0] == 1 ? inf.weights[0] : 0.f) +
+                        (inf.joints[1] == 1 ? inf.weights[1] : 0.f);
+        const QColor expected = render::weightHeatColor(w);
+        EXPECT_NEAR(rgba[0], expected.redF(), 1e-3) << i;
+        EXPECT_NEAR(rgba[2], expected.blueF(), 1e-3) << i;
+    }
+    EXPECT_GT(render::weightHeatColor(1).redF(), 0.9);
+    EXPECT_GT(render::weightHeatColor(0).blueF(), 0.9);
+}
+
+TEST(SkinnedUpload, UploadedVerticesEqualCoreSkinningWithOneBoneRotated) {
+    const QString path = writeFileMeshFixture("cylinder2.mesh", makeSkinnedCylinder(2), "4.00");
+    MainWindow window;
+    openShown(window, path);
+    PoseController* pose = window.poseController();
+    const Asset& asset = window.document()->asset();
+    ASSERT_EQ(pose->skeletonIndex(), asset.meshes[0].skeleton);
+    ASSERT_EQ(pose->boneCount(), 2);
+    const Mesh& mesh = asset.meshes[0];
+    ASSERT_TRUE(mesh.skinned());
+
+    // Bind pose: the buffer holds the file's positions.
+    EXPECT_LT(maxDistance(positionsOf(pose->uploadedVertices(0)), mesh.positions), 1e-5f);
+
+    pose->setBoneEdit(1, {{0, 0, 50}, {}});
+    Pose expectedPose = Pose::bind(asset.skeletons[std::size_t(pose->skeletonIndex())]);
+    poseBone(expectedPose, 1, {0, 0, 50});
+    std::vector<Vec3> expected;
+    skinVertices(
+        mesh, skinningMatrices(asset.skeletons[std::size_t(pose->skeletonIndex())], expectedPose),
+        expected);
+    const std::vector<Vec3> uploaded = positionsOf(pose->uploadedVertices(0));
+    ASSERT_EQ(uploaded.size(), mesh.positions.size());
+    EXPECT_LT(maxDistance(uploaded, expected), 1e-5f);
+    EXPECT_GT(maxDistance(uploaded, mesh.positions), 0.1f) << "the rotation moved vertices";
+
+    pose->resetAll();
+    EXPECT_LT(maxDistance(positionsOf(pose->uploadedVertices(0)), mesh.positions), 1e-5f);
+}
+
+TEST(SkinnedUpload, RotatedBoneChangesTheImageAboveAndNotAtTheBase) {
+    // Four bones at equal heights along the 4-unit tube (0, 4/3, 8/3, 4): the vertices below
+    // 4/3 blend Bone0 and Bone1 only, so rotating Bone2 bends the top of the tube and leaves its
+    // lower third exactly in place.
+    const QString path = writeFileMeshFixture("cylinder_img.mesh", makeSkinnedCylinder(4), "4.00");
+    MainWindow window;
+    openShown(window, path);
+    PoseController* pose = window.poseController();
+    pose->setSkeletonVisible(false);
+    const QImage bind = capture(window);
+    pose->setBoneEdit(2, {{0, 0, 60}, {}});
+    const QImage bent = capture(window);
+    ASSERT_FALSE(bind.isNull());
+    ASSERT_FALSE(bent.isNull());
+    const auto out = test::tempDir("app_posing_cylinder");
+    bind.save(QString::fromStdString((out / "bind.png").string()));
+    bent.save(QString::fromStdString((out / "bent.png").string()));
+    const Box box = coverage(bind);
+    ASSERT_TRUE(box.valid());
+    const int h = box.bottom - box.top + 1;
+    const int upper = diffRows(bind, bent, box.top, box.top + h / 3);
+    const int base = diffRows(bind, bent, box.bottom - h / 4, box.bottom + 1);
+    EXPECT_GT(upper, 500) << "the upper third bends";
+    EXPECT_EQ(base, 0) << "the lower quarter stays";
+}
+
+namespace {
+
+// JawDrop = 1 against neutral: changes in the lower half of the head, none at its top.
+void expectJawDropChangesOnlyTheLowerFace(MainWindow& window, const std::string& tag) {
+    PoseController* pose = window.poseController();
+    ASSERT_NE(pose->facsRig(), nullptr);
+    pose->setSkeletonVisible(false);
+    window.viewport()->resetView();
+    const QImage neutral = capture(window);
+    ASSERT_TRUE(pose->setFacsByName(QStringLiteral("JawDrop"), 1.0f));
+    const QImage open = capture(window);
+    ASSERT_FALSE(neutral.isNull());
+    ASSERT_FALSE(open.isNull());
+    open.save(
+        QString::fromStdString((test::tempDir("app_posing_out") / (tag + "_jaw.png")).string()));
+    const Box box = coverage(neutral);
+    ASSERT_TRUE(box.valid());
+    const int h = box.bottom - box.top + 1;
+    const int lower = diffRows(neutral, open, box.top + h / 2, box.bottom + 1 + h / 4);
+    const int top = diffRows(neutral, open, box.top - 2, box.top + h / 4);
+    EXPECT_GT(lower, 30) << tag << ": the jaw moves";
+    EXPECT_EQ(top, 0) << tag << ": the top of the head stays";
+}
+
+}  // namespace
+
+TEST(FacsPosing, GeneratedHeadJawDropMovesTheLowerFaceOnly) {
+    const QString path = writeFileMeshFixture("facs_head.mesh", makeFacsHead(), "5.00");
+    MainWindow window;
+    openShown(window, path);
+    expectJawDropChangesOnlyTheLowerFace(window, "generated");
+}
+
+TEST(FacsPosing, RealV5HeadJawDropMovesTheLowerFaceOnly) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto file = corpus / "roblox-mesh/krakow10_rbx_mesh/meshes/13674780763";
+    if (!std::filesystem::exists(file)) GTEST_SKIP() << "SKIPPED: " << file << " is absent";
+    MainWindow window;
+    openShown(window, QString::fromStdString(file.string()));
+    expectJawDropChangesOnlyTheLowerFace(window, "real_v5");
+}
+
+TEST(FacsPanel, OneSliderPerControlAndCorrectivesFollowTheSliders) {
+    const QString path = writeFileMeshFixture("facs_panel.mesh", makeFacsHead(), "5.00");
+    MainWindow window;
+    openShown(window, path);
+    FacsDock* dock = window.facsDock();
+    const FacsRig* rig = window.poseController()->facsRig();
+    ASSERT_NE(rig, nullptr);
+    ASSERT_EQ(dock->sliderCount(), int(rig->controlNames.size()));
+    // makeFacsHead: controls c_JD (JawDrop), l_EC (LeftEyeClosed); correctives (c_JD, l_EC)
+    // and (l_EC, c_JD, l_EC).
+    EXPECT_EQ(dock->slider(0)->objectName(), QStringLiteral("JawDrop"));
+    EXPECT_EQ(dock->slider(1)->objectName(), QStringLiteral("LeftEyeClosed"));
+    QTreeWidget* list = dock->correctiveList();
+    ASSERT_EQ(list->topLevelItemCount(), 2);
+    EXPECT_EQ(list->topLevelItem(0)->text(1).toDouble(), 0.0);
+    dock->slider(0)->setValue(dock->slider(0)->maximum());
+    dock->slider(1)->setValue(dock->slider(1)->maximum() / 2);
+    EXPECT_FLOAT_EQ(window.poseController()->facsWeights()[0], 1.0f);
+    EXPECT_FLOAT_EQ(window.poseController()->facsWeights()[1], 0.5f);
+    EXPECT_NEAR(list->topLevelItem(0)->text(1).toDouble(), 1.0 * 0.5, 1e-3);
+    EXPECT_NEAR(list->topLevelItem(1)->text(1).toDouble(), 0.5 * 1.0 * 0.5, 1e-3);
+}
+
+TEST(FacsPanel, ExpressionsRoundTripThroughJson) {
+    const QString path = writeFileMeshFixture("facs_expr.mesh", makeFacsHead(), "5.00");
+    MainWindow window;
+    openShown(window, path);
+    FacsDock* dock = window.facsDock();
+    EXPECT_TRUE(dock->expressionNames().contains(QStringLiteral("Smile")));
+    EXPECT_TRUE(dock->expressionNames().contains(QStringLiteral("Blink")));
+    EXPECT_TRUE(dock->expressionNames().contains(QStringLiteral("Surprise")));
+    ASSERT_TRUE(dock->applyExpression(QStringLiteral("Blink")));
+    EXPECT_FLOAT_EQ(window.poseController()->facsWeights()[1], 1.0f);  // LeftEyeClosed
+    EXPECT_FLOAT_EQ(window.poseController()->facsWeights()[0], 0.0f);
+
+    window.poseController()->setFacsWeights({0.25f, 0.75f});
+    dock->storeExpression(QStringLiteral("Mine"));
+    const QString json =
+        QString::fromStdString((test::tempDir("app_posing_json") / "expressions.json").string());
+    ASSERT_TRUE(dock->saveExpressions(json));
+
+    MainWindow other;
+    openShown(other, path);
+    QFile::remove(json + QStringLiteral(".bad"));
+    ASSERT_TRUE(other.facsDock()->loadExpressions(json));
+    ASSERT_TRUE(other.facsDock()->applyExpression(QStringLiteral("Mine")));
+    EXPECT_FLOAT_EQ(other.poseController()->facsWeights()[0], 0.25f);
+    EXPECT_FLOAT_EQ(other.poseController()->facsWeights()[1], 0.75f);
+    EXPECT_FALSE(other.facsDock()->loadExpressions(json + QStringLiteral(".missing")));
+}
+
+TEST(SkeletonPanel, ListsTheBonesAndPosesTheSelectedOne) {
+    const QString path = writeFileMeshFixture("cylinder3.mesh", makeSkinnedCylinder(3), "4.00");
+    MainWindow window;
+    openShown(window, path);
+    SkeletonDock* dock = window.skeletonDock();
+    EXPECT_EQ(dock->boneCount(), 3);
+    dock->selectBone(2);
+    EXPECT_EQ(window.poseController()->selectedBone(), 2);
+    dock->rotationField(0)->setValue(30);
+    EXPECT_FLOAT_EQ(window.poseController()->boneEdit(2).rotation.x, 30.0f);
+    // The selected bone's weights are a heat map: vertices fully on bone 2 are red.
+    const Mesh& mesh = window.document()->asset().meshes[0];
+    const QByteArray up = window.poseController()->uploadedVertices(0);
+    bool sawRed = false;
+    for (std::size_t i = 0; i < mesh.skin.size(); ++i) {
+        const auto& inf = mesh.skin[i];
+        if (!(inf.joints[1] == 2 && inf.weights[1] > 0.999f)) continue;
+        float rgba[4];
+        std::memcpy(
+            rgba,
+            up.constData() + i * render::VertexLayout::kStride + render::VertexLayout::kColorOffset,
+            sizeof rgba);
+        EXPECT_GT(rgba[0], 0.9f);
+        EXPECT_LT(rgba[2], 0.2f);
+        sawRed = true;
+    }
+    EXPECT_TRUE(sawRed);
+}
+
+TEST(ViewerArguments, PoseAndBoneArgumentsPoseTheFaceAndTheSkeleton) {
+    ViewerOptions options;
+    ASSERT_FALSE(parseViewerOptions({QStringLiteral("meshscope"), QStringLiteral("--pose"),
+                                     QStringLiteral("JawDrop=1,l_EC=0.5"), QStringLiteral("--bone"),
+                                     QStringLiteral("Jaw=10,0,0"), QStringLiteral("f.mesh")},
+                                    options));
+    EXPECT_EQ(options.pose, QStringLiteral("JawDrop=1,l_EC=0.5"));
+    ASSERT_EQ(options.bones.size(), 1);
+
+    const QString path = writeFileMeshFixture("facs_args.mesh", makeFacsHead(), "5.00");
+    MainWindow window;
+    openShown(window, path);
+    PoseController* pose = window.poseController();
+    QString error;
+    ASSERT_TRUE(applyPoseArguments(*pose, options.pose, options.bones, &error))
+        << error.toStdString();
+    EXPECT_FLOAT_EQ(pose->facsWeights()[0], 1.0f);
+    EXPECT_FLOAT_EQ(pose->facsWeights()[1], 0.5f);
+    const int jaw = pose->skeleton()->find("Jaw");
+    ASSERT_GE(jaw, 0);
+    EXPECT_FLOAT_EQ(pose->boneEdit(jaw).rotation.x, 10.0f);
+    EXPECT_FALSE(applyPoseArguments(*pose, QStringLiteral("NoSuchControl=1"), {}, &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("NoSuchControl")));
+    EXPECT_FALSE(applyPoseArguments(*pose, {}, {QStringLiteral("Nope=1,2,3")}, &error));
+}
+
+TEST(AnimationPlayback, SmeshFramesPoseTheMeshLikeCoreSkinning) {
+    // A two-bone tube whose bones are not turned (bind frames are translations), and an
+    // animation of two frames: Bone1 at its bind, then turned 90° about Z.
+    Asset a = makeSkinnedCylinder(2);
+    Skeleton& s = a.skeletons[0];
+    for (Bone& b : s.bones) {
+        const Vec3 t{b.world.at(0, 3), b.world.at(1, 3), b.world.at(2, 3)};
+        b.world = translationMatrix(t);
+        b.inverseBind.reset();
+    }
+    Animation anim;
+    anim.name = "bend";
+    anim.frameCount = 2;
+    anim.skeleton = 0;
+    const float h = std::sqrt(0.5f);
+    for (int b = 0; b < 2; ++b) {
+        BoneTrack t;
+        t.bone = s.bones[std::size_t(b)].name;
+        const Mat4 rel = b == 0 ? s.bones[0].world : inverse(s.bones[0].world) * s.bones[1].world;
+        const Vec3 p{rel.at(0, 3), rel.at(1, 3), rel.at(2, 3)};
+        t.positions = {p, p};
+        t.rotations = {Vec4{0, 0, 0, 1}, b == 1 ? Vec4{0, 0, h, h} : Vec4{0, 0, 0, 1}};
+        t.scales = {Vec3{1, 1, 1}, Vec3{1, 1, 1}};
+        anim.tracks.push_back(t);
+    }
+    a.animations.push_back(anim);
+    const UnigineWriteResult written = writeUnigineSkinnedMesh(a);
+    ASSERT_TRUE(written.ok()) << *written.error;
+    const auto file = test::tempDir("app_posing") / "bend.smesh";
+    test::writeFile(file, written.bytes);
+
+    MainWindow window;
+    openShown(window, QString::fromStdString(file.string()));
+    PoseController* pose = window.poseController();
+    ASSERT_EQ(pose->animationCount(), 1);
+    ASSERT_EQ(pose->animation(0)->frameCount, 2u);
+    const Asset& decoded = window.document()->asset();
+    ASSERT_FALSE(decoded.meshes.empty());
+    const Mesh& mesh = decoded.meshes[0];
+    const Skeleton& skel = decoded.skeletons[std::size_t(pose->skeletonIndex())];
+    ASSERT_TRUE(mesh.skinned());
+
+    window.animationDock()->setCurrentAnimation(0);
+    window.animationDock()->setFrame(1);
+    Pose expected = Pose::bind(skel);
+    poseBone(expected, skel.find(s.bones[1].name), {0, 0, 90});
+    std::vector<Vec3> want;
+    skinVertices(mesh, skinningMatrices(skel, expected), want);
+    EXPECT_LT(maxDistance(positionsOf(pose->uploadedVertices(0)), want), 1e-3f);
+
+    // Halfway between the frames: 45°.
+    window.animationDock()->setFrame(0.5);
+    expected = Pose::bind(skel);
+    poseBone(expected, skel.find(s.bones[1].name), {0, 0, 45});
+    skinVertices(mesh, skinningMatrices(skel, expected), want);
+    EXPECT_LT(maxDistance(positionsOf(pose->uploadedVertices(0)), want), 1e-3f);
+
+    window.animationDock()->setFrame(0);
+    EXPECT_LT(maxDistance(positionsOf(pose->uploadedVertices(0)), mesh.positions), 1e-3f);
+}
