@@ -1,0 +1,204 @@
+// Roblox parts in the 3D view (needs a display: run under xvfb-run): a generated model with a
+// part of every shape rendered by `meshscope --screenshot` and compared with a stored baseline
+// (tests/data/baselines/parts_shapes.png; refresh with MESHSCOPE_UPDATE_BASELINES=1), the
+// selection box following the selected node, a CPU pick at a part's projected centre, and a
+// 100 000-part place batched into a few meshes.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QProcess>
+#include <QWindow>
+#include <Qt3DRender/QCamera>
+#include <cmath>
+
+#include "meshscope/core/decode.h"
+#include "meshscope/core/roblox_model_writer.h"
+#include "meshscope/core/roblox_parts.h"
+#include "meshscope/render/asset_scene.h"
+#include "meshscope/render/roblox_parts.h"
+#include "meshscope/render/viewport.h"
+#include "support/test_support.h"
+
+using namespace meshscope;
+
+namespace {
+
+Property prop(std::string name, std::string type, Value v) {
+    Property p;
+    p.name = std::move(name);
+    p.type = std::move(type);
+    p.value = std::move(v);
+    return p;
+}
+
+// One part of each shape in a row along X, each in its own primary-ish colour, plus a
+// MeshPart whose mesh cannot be resolved (drawn as its box).
+Asset shapesModel() {
+    Asset a;
+    a.format = "roblox-model";
+    const int model = a.addNode("Shapes", "Model");
+    a.nodes[0].properties.push_back(prop("Name", "string", std::string("Shapes")));
+    struct Spec {
+        const char* cls;
+        int shape;  // -1: none stored
+        Vec3 size;
+        Vec3 color;
+    };
+    const Spec specs[] = {
+        {"Part", 1, {4, 2, 4}, {0.9f, 0.1f, 0.1f}},              // Block, red
+        {"Part", 0, {4, 4, 4}, {0.1f, 0.8f, 0.1f}},              // Ball, green
+        {"Part", 2, {4, 3, 3}, {0.1f, 0.2f, 0.9f}},              // Cylinder along X, blue
+        {"WedgePart", -1, {4, 3, 4}, {0.95f, 0.85f, 0.1f}},      // yellow
+        {"CornerWedgePart", -1, {4, 3, 4}, {0.9f, 0.1f, 0.9f}},  // magenta
+        {"MeshPart", -1, {3, 3, 3}, {0.1f, 0.85f, 0.9f}},        // cyan, unresolved mesh
+    };
+    float x = 0;
+    for (const Spec& s : specs) {
+        const int n = a.addNode(s.cls, s.cls, model);
+        Node& node = a.nodes[std::size_t(n)];
+        CFrame cf;
+        cf.position = {x, s.size.y / 2, 0};
+        x += 6;
+        node.properties = {prop("Name", "string", std::string(s.cls)), prop("CFrame", "CFrame", cf),
+                           prop("size", "Vector3", s.size),
+                           prop("Color3uint8", "Color3uint8", s.color)};
+        if (s.shape >= 0) node.properties.push_back(prop("shape", "Enum", std::int64_t(s.shape)));
+        if (std::string(s.cls) == "MeshPart")
+            node.properties.push_back(
+                prop("MeshId", "Content", std::string("rbxassetid://4242424242")));
+    }
+    return a;
+}
+
+std::filesystem::path writeModel(const std::string& dir, const Asset& asset) {
+    const auto written = writeRobloxModel(asset);
+    EXPECT_TRUE(written.ok());
+    const auto path = test::tempDir(dir) / "shapes.rbxm";
+    test::writeFile(path, written.bytes);
+    return path;
+}
+
+Asset decoded(const std::filesystem::path& path) {
+    return decodeFile(path.string()).asset;
+}
+
+// Fraction of pixels whose channels differ by more than `tolerance` from the baseline.
+double differingFraction(const QImage& a, const QImage& b, int tolerance) {
+    int n = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) {
+            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+            if (std::abs(qRed(p) - qRed(q)) > tolerance ||
+                std::abs(qGreen(p) - qGreen(q)) > tolerance ||
+                std::abs(qBlue(p) - qBlue(q)) > tolerance)
+                ++n;
+        }
+    return double(n) / (a.width() * a.height());
+}
+
+// Pixels whose hue is near `hue` (degrees) and saturated: the part of that colour is visible.
+int pixelsOfHue(const QImage& img, int hue) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor c = QColor::fromRgb(img.pixel(x, y));
+            if (c.hsvSaturation() < 120 || c.value() < 60) continue;
+            const int d = std::abs(c.hsvHue() - hue);
+            if (std::min(d, 360 - d) < 20) ++n;
+        }
+    return n;
+}
+
+TEST(PartsRender, ScreenshotMatchesBaseline) {
+    const auto fixture = writeModel("parts_render", shapesModel());
+    const auto out = fixture.parent_path() / "shot.png";
+    QProcess p;
+    p.start(QStringLiteral(MESHSCOPE_VIEWER_PATH),
+            {"--screenshot", QString::fromStdString(out.string()), "--size", "400x300",
+             QString::fromStdString(fixture.string())});
+    ASSERT_TRUE(p.waitForFinished(60000));
+    ASSERT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+    const QImage shot =
+        QImage(QString::fromStdString(out.string())).convertToFormat(QImage::Format_RGB32);
+    ASSERT_FALSE(shot.isNull());
+
+    // Independent of the baseline: every part's colour shows (red block, green ball, blue
+    // cylinder, yellow wedge, magenta corner wedge, cyan MeshPart box).
+    for (int hue : {0, 120, 228, 54, 300, 184})
+        EXPECT_GT(pixelsOfHue(shot, hue), 40) << "hue " << hue;
+
+    const auto baselinePath = test::testDataDir() / "baselines" / "parts_shapes.png";
+    if (qEnvironmentVariable("MESHSCOPE_UPDATE_BASELINES") == QLatin1String("1")) {
+        ASSERT_TRUE(shot.save(QString::fromStdString(baselinePath.string())));
+        GTEST_SKIP() << "baseline written: " << baselinePath;
+    }
+    const QImage baseline =
+        QImage(QString::fromStdString(baselinePath.string())).convertToFormat(QImage::Format_RGB32);
+    ASSERT_FALSE(baseline.isNull())
+        << baselinePath << " is missing; create it with MESHSCOPE_UPDATE_BASELINES=1";
+    ASSERT_EQ(shot.size(), baseline.size());
+    // Drivers round shading differently; a few percent of pixels may move by more than 24.
+    EXPECT_LT(differingFraction(shot, baseline, 24), 0.03);
+}
+
+class PartsViewport : public ::testing::Test {
+protected:
+    void SetUp() override {
+        view_.resize(640, 480);
+        view_.show();
+        for (int i = 0; i < 20; ++i) QApplication::processEvents();
+    }
+    render::Viewport view_;
+};
+
+TEST_F(PartsViewport, SelectionBoxAndPickAtProjectedCentre) {
+    const Asset asset = decoded(writeModel("parts_pick", shapesModel()));
+    view_.setAsset(asset);
+    render::RobloxPartsView* parts = view_.robloxParts();
+    ASSERT_EQ(parts->parts().size(), 6u);
+    // Five shapes batched in one mesh plus nothing resolved: one mesh drawn.
+    EXPECT_EQ(view_.scene()->meshCount(), 1);
+    ASSERT_EQ(parts->unresolved().size(), 1);  // the MeshPart's mesh: no asset folder has it
+    EXPECT_TRUE(parts->unresolved().front().contains("4242424242"));
+
+    const RobloxPart& ball = parts->parts()[1];
+    parts->setSelectedNode(ball.node);
+    EXPECT_EQ(parts->selectedPart(), 1);
+    EXPECT_TRUE(parts->selectionBoxVisible());
+    parts->setSelectedNode(0);  // the Model: no part
+    EXPECT_EQ(parts->selectedPart(), -1);
+    EXPECT_FALSE(parts->selectionBoxVisible());
+
+    // Project each part's centre with the camera and pick there.
+    for (int i : {0, 1, 2, 5}) {
+        const RobloxPart& p = parts->parts()[std::size_t(i)];
+        const QWindow* w = view_.renderWindow();
+        const QMatrix4x4 vp = view_.camera()->projectionMatrix() * view_.camera()->viewMatrix();
+        const QVector3D ndc =
+            vp.map(QVector3D(p.cframe.position.x, p.cframe.position.y, p.cframe.position.z));
+        const QPointF pos((ndc.x() + 1) / 2 * w->width(), (1 - ndc.y()) / 2 * w->height());
+        EXPECT_EQ(parts->pickNode(pos), p.node) << "part " << i;
+    }
+    EXPECT_EQ(parts->pickNode(QPointF(2, 2)), -1);  // a corner: background
+}
+
+TEST_F(PartsViewport, HundredThousandPartsBatchIntoFewMeshes) {
+    const Asset place = makeRobloxPlace(100000);
+    const auto written = writeRobloxModel(place);
+    ASSERT_TRUE(written.ok());
+    const Asset asset = decodeBytes(ByteSpan(written.bytes.data(), written.bytes.size())).asset;
+    QElapsedTimer t;
+    t.start();
+    view_.setAsset(asset);
+    const qint64 ms = t.elapsed();
+    EXPECT_EQ(view_.robloxParts()->parts().size(), 100000u);
+    EXPECT_LE(view_.scene()->meshCount(), 4);
+    EXPECT_GE(view_.scene()->meshCount(), 1);
+    std::printf("100000 parts: scene built in %lld ms, %d meshes, %llu triangles\n",
+                static_cast<long long>(ms), view_.scene()->meshCount(),
+                static_cast<unsigned long long>(view_.scene()->stats().triangles));
+}
+
+}  // namespace
