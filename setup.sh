@@ -80,12 +80,15 @@ case "$cmd" in
     exit $status
     ;;
   bench)
+    packages+=(f3d)  # the open-to-first-frame benchmark runs F3D beside Meshscope
     install_missing
     build="$here/build-release"
     configure_and_build -DCMAKE_BUILD_TYPE=Release
     for b in "$build"/tests/bench/bench_*; do
+      case "$b" in *open_to_first_frame*) continue ;; esac
       [ -x "$b" ] && "$b" --benchmark_min_time=0.5
     done
+    "$here/tests/bench/open_to_first_frame.sh" "$build"
     ;;
   *)
     echo "usage: ./setup.sh run [FILE...] | test | bench" >&2
