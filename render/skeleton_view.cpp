@@ -36,8 +36,10 @@ SkeletonView::SkeletonView(Qt3DCore::QNode* parent) : QEntity(parent) {
     renderer_ = new Qt3DRender::QGeometryRenderer(this);
     renderer_->setGeometry(geometry);
     renderer_->setPrimitiveType(Qt3DRender::QGeometryRenderer::Lines);
-    material_ = new LitMaterial(this);
-    material_->setBaseColor(Qt::white);
+    // The grid's unlit vertex-colour material (the lit one shades normal-less lines black), with
+    // a radius so large that nothing fades.
+    material_ = new GridMaterial(this);
+    material_->setExtent(QVector3D(0, 0, 0), 1e9f);
     // Drawn over everything: every depth test of the material's passes always passes.
     if (Qt3DRender::QEffect* effect = material_->effect())
         for (Qt3DRender::QTechnique* t : effect->techniques())

@@ -200,6 +200,9 @@ void FacsDock::rebuild() {
         });
         controlsLayout_->addWidget(header);
         controlsLayout_->addWidget(body);
+        // Added to a panel that may already be visible: shown explicitly.
+        header->show();
+        body->show();
     }
     controlsLayout_->addStretch(1);
 

@@ -256,6 +256,10 @@ TEST(FacsPanel, OneSliderPerControlAndCorrectivesFollowTheSliders) {
     EXPECT_FLOAT_EQ(window.poseController()->facsWeights()[1], 0.5f);
     EXPECT_NEAR(list->topLevelItem(0)->text(1).toDouble(), 1.0 * 0.5, 1e-3);
     EXPECT_NEAR(list->topLevelItem(1)->text(1).toDouble(), 0.5 * 1.0 * 0.5, 1e-3);
+    dock->show();
+    dock->resize(360, 560);
+    dock->grab().save(
+        QString::fromStdString((test::tempDir("app_posing_facs_panel") / "facs.png").string()));
 }
 
 TEST(FacsPanel, ExpressionsRoundTripThroughJson) {

@@ -19,7 +19,7 @@ class QGeometryRenderer;
 
 namespace meshscope::render {
 
-class LitMaterial;
+class GridMaterial;
 
 class SkeletonView : public Qt3DCore::QEntity {
     Q_OBJECT
@@ -39,7 +39,7 @@ public:
 private:
     Qt3DCore::QBuffer* buffer_ = nullptr;
     Qt3DRender::QGeometryRenderer* renderer_ = nullptr;
-    LitMaterial* material_ = nullptr;
+    GridMaterial* material_ = nullptr;
     QByteArray vertices_;
     int lineCount_ = 0;
 };
