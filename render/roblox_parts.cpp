@@ -39,7 +39,7 @@ Mesh selectionBox(const RobloxPart& part) {
         for (int bit : {1, 2, 4})
             if (!(a & bit))
                 m.indices.insert(m.indices.end(), {std::uint32_t(a), std::uint32_t(a | bit)});
-    m.lods.push_back({0, 0, "LOD0"});
+    // No LOD levels: the whole index list (line pairs) is drawn.
     m.computeBounds();
     return m;
 }

@@ -99,14 +99,14 @@ double differingFraction(const QImage& a, const QImage& b, int tolerance) {
 }
 
 // Pixels whose hue is near `hue` (degrees) and saturated: the part of that colour is visible.
-int pixelsOfHue(const QImage& img, int hue) {
+int pixelsOfHue(const QImage& img, int hue, int tolerance = 20) {
     int n = 0;
     for (int y = 0; y < img.height(); ++y)
         for (int x = 0; x < img.width(); ++x) {
             const QColor c = QColor::fromRgb(img.pixel(x, y));
             if (c.hsvSaturation() < 120 || c.value() < 60) continue;
             const int d = std::abs(c.hsvHue() - hue);
-            if (std::min(d, 360 - d) < 20) ++n;
+            if (std::min(d, 360 - d) < tolerance) ++n;
         }
     return n;
 }
@@ -164,9 +164,17 @@ TEST_F(PartsViewport, SelectionBoxAndPickAtProjectedCentre) {
     EXPECT_TRUE(parts->unresolved().front().contains("4242424242"));
 
     const RobloxPart& ball = parts->parts()[1];
+    render::CaptureOptions capture;
+    capture.size = QSize(400, 300);
+    const QImage before = view_.captureImageBlocking(capture);
     parts->setSelectedNode(ball.node);
     EXPECT_EQ(parts->selectedPart(), 1);
     EXPECT_TRUE(parts->selectionBoxVisible());
+    // The orange selection box edges (255, 170, 40: hue 40) appear in the image.
+    const QImage after = view_.captureImageBlocking(capture);
+    ASSERT_FALSE(after.isNull());
+    if (qEnvironmentVariableIsSet("MESHSCOPE_KEEP_IMAGES")) after.save("/tmp/parts_selected.png");
+    EXPECT_GT(pixelsOfHue(after, 40, 6), pixelsOfHue(before, 40, 6) + 20);
     parts->setSelectedNode(0);  // the Model: no part
     EXPECT_EQ(parts->selectedPart(), -1);
     EXPECT_FALSE(parts->selectionBoxVisible());
