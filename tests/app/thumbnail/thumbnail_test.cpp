@@ -1,0 +1,172 @@
+// `meshscope --thumbnail` (freedesktop thumbnailer path), its size cap and the installed
+// .thumbnailer entry, plus File › Export's export function. Runs the viewer binary under the
+// test's display (xvfb-run).
+#include <gtest/gtest.h>
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QSettings>
+
+#include "export_dialog.h"
+#include "meshscope/core/decode.h"
+#include "meshscope/core/mesh_generators.h"
+#include "meshscope/core/roblox_mesh_writer.h"
+#include "support/test_support.h"
+
+using namespace meshscope;
+
+namespace {
+
+const QString kViewer = QStringLiteral(MESHSCOPE_BINARY_DIR "/app/viewer/meshscope");
+const QString kResources = QStringLiteral(MESHSCOPE_TEST_DATA_DIR "/../../resources");
+
+std::filesystem::path writeFixture(const std::string& dir, const Asset& asset) {
+    FileMeshWriteOptions options;
+    options.version = "4.00";
+    const FileMeshWriteResult written = writeFileMesh(asset, 0, options);
+    EXPECT_TRUE(written.ok());
+    const auto path = test::tempDir(dir) / "fixture.mesh";
+    test::writeFile(path, written.bytes);
+    return path;
+}
+
+struct ViewerRun {
+    int exitCode = -1;
+    QString stderrText;
+    qint64 ms = 0;
+};
+
+ViewerRun runViewer(const QStringList& args) {
+    QProcess p;
+    QElapsedTimer t;
+    t.start();
+    p.start(kViewer, args);
+    ViewerRun r;
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+        r.stderrText = "timed out";
+        return r;
+    }
+    r.ms = t.elapsed();
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.stderrText = QString::fromLocal8Bit(p.readAllStandardError());
+    return r;
+}
+
+QString qs(const std::filesystem::path& p) {
+    return QString::fromStdString(p.string());
+}
+
+}  // namespace
+
+TEST(Thumbnail, SquareTransparentAndFramed) {
+    const auto fixture = writeFixture("thumb_sphere", makeUvSphere(16, 24, 1.0f));
+    const auto out = fixture.parent_path() / "thumb.png";
+    std::filesystem::remove(out);
+    const ViewerRun r = runViewer({"--thumbnail", "128", qs(fixture), qs(out)});
+    ASSERT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
+    const QImage image(qs(out));
+    ASSERT_FALSE(image.isNull());
+    EXPECT_EQ(image.size(), QSize(128, 128));
+    EXPECT_TRUE(image.hasAlphaChannel());
+    EXPECT_EQ(qAlpha(image.pixel(64, 64)), 255);
+    for (QPoint corner : {QPoint(0, 0), QPoint(127, 0), QPoint(0, 127), QPoint(127, 127)})
+        EXPECT_EQ(qAlpha(image.pixel(corner)), 0) << corner.x() << "," << corner.y();
+    // Framed: the sphere fills a good part of the square, not a speck and not all of it.
+    int opaque = 0;
+    for (int y = 0; y < 128; ++y)
+        for (int x = 0; x < 128; ++x) opaque += qAlpha(image.pixel(x, y)) > 0;
+    EXPECT_GT(opaque, 128 * 128 / 5);
+    EXPECT_LT(opaque, 128 * 128 * 9 / 10);
+}
+
+TEST(Thumbnail, FileOverTheCapIsRefusedWithoutDecoding) {
+    const auto fixture = writeFixture("thumb_cap", makeUvSphere(16, 24, 1.0f));
+    const auto out = fixture.parent_path() / "thumb.png";
+    std::filesystem::remove(out);
+    const auto bytes = std::filesystem::file_size(fixture);
+    ASSERT_GT(bytes, 1000u);
+    const ViewerRun r =
+        runViewer({"--thumbnail", "128", qs(fixture), qs(out), "--max-size", "1000"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_TRUE(r.stderrText.contains("cap")) << r.stderrText.toStdString();
+    EXPECT_FALSE(std::filesystem::exists(out));
+    EXPECT_LT(r.ms, 5000);
+    // Without a display the cap still answers (it is checked before any window can open).
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove("DISPLAY");
+    env.remove("WAYLAND_DISPLAY");
+    env.remove("QT_QPA_PLATFORM");
+    p.setProcessEnvironment(env);
+    p.start(kViewer, {"--thumbnail", "128", qs(fixture), qs(out), "--max-size", "1000"});
+    ASSERT_TRUE(p.waitForFinished(10000));
+    EXPECT_EQ(p.exitCode(), 1);
+    EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(Thumbnail, ThumbnailerEntryListsTheMimeTypes) {
+    QSettings entry(kResources + "/meshscope.thumbnailer", QSettings::IniFormat);
+    ASSERT_EQ(entry.status(), QSettings::NoError);
+    entry.beginGroup(QStringLiteral("Thumbnailer Entry"));
+    EXPECT_EQ(entry.value("TryExec").toString(), QStringLiteral("meshscope"));
+    EXPECT_EQ(entry.value("Exec").toString(), QStringLiteral("meshscope --thumbnail %s %i %o"));
+    // QSettings reads "a;b;" as one string (no commas); split it ourselves.
+    QFile raw(kResources + "/meshscope.thumbnailer");
+    ASSERT_TRUE(raw.open(QIODevice::ReadOnly));
+    QString mimeLine;
+    for (const QByteArray& line : raw.readAll().split('\n'))
+        if (line.startsWith("MimeType=")) mimeLine = QString::fromUtf8(line.mid(9));
+    const QStringList listed = mimeLine.split(QLatin1Char(';'), Qt::SkipEmptyParts);
+    const QSet<QString> thumbnailTypes(listed.begin(), listed.end());
+    EXPECT_EQ(thumbnailTypes.size(), listed.size()) << "duplicates";
+
+    QFile xml(kResources + "/meshscope-mime.xml");
+    ASSERT_TRUE(xml.open(QIODevice::ReadOnly));
+    static const QRegularExpression re(QStringLiteral("<mime-type\\s+type=\"([^\"]+)\""));
+    QSet<QString> xmlTypes;
+    for (auto it = re.globalMatch(QString::fromUtf8(xml.readAll())); it.hasNext();)
+        xmlTypes.insert(it.next().captured(1));
+    ASSERT_FALSE(xmlTypes.isEmpty());
+    EXPECT_EQ(thumbnailTypes, xmlTypes);
+}
+
+TEST(Export, FileMeshAndGlbFromTheExportFunction) {
+    const Asset sphere = makeLodSphere(3);
+    const auto dir = test::tempDir("export_dialog");
+    shell::ExportRequest mesh;
+    mesh.path = qs(dir / "out.mesh");
+    mesh.kind = shell::ExportKind::FileMesh;
+    mesh.fileMeshVersion = QStringLiteral("3.00");
+    const shell::ExportOutcome m = shell::exportAssetTo(sphere, QString(), mesh);
+    ASSERT_TRUE(m.ok) << m.error.toStdString();
+    const DecodeResult back = decodeFile((dir / "out.mesh").string());
+    ASSERT_TRUE(back.ok());
+    ASSERT_EQ(back.asset.meshes.size(), 1u);
+    EXPECT_EQ(back.asset.meshes[0].positions.size(), sphere.meshes[0].positions.size());
+
+    shell::ExportRequest glb;
+    glb.path = qs(dir / "out.glb");
+    glb.kind = shell::ExportKind::Glb;
+    const shell::ExportOutcome g = shell::exportAssetTo(sphere, QString(), glb);
+    ASSERT_TRUE(g.ok) << g.error.toStdString();
+    EXPECT_TRUE(std::filesystem::exists(dir / "out.glb"));
+    EXPECT_GT(std::filesystem::file_size(dir / "out.glb"), 1000u);
+
+    // Never over the open file: exporting onto the input fails and leaves it alone.
+    const auto before = std::filesystem::file_size(dir / "out.mesh");
+    mesh.fileMeshVersion = QStringLiteral("2.00");
+    const shell::ExportOutcome same = shell::exportAssetTo(sphere, qs(dir / "out.mesh"), mesh);
+    EXPECT_FALSE(same.ok);
+    EXPECT_EQ(std::filesystem::file_size(dir / "out.mesh"), before);
+    shell::ExportRequest obj;
+    obj.path = qs(dir / "out.obj");
+    obj.kind = shell::ExportKind::Obj;
+    const shell::ExportOutcome o = shell::exportAssetTo(sphere, qs(dir / "out.mtl"), obj);
+    EXPECT_FALSE(o.ok) << "the .mtl beside the .obj is the open file";
+}
