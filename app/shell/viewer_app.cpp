@@ -211,6 +211,13 @@ int runViewer(QApplication& app, const ViewerOptions& options) {
             if (options.lod) window.viewport()->scene()->setLodAll(*options.lod);
         });
     }
+    if (!options.pose.isEmpty() || !options.bones.isEmpty()) {
+        QObject::connect(&window, &MainWindow::fileOpened, &window, [&window, options]() {
+            QString error;
+            if (!applyPoseArguments(*window.poseController(), options.pose, options.bones, &error))
+                printErr(error);
+        });
+    }
     return app.exec();
 }
 
