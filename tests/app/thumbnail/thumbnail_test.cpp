@@ -3,6 +3,7 @@
 // test's display (xvfb-run).
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
@@ -12,6 +13,7 @@
 #include <QSettings>
 
 #include "export_dialog.h"
+#include "main_window.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
@@ -169,4 +171,14 @@ TEST(Export, FileMeshAndGlbFromTheExportFunction) {
     obj.kind = shell::ExportKind::Obj;
     const shell::ExportOutcome o = shell::exportAssetTo(sphere, qs(dir / "out.mtl"), obj);
     EXPECT_FALSE(o.ok) << "the .mtl beside the .obj is the open file";
+}
+
+TEST(Export, FileMenuHasExportOnCtrlE) {
+    shell::MainWindow window;
+    QAction* found = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+        if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_E)) found = a;
+    ASSERT_NE(found, nullptr);
+    EXPECT_TRUE(found->text().contains(QStringLiteral("Export")));
+    EXPECT_FALSE(found->text().contains(QStringLiteral("Screenshot")));
 }
