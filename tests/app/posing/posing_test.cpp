@@ -5,12 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonObject>
 #include <QSlider>
 #include <QTest>
 #include <QTreeWidget>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "animation_dock.h"
@@ -404,4 +406,30 @@ TEST(AnimationPlayback, SmeshFramesPoseTheMeshLikeCoreSkinning) {
 
     window.animationDock()->setFrame(0);
     EXPECT_LT(maxDistance(positionsOf(pose->uploadedVertices(0)), mesh.positions), 1e-3f);
+}
+
+TEST(SkinnedUpload, HundredThousandVerticesMatchCoreAndReportTheUpdateTime) {
+    // 300 rings × 330 segments: (301 × 331) ≈ 100k vertices on 4 bones.
+    const QString path =
+        writeFileMeshFixture("cylinder100k.mesh", makeSkinnedCylinder(4, 300, 330), "4.00");
+    MainWindow window;
+    openShown(window, path);
+    PoseController* pose = window.poseController();
+    const Asset& asset = window.document()->asset();
+    const Mesh& mesh = asset.meshes[0];
+    ASSERT_GE(mesh.vertexCount(), 99000u);
+    QElapsedTimer timer;
+    timer.start();
+    constexpr int kUpdates = 20;
+    for (int i = 1; i <= kUpdates; ++i) pose->setBoneEdit(2, {{0, 0, float(i)}, {}});
+    const double ms = double(timer.nsecsElapsed()) / 1e6 / kUpdates;
+    std::printf("[ measured ] pose update (skin + upload) of %zu vertices: %.2f ms\n",
+                mesh.vertexCount(), ms);
+    Pose expected = Pose::bind(asset.skeletons[std::size_t(pose->skeletonIndex())]);
+    poseBone(expected, 2, {0, 0, float(kUpdates)});
+    std::vector<Vec3> want;
+    skinVertices(mesh,
+                 skinningMatrices(asset.skeletons[std::size_t(pose->skeletonIndex())], expected),
+                 want);
+    EXPECT_LT(maxDistance(positionsOf(pose->uploadedVertices(0)), want), 1e-4f);
 }
