@@ -14,6 +14,8 @@
 #include <cmath>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/mesh_generators.h"
+#include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/roblox_parts.h"
 #include "meshscope/render/asset_scene.h"
@@ -207,6 +209,32 @@ TEST_F(PartsViewport, HundredThousandPartsBatchIntoFewMeshes) {
     std::printf("100000 parts: scene built in %lld ms, %d meshes, %llu triangles\n",
                 static_cast<long long>(ms), view_.scene()->meshCount(),
                 static_cast<unsigned long long>(view_.scene()->stats().triangles));
+}
+
+}  // namespace
+
+namespace {
+
+// Runs last in this file: the session folder it adds stays for the process (ctest runs each
+// test in its own process).
+TEST_F(PartsViewport, MeshPartResolvedFromAssetFolderIsFittedToItsSize) {
+    FileMeshWriteOptions options;
+    options.version = "4.00";
+    const auto written = writeFileMesh(makeUvSphere(), 0, options);
+    ASSERT_TRUE(written.ok());
+    const auto folder = test::tempDir("parts_assets");
+    test::writeFile(folder / "4242424242.mesh", written.bytes);
+    render::RobloxPartsView::addSessionFolder(QString::fromStdString(folder.string()));
+
+    const Asset asset = decoded(writeModel("parts_resolved", shapesModel()));
+    view_.setAsset(asset);
+    render::RobloxPartsView* parts = view_.robloxParts();
+    EXPECT_TRUE(parts->unresolved().isEmpty()) << parts->unresolved().join('\n').toStdString();
+    EXPECT_EQ(parts->resolvedMeshCount(), 1);
+    ASSERT_EQ(view_.scene()->meshCount(), 2);  // the placed sphere + the batched shapes
+    // The MeshPart is 3×3×3 studs at (30, 1.5, 0): the radius-1 sphere is scaled to fit it.
+    const Bounds b = view_.scene()->bounds();
+    EXPECT_NEAR(b.max.x, 31.5, 0.05);
 }
 
 }  // namespace
