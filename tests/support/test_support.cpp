@@ -30,7 +30,13 @@ void writeFile(const std::filesystem::path& path, const std::vector<std::uint8_t
 }
 
 std::filesystem::path tempDir(const std::string& name) {
-    auto p = std::filesystem::path(MESHSCOPE_BINARY_DIR) / "test-tmp" / name;
+    // CTest runs tests in parallel processes: a folder per test (suite.name) keeps one test's
+    // reset from wiping another's files.
+    std::string unique = name;
+    if (const auto* info = ::testing::UnitTest::GetInstance()->current_test_info()) {
+        unique += std::string("/") + info->test_suite_name() + "." + info->name();
+    }
+    auto p = std::filesystem::path(MESHSCOPE_BINARY_DIR) / "test-tmp" / unique;
     std::filesystem::remove_all(p);
     std::filesystem::create_directories(p);
     return p;

@@ -18,7 +18,7 @@ std::optional<std::filesystem::path> corpusDir();
 std::filesystem::path testDataDir();
 std::vector<std::uint8_t> readFile(const std::filesystem::path& path);
 void writeFile(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes);
-// A fresh, empty temporary directory for one test.
+// A fresh, empty temporary directory for one test (unique per running test).
 std::filesystem::path tempDir(const std::string& name);
 
 }  // namespace meshscope::test

@@ -8,6 +8,7 @@
 // legacy ContentId (<url>) and the newer Content type (<null/>, <uri>, <Ref>); unknown elements
 // (rbx-test-files edge-cases/xml-unknown-type: <Baloney>) are kept as raw text with a warning.
 // Items are walked with an explicit stack; nesting deeper than Limits::maxDepth is refused.
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <pugixml.hpp>
@@ -85,7 +86,8 @@ public:
             text_.data(), text_.size(), pugi::parse_default | pugi::parse_ws_pcdata_single,
             pugi::encoding_utf8);
         if (!res)
-            ctx_.fail(std::uint64_t(res.offset), "xml",
+            // pugixml reports "end of input" errors one past the last byte: clamp to the file.
+            ctx_.fail(std::min<std::uint64_t>(std::uint64_t(res.offset), text_.size()), "xml",
                       std::string("malformed XML: ") + res.description());
         const pugi::xml_node root = doc_.child("roblox");
         if (!root) ctx_.fail(0, "xml", "no <roblox> root element");
