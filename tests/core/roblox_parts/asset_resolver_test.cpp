@@ -60,7 +60,9 @@ TEST(AssetResolver, TraversalNeverLeavesTheFolder) {
     test::writeFile(dir / "outside.mesh", {9});
     test::writeFile(dir / "5", {9});
     const AssetResolver r({dir / "assets"});
-    for (const char* ref : {"../outside.mesh", "../5", (dir / "5").c_str(), "rbxassetid://../5",
+    // The absolute path must outlive the loop (a temporary's c_str() in the braced list dangles).
+    const std::string absolute = (dir / "5").string();
+    for (const char* ref : {"../outside.mesh", "../5", absolute.c_str(), "rbxassetid://../5",
                             "file:///etc/passwd"}) {
         const auto res = r.resolve(ref);
         EXPECT_FALSE(res.ok()) << ref;
