@@ -52,7 +52,7 @@ case "$cmd" in
     export QT3D_RENDERER="${QT3D_RENDERER:-opengl}"
     if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
       echo "setup: no display; starting the viewer under xvfb-run (use --screenshot OUT.png to see it)" >&2
-      exec xvfb-run -a -s "-screen 0 1600x1000x24" "$build/app/viewer/meshscope" "$@"
+      exec xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" "$build/app/viewer/meshscope" "$@"
     fi
     exec "$build/app/viewer/meshscope" "$@"
     ;;
@@ -62,7 +62,7 @@ case "$cmd" in
     export QT3D_RENDERER=opengl
     # Rendering and widget tests need an X server: run the whole suite under Xvfb.
     status=0
-    (cd "$build" && xvfb-run -a -s "-screen 0 1600x1000x24" \
+    (cd "$build" && xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" \
         ctest --output-on-failure -j "$jobs" --timeout 600) || status=1
     if [ "${1:-}" != "--quick" ]; then
       # The core and CLI suites again under AddressSanitizer + UndefinedBehaviorSanitizer
