@@ -50,6 +50,101 @@ const Property* Node::property(const std::string& n) const {
     return nullptr;
 }
 
+std::size_t PropertyColumn::rows() const {
+    switch (storage) {
+        case Storage::Bool:
+            return bytes.size();
+        case Storage::Int32:
+        case Storage::UInt32:
+            return u32s.size();
+        case Storage::Int64:
+            return i64s.size();
+        case Storage::Float:
+            return floats.size();
+        case Storage::Double:
+            return doubles.size();
+        case Storage::Vec2:
+            return vec2s.size();
+        case Storage::Vec3:
+            return vec3s.size();
+        case Storage::CFrame:
+            return cframes.size();
+        case Storage::Ref:
+            return refs.size();
+        case Storage::String:
+        case Storage::Binary:
+        case Storage::Tuple:
+            return ends.size();
+        case Storage::Record:
+            return recordSize ? bytes.size() / recordSize : 0;
+        case Storage::Values:
+            return values.size();
+    }
+    return 0;
+}
+
+std::string_view PropertyColumn::text(std::size_t row) const {
+    if (storage != Storage::String || row >= ends.size()) return {};
+    const std::uint64_t start = row ? ends[row - 1] : 0;
+    return {reinterpret_cast<const char*>(bytes.data()) + start, std::size_t(ends[row] - start)};
+}
+
+Value PropertyColumn::value(std::size_t row) const {
+    if (row >= rows()) return {};
+    switch (storage) {
+        case Storage::Bool:
+            return bytes[row] != 0;
+        case Storage::Int32:
+            return std::int64_t(std::int32_t(u32s[row]));
+        case Storage::UInt32:
+            return std::int64_t(u32s[row]);
+        case Storage::Int64:
+            return i64s[row];
+        case Storage::Float:
+            return double(floats[row]);
+        case Storage::Double:
+            return doubles[row];
+        case Storage::Vec2:
+            return vec2s[row];
+        case Storage::Vec3:
+            return vec3s[row];
+        case Storage::CFrame:
+            return cframes[row];
+        case Storage::Ref:
+            return NodeRef{refs[row]};
+        case Storage::String:
+            return std::string(text(row));
+        case Storage::Binary: {
+            const std::uint64_t start = row ? ends[row - 1] : 0;
+            return Bytes(bytes.begin() + std::ptrdiff_t(start),
+                         bytes.begin() + std::ptrdiff_t(ends[row]));
+        }
+        case Storage::Tuple: {
+            const std::uint64_t start = row ? ends[row - 1] : 0;
+            return std::vector<double>(doubles.begin() + std::ptrdiff_t(start),
+                                       doubles.begin() + std::ptrdiff_t(ends[row]));
+        }
+        case Storage::Record: {
+            // Byte planes as the binary format interleaves them: byte b of row r is at
+            // bytes[b * rows + r].
+            if (!record || recordSize > 64) return {};
+            std::uint8_t rec[64];
+            const std::size_t n = bytes.size() / recordSize;
+            for (std::size_t b = 0; b < recordSize; ++b) rec[b] = bytes[b * n + row];
+            return record(rec);
+        }
+        case Storage::Values:
+            return values[row];
+    }
+    return {};
+}
+
+const PropertyColumn* PropertyTable::column(std::string_view n) const {
+    for (const auto& c : columns)
+        if (c.name == n) return &c;
+    return nullptr;
+}
+
 int Asset::addNode(std::string name, std::string kind, int parent) {
     Node n;
     n.name = std::move(name);
@@ -59,6 +154,43 @@ int Asset::addNode(std::string name, std::string kind, int parent) {
     const int index = static_cast<int>(nodes.size() - 1);
     if (parent >= 0 && parent < index) nodes[parent].children.push_back(index);
     return index;
+}
+
+std::vector<Property> Asset::properties(int node) const {
+    std::vector<Property> out;
+    if (node < 0 || std::size_t(node) >= nodes.size()) return out;
+    const Node& n = nodes[std::size_t(node)];
+    out.reserve(propertyCount(node));
+    out.insert(out.end(), n.properties.begin(), n.properties.end());
+    if (n.table >= 0 && std::size_t(n.table) < propertyTables.size()) {
+        for (const auto& c : propertyTables[std::size_t(n.table)].columns)
+            if (n.row < c.rows())
+                out.push_back({c.name, c.type, c.value(n.row), c.offset, c.length});
+    }
+    return out;
+}
+
+std::size_t Asset::propertyCount(int node) const {
+    if (node < 0 || std::size_t(node) >= nodes.size()) return 0;
+    const Node& n = nodes[std::size_t(node)];
+    std::size_t count = n.properties.size();
+    if (n.table >= 0 && std::size_t(n.table) < propertyTables.size())
+        for (const auto& c : propertyTables[std::size_t(n.table)].columns)
+            count += n.row < c.rows();
+    return count;
+}
+
+std::optional<Property> Asset::property(int node, std::string_view name) const {
+    if (node < 0 || std::size_t(node) >= nodes.size()) return std::nullopt;
+    const Node& n = nodes[std::size_t(node)];
+    for (const auto& p : n.properties)
+        if (p.name == name) return p;
+    if (n.table >= 0 && std::size_t(n.table) < propertyTables.size()) {
+        for (const auto& c : propertyTables[std::size_t(n.table)].columns)
+            if (c.name == name && n.row < c.rows())
+                return Property{c.name, c.type, c.value(n.row), c.offset, c.length};
+    }
+    return std::nullopt;
 }
 
 std::vector<int> Asset::roots() const {

@@ -191,7 +191,7 @@ Json treeJson(const Asset& asset) {
         j["class"] = node.kind;
         j["name"] = node.name;
         Json props = Json::object();
-        for (const auto& p : node.properties) props[p.name] = valueJson(p.value);
+        for (const auto& p : asset.properties(n)) props[p.name] = valueJson(p.value);
         j["properties"] = props;
         Json children = Json::array();
         for (int c : node.children)

@@ -294,9 +294,9 @@ void PropertiesDock::rebuild() {
     }
     row(head, tr("Children"), QString::number(n.children.size()));
 
-    if (!n.properties.empty()) {
+    if (const std::vector<Property> properties = a.properties(node); !properties.empty()) {
         QTreeWidgetItem* props = bold(new QTreeWidgetItem(view_, {tr("Properties")}));
-        for (const Property& p : n.properties) addProperty(props, p);
+        for (const Property& p : properties) addProperty(props, p);
     }
     view_->expandToDepth(0);
 }

@@ -1,5 +1,5 @@
-// Shared export helpers (see export_internal.h): names, LOD slices, cleaned vertex streams, the
-// visible parts of a model and their primitive meshes.
+// Shared export helpers (see export_internal.h): names, LOD slices, cleaned vertex streams and
+// the visible parts of a model (read through roblox_parts.h).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -171,10 +171,6 @@ Vec3 cross(const Vec3& a, const Vec3& b) {
 float dot(const Vec3& a, const Vec3& b) {
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
-Vec3 normalized(const Vec3& v) {
-    const float l = length(v);
-    return l > 0 ? v * (1.0f / l) : v;
-}
 
 }  // namespace
 
@@ -249,42 +245,22 @@ std::vector<Vec2> cleanUvs(const std::vector<Vec2>& uvs) {
 // ---------------------------------------------------------------------------------------------
 // Model parts
 
-const char* partShapeName(PartShape shape) {
-    switch (shape) {
-        case PartShape::Block:
-            return "Block";
-        case PartShape::Ball:
-            return "Ball";
-        case PartShape::Cylinder:
-            return "Cylinder";
-        case PartShape::Wedge:
-            return "Wedge";
-        case PartShape::CornerWedge:
-            return "CornerWedge";
-    }
-    return "Block";
-}
-
 namespace {
-
-// BasePart classes that draw geometry. Terrain is a BasePart too but has no part geometry.
-const std::unordered_set<std::string>& partClasses() {
-    static const std::unordered_set<std::string> s = {
-        "Part",     "WedgePart",      "CornerWedgePart",    "TrussPart",          "SpawnLocation",
-        "Seat",     "VehicleSeat",    "SkateboardPlatform", "FlagStand",          "Platform",
-        "MeshPart", "UnionOperation", "NegateOperation",    "IntersectOperation", "PartOperation"};
-    return s;
-}
 
 bool meshBacked(const std::string& cls) {
     return cls == "MeshPart" || cls == "UnionOperation" || cls == "NegateOperation" ||
            cls == "IntersectOperation" || cls == "PartOperation";
 }
 
-const Property* findProperty(const Node& n, std::initializer_list<const char*> names) {
+template <typename T>
+bool stores(const Asset& asset, int node, std::initializer_list<const char*> names) {
     for (const char* name : names)
-        if (const Property* p = n.property(name)) return p;
-    return nullptr;
+        if (const auto p = asset.property(node, name)) return std::holds_alternative<T>(p->value);
+    return false;
+}
+
+std::uint8_t colorByte(float f) {
+    return std::uint8_t(std::lround(std::clamp(std::isfinite(f) ? f : 0.0f, 0.0f, 1.0f) * 255.0f));
 }
 
 }  // namespace
@@ -294,70 +270,32 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings) {
     const std::size_t count = asset.nodes.size();
     std::vector<int> partOf(count, -1);
     std::size_t transparent = 0, unresolved = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        const Node& n = asset.nodes[i];
-        if (!partClasses().contains(n.kind)) continue;
-        const Property* cf = findProperty(n, {"CFrame", "CoordinateFrame"});
-        const Property* size = findProperty(n, {"size", "Size"});
-        if (!cf || !size || !std::holds_alternative<CFrame>(cf->value) ||
-            !std::holds_alternative<Vec3>(size->value))
+    // Shape, colour and transparency as the viewer reads them (roblox_parts.h); only parts
+    // that store a CFrame and a size are written (no defaults invented for a file).
+    for (const RobloxPart& rp : extractRobloxParts(asset)) {
+        const Node& n = asset.nodes[std::size_t(rp.node)];
+        if (!stores<CFrame>(asset, rp.node, {"CFrame", "CoordinateFrame"}) ||
+            !stores<Vec3>(asset, rp.node, {"size", "Size"}))
             continue;
-        if (const Property* t = n.property("Transparency");
-            t && std::holds_alternative<double>(t->value) && std::get<double>(t->value) >= 1.0) {
+        if (rp.transparency >= 1.0f) {
             ++transparent;
             continue;
         }
         PartInstance p;
-        p.node = int(i);
+        p.node = rp.node;
         p.name = validUtf8(n.name.empty() ? n.kind : n.name);
         p.className = n.kind;
-        p.cframe = std::get<CFrame>(cf->value);
-        p.size = std::get<Vec3>(size->value);
+        p.shape = rp.shape;
+        p.cframe = rp.cframe;
+        p.size = rp.size;
         if (!p.size.finite() || !p.cframe.position.finite()) continue;
-        if (n.kind == "WedgePart")
-            p.shape = PartShape::Wedge;
-        else if (n.kind == "CornerWedgePart")
-            p.shape = PartShape::CornerWedge;
-        else if (const Property* s = findProperty(n, {"shape", "Shape"});
-                 s && std::holds_alternative<std::int64_t>(s->value)) {
-            // Enum.PartType: Ball 0, Block 1, Cylinder 2, Wedge 3, CornerWedge 4.
-            switch (std::get<std::int64_t>(s->value)) {
-                case 0:
-                    p.shape = PartShape::Ball;
-                    break;
-                case 2:
-                    p.shape = PartShape::Cylinder;
-                    break;
-                case 3:
-                    p.shape = PartShape::Wedge;
-                    break;
-                case 4:
-                    p.shape = PartShape::CornerWedge;
-                    break;
-                default:
-                    p.shape = PartShape::Block;
-                    break;
-            }
-        }
         if (meshBacked(n.kind)) {
             p.unresolvedMesh = true;
             ++unresolved;
         }
-        if (const Property* c = findProperty(n, {"Color", "Color3uint8"});
-            c && std::holds_alternative<Vec3>(c->value)) {
-            const Vec3 v = std::get<Vec3>(c->value);
-            auto byte = [](float f) {
-                return std::uint8_t(
-                    std::lround(std::clamp(std::isfinite(f) ? f : 0.0f, 0.0f, 1.0f) * 255.0f));
-            };
-            p.color = {byte(v.x), byte(v.y), byte(v.z), 255};
-        }
-        if (const Property* t = n.property("Transparency");
-            t && std::holds_alternative<double>(t->value)) {
-            const double tr = std::clamp(std::get<double>(t->value), 0.0, 1.0);
-            p.color.a = std::uint8_t(std::lround((1.0 - tr) * 255.0));
-        }
-        partOf[i] = int(tree.parts.size());
+        p.color = {colorByte(rp.color.x), colorByte(rp.color.y), colorByte(rp.color.z),
+                   std::uint8_t(std::lround((1.0 - double(rp.transparency)) * 255.0))};
+        partOf[std::size_t(rp.node)] = int(tree.parts.size());
         tree.parts.push_back(std::move(p));
     }
     if (transparent)
@@ -439,22 +377,6 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings) {
     return tree;
 }
 
-Vec3 partScale(const PartInstance& part) {
-    const Vec3 s = part.size;
-    switch (part.shape) {
-        case PartShape::Ball: {
-            const float d = std::min({s.x, s.y, s.z});
-            return {d, d, d};
-        }
-        case PartShape::Cylinder: {
-            const float d = std::min(s.y, s.z);
-            return {s.x, d, d};
-        }
-        default:
-            return s;
-    }
-}
-
 Mat4 cframeMatrix(const CFrame& cf) {
     Mat4 m;
     for (int r = 0; r < 3; ++r)
@@ -463,182 +385,6 @@ Mat4 cframeMatrix(const CFrame& cf) {
     m.at(1, 3) = cf.position.y;
     m.at(2, 3) = cf.position.z;
     return m;
-}
-
-namespace {
-
-// Builds a convex primitive face by face. Each face is a planar polygon (fan-triangulated) with
-// a flat normal; the winding is flipped where needed so that it faces away from `inside`.
-class PrimitiveBuilder {
-public:
-    explicit PrimitiveBuilder(Vec3 inside) : inside_(inside) {}
-
-    void face(std::vector<Vec3> corners, std::vector<Vec2> uvs) {
-        Vec3 n = normalized(cross(corners[1] - corners[0], corners[2] - corners[0]));
-        Vec3 centre{};
-        for (const Vec3& c : corners) centre = centre + c;
-        centre = centre * (1.0f / float(corners.size()));
-        if (dot(n, centre - inside_) < 0) {
-            std::reverse(corners.begin(), corners.end());
-            std::reverse(uvs.begin(), uvs.end());
-            n = n * -1.0f;
-        }
-        const auto base = std::uint32_t(mesh.positions.size());
-        for (std::size_t i = 0; i < corners.size(); ++i) {
-            mesh.positions.push_back(corners[i]);
-            mesh.normals.push_back(n);
-            mesh.uv0.push_back(uvs[i]);
-        }
-        for (std::uint32_t i = 1; i + 1 < corners.size(); ++i) {
-            mesh.indices.push_back(base);
-            mesh.indices.push_back(base + i);
-            mesh.indices.push_back(base + i + 1);
-        }
-    }
-
-    Mesh finish(const char* name) {
-        mesh.name = name;
-        mesh.lods.push_back({0, std::uint32_t(mesh.indices.size() / 3), "LOD0"});
-        mesh.computeBounds();
-        return std::move(mesh);
-    }
-
-    Mesh mesh;
-
-private:
-    Vec3 inside_;
-};
-
-const std::vector<Vec2> kQuadUv = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
-const std::vector<Vec2> kTriUv = {{0, 1}, {1, 1}, {0.5f, 0}};
-
-Mesh box() {
-    PrimitiveBuilder b({0, 0, 0});
-    const float h = 0.5f;
-    for (int axis = 0; axis < 3; ++axis)
-        for (float s : {-h, h}) {
-            std::vector<Vec3> c(4);
-            const float u[4] = {-h, h, h, -h}, v[4] = {-h, -h, h, h};
-            for (int k = 0; k < 4; ++k) {
-                float p[3];
-                p[axis] = s;
-                p[(axis + 1) % 3] = u[k];
-                p[(axis + 2) % 3] = v[k];
-                c[std::size_t(k)] = {p[0], p[1], p[2]};
-            }
-            b.face(c, kQuadUv);
-        }
-    return b.finish("Block");
-}
-
-Mesh wedge() {
-    // Corners: bottom (y = -0.5) full; top edge only at the back (z = +0.5).
-    const Vec3 lbf{-0.5f, -0.5f, -0.5f}, rbf{0.5f, -0.5f, -0.5f}, lbb{-0.5f, -0.5f, 0.5f},
-        rbb{0.5f, -0.5f, 0.5f}, ltb{-0.5f, 0.5f, 0.5f}, rtb{0.5f, 0.5f, 0.5f};
-    PrimitiveBuilder b({0, -1.0f / 6, 1.0f / 6});  // centroid of the six corners
-    b.face({lbf, rbf, rbb, lbb}, kQuadUv);         // bottom
-    b.face({lbb, rbb, rtb, ltb}, kQuadUv);         // back
-    b.face({lbf, rbf, rtb, ltb}, kQuadUv);         // slope
-    b.face({lbf, lbb, ltb}, kTriUv);               // left
-    b.face({rbf, rbb, rtb}, kTriUv);               // right
-    return b.finish("Wedge");
-}
-
-Mesh cornerWedge() {
-    const Vec3 lbf{-0.5f, -0.5f, -0.5f}, rbf{0.5f, -0.5f, -0.5f}, lbb{-0.5f, -0.5f, 0.5f},
-        rbb{0.5f, -0.5f, 0.5f}, apex{0.5f, 0.5f, -0.5f};
-    PrimitiveBuilder b({0.1f, -0.3f, -0.1f});  // centroid of the five corners
-    b.face({lbf, rbf, rbb, lbb}, kQuadUv);     // bottom
-    b.face({rbf, rbb, apex}, kTriUv);          // right, vertical
-    b.face({lbf, rbf, apex}, kTriUv);          // front, vertical
-    b.face({lbb, rbb, apex}, kTriUv);          // back slope
-    b.face({lbf, lbb, apex}, kTriUv);          // left slope
-    return b.finish("CornerWedge");
-}
-
-Mesh ball() {
-    constexpr int rings = 12, segments = 16;
-    constexpr float r = 0.5f, pi = std::numbers::pi_v<float>;
-    Mesh m;
-    m.name = "Ball";
-    for (int i = 0; i <= rings; ++i) {
-        const float theta = pi * float(i) / rings;
-        for (int j = 0; j <= segments; ++j) {
-            const float phi = 2 * pi * float(j) / segments;
-            const Vec3 n{std::sin(theta) * std::cos(phi), std::cos(theta),
-                         -std::sin(theta) * std::sin(phi)};
-            m.positions.push_back(n * r);
-            m.normals.push_back(n);
-            m.uv0.push_back({float(j) / segments, float(i) / rings});
-        }
-    }
-    const std::uint32_t row = segments + 1;
-    for (std::uint32_t i = 0; i < rings; ++i)
-        for (std::uint32_t j = 0; j < segments; ++j) {
-            const std::uint32_t a = i * row + j, b = a + row, c = b + 1, d = a + 1;
-            // Counter-clockwise seen from outside (phi grows towards -Z from +X).
-            if (i != 0) m.indices.insert(m.indices.end(), {a, b, d});
-            if (i != rings - 1) m.indices.insert(m.indices.end(), {d, b, c});
-        }
-    m.lods.push_back({0, std::uint32_t(m.indices.size() / 3), "LOD0"});
-    m.computeBounds();
-    return m;
-}
-
-Mesh cylinder() {
-    constexpr int segments = 24;
-    constexpr float r = 0.5f, pi = std::numbers::pi_v<float>;
-    PrimitiveBuilder b({0, 0, 0});
-    std::vector<Vec3> ring[2];
-    for (int s = 0; s < 2; ++s)
-        for (int j = 0; j < segments; ++j) {
-            const float phi = 2 * pi * float(j) / segments;
-            ring[s].push_back({s == 0 ? -0.5f : 0.5f, r * std::cos(phi), r * std::sin(phi)});
-        }
-    // Caps as flat polygons.
-    std::vector<Vec2> capUv;
-    for (int j = 0; j < segments; ++j) {
-        const float phi = 2 * pi * float(j) / segments;
-        capUv.push_back({0.5f + 0.5f * std::cos(phi), 0.5f + 0.5f * std::sin(phi)});
-    }
-    b.face(ring[0], capUv);
-    b.face(ring[1], capUv);
-    // Smooth side: shared normals per column.
-    Mesh& m = b.mesh;
-    const auto base = std::uint32_t(m.positions.size());
-    for (int j = 0; j <= segments; ++j) {
-        const float phi = 2 * pi * float(j) / segments;
-        const Vec3 n{0, std::cos(phi), std::sin(phi)};
-        for (float x : {-0.5f, 0.5f}) {
-            m.positions.push_back({x, r * n.y, r * n.z});
-            m.normals.push_back(n);
-            m.uv0.push_back({float(j) / segments, x < 0 ? 1.0f : 0.0f});
-        }
-    }
-    for (std::uint32_t j = 0; j < segments; ++j) {
-        const std::uint32_t a = base + 2 * j, a2 = a + 1, b0 = a + 2, b2 = a + 3;
-        // (x grows along +X, phi from +Y towards +Z): outward winding is a, b0, a2.
-        m.indices.insert(m.indices.end(), {a, b0, a2, a2, b0, b2});
-    }
-    return b.finish("Cylinder");
-}
-
-}  // namespace
-
-Mesh makePartPrimitive(PartShape shape) {
-    switch (shape) {
-        case PartShape::Block:
-            return box();
-        case PartShape::Ball:
-            return ball();
-        case PartShape::Cylinder:
-            return cylinder();
-        case PartShape::Wedge:
-            return wedge();
-        case PartShape::CornerWedge:
-            return cornerWedge();
-    }
-    return box();
 }
 
 }  // namespace meshscope::exporting

@@ -10,6 +10,7 @@
 
 #include "meshscope/core/asset.h"
 #include "meshscope/core/export.h"
+#include "meshscope/core/roblox_parts.h"
 
 namespace meshscope::exporting {
 
@@ -63,9 +64,6 @@ std::vector<Vec2> cleanUvs(const std::vector<Vec2>& uvs);
 // ---------------------------------------------------------------------------------------------
 // Model parts
 
-enum class PartShape : std::uint8_t { Block, Ball, Cylinder, Wedge, CornerWedge };
-const char* partShapeName(PartShape shape);
-
 struct PartInstance {
     int node = -1;  // Asset::nodes index
     std::string name;
@@ -97,14 +95,7 @@ struct PartTree {
 // are left out) in tree order.
 PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings);
 
-// A primitive of size 1 centred on the origin, with normals and UVs, one LOD. Wedge: full height
-// at the back (+Z), slope facing front (-Z) and up. Corner wedge: apex above the (+X, -Z) corner,
-// vertical faces right (+X) and front (-Z). Cylinder: axis along X. Triangles wind
-// counter-clockwise seen from outside.
-Mesh makePartPrimitive(PartShape shape);
-// The node scale of a part: Size, except that a Ball is a sphere of the smallest dimension and a
-// Cylinder's diameter is the smaller of Y and Z (as Roblox draws them).
-Vec3 partScale(const PartInstance& part);
+// Shapes, their unit meshes (partShapeMesh) and scales (partShapeScale) are roblox_parts.h's.
 // Column-major world transform of a CFrame (rotation and translation).
 Mat4 cframeMatrix(const CFrame& cf);
 

@@ -611,7 +611,7 @@ private:
         if (auto it = partMeshes_.find({shape, mat}); it != partMeshes_.end()) return it->second;
         PrimitiveAccessors& pa = primitives_[shape];
         if (pa.position < 0) {
-            const Mesh m = makePartPrimitive(shape);
+            const Mesh m = partShapeMesh(shape);
             pa.position = vec3Accessor(m.positions, true);
             pa.normal = vec3Accessor(m.normals, false);
             pa.uv = plainAccessor(m.uv0, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
@@ -661,7 +661,7 @@ private:
                     const auto q = quaternionOf(r);
                     if (!(q[0] == 0 && q[1] == 0 && q[2] == 0)) n.rotation = q;
                 }
-                const Vec3 s = partScale(p);
+                const Vec3 s = partShapeScale(p.shape, p.size);
                 n.scale = {s.x, s.y, s.z};
                 const PrimitiveAccessors& pa = primitives_[p.shape];
                 result_.stats.vertices += pa.vertices;

@@ -187,9 +187,9 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             }
             auto prim = primitives.find(p.shape);
             if (prim == primitives.end())
-                prim = primitives.emplace(p.shape, makePartPrimitive(p.shape)).first;
+                prim = primitives.emplace(p.shape, partShapeMesh(p.shape)).first;
             const Mesh& m = prim->second;
-            const Vec3 s = partScale(p);
+            const Vec3 s = partShapeScale(p.shape, p.size);
             obj.text += "o " + objName(p.name) + "\nusemtl " + it->second + "\n";
             for (const Vec3& v : m.positions) {
                 const Vec3 w =

@@ -11,6 +11,8 @@
 //   where the chunk lengths belong: the compressed length runs past the end and is refused;
 // - binary places can hold instances the XML twin lacks (FilteredSelection).
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstring>
 #include <optional>
 #include <unordered_map>
@@ -26,6 +28,7 @@ namespace {
 struct ClassInfo {
     std::string name;
     std::vector<int> nodes;  // Asset::nodes index per instance, in INST order
+    int table = -1;          // Asset::propertyTables index: row i is nodes[i]
 };
 
 struct Chunk {
@@ -35,12 +38,14 @@ struct Chunk {
     std::uint64_t bodyOffset = 0;
     bool compressed = false;
     ByteSpan data;  // chunk data (decompressed when compressed)
-    Bytes owned;  // the inflated data of a compressed chunk
+    Bytes owned;    // the inflated data of a compressed chunk
 };
 
 struct PendingRef {
     int node;
-    std::size_t property;
+    int table;
+    std::size_t column;
+    std::size_t row;
     std::int32_t referent;
 };
 
@@ -114,9 +119,8 @@ private:
     }
 
     // Two passes: frame and inflate every chunk, then decode them in order. Knowing every PROP
-    // chunk first lets INST reserve each instance's property list once (growing 2M property
-    // lists one push at a time dominated the decode of a 100 000-part place). A framing failure
-    // still decodes the chunks read before it (partial result), then reports the failure.
+    // chunk first lets INST size its class's column table once. A framing failure still
+    // decodes the chunks read before it (partial result), then reports the failure.
     void readChunks(ByteReader& r) {
         std::vector<Chunk> chunks;
         std::optional<DecodeFailure> failure;
@@ -126,16 +130,13 @@ private:
         } catch (const DecodeFailure& f) {
             failure = f;
         }
-        std::uint64_t totalData = 0;
         for (const Chunk& c : chunks) {
-            totalData += c.data.size();
             if (c.name == "PROP" && c.data.size() >= 4) {
                 std::uint32_t classId;
                 std::memcpy(&classId, c.data.data(), 4);
                 ++propChunks_[classId];
             }
         }
-        totalData_ = totalData;
         const double total = double(std::max<std::size_t>(chunks.size(), 1));
         for (std::size_t i = 0; i < chunks.size(); ++i) {
             ctx_.checkCancel(chunks[i].offset);
@@ -245,14 +246,16 @@ private:
         return r.bytes(count * width, what).data();
     }
 
+    // Value i of n interleaved Roblox floats.
+    static float floatAt(const std::uint8_t* c, std::size_t n, std::size_t i) {
+        return robloxFloat(std::uint32_t(c[i]) << 24 | std::uint32_t(c[n + i]) << 16 |
+                           std::uint32_t(c[2 * n + i]) << 8 | c[3 * n + i]);
+    }
+
     void readFloats(ByteReader& r, std::size_t n, std::vector<float>& out, const char* what) {
         const std::uint8_t* c = columns(r, n, 4, what);
         out.resize(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::uint32_t bits = std::uint32_t(c[i]) << 24 | std::uint32_t(c[n + i]) << 16 |
-                                       std::uint32_t(c[2 * n + i]) << 8 | c[3 * n + i];
-            out[i] = robloxFloat(bits);
-        }
+        for (std::size_t i = 0; i < n; ++i) out[i] = floatAt(c, n, i);
     }
 
     void readU32s(ByteReader& r, std::size_t n, std::vector<std::uint32_t>& out, const char* what) {
@@ -362,18 +365,21 @@ private:
         info.name = className;
         info.nodes.clear();
         info.nodes.reserve(count);
-        // Every value takes at least one byte of chunk data, so this reservation never exceeds
-        // what the file can fill.
+        info.table = int(asset_.propertyTables.size());
+        PropertyTable& table = asset_.propertyTables.emplace_back();
+        table.name = className;
         const auto pc = propChunks_.find(classId);
-        const std::size_t reserve = pc == propChunks_.end() ? 0 : pc->second;
-        const bool reserveProps = reserve && std::uint64_t(reserve) * count <= totalData_;
+        table.columns.reserve(pc == propChunks_.end() ? 0 : pc->second);
         for (std::uint32_t i = 0; i < count; ++i) {
-            const int node = asset_.addNode(className, className, -1);
-            Node& n = asset_.nodes[node];
+            const int node = int(asset_.nodes.size());
+            Node& n = asset_.nodes.emplace_back();
+            n.name = className;
+            n.kind = className;
             n.offset = chunk_->offset;
             n.length = chunk_->length;
             n.service = !markers.empty() && markers[i] != 0;
-            if (reserveProps) n.properties.reserve(reserve);
+            n.table = info.table;
+            n.row = i;
             info.nodes.push_back(node);
             if (!registerRef(refs[i], node)) {
                 ctx_.warn(chunk_->offset, "duplicate-referent",
@@ -383,7 +389,8 @@ private:
         }
     }
 
-    // One property value per instance of the class; `emit(i, value)` appends to instance i.
+    // One PROP chunk becomes one column of its class's table: values are de-interleaved straight
+    // into the column's typed array; the name, type and source range are stored once.
     void readProp(ByteReader& r) {
         const std::uint32_t classId = r.u32("class id");
         std::string propName = readString(r, "property name");
@@ -421,27 +428,29 @@ private:
             mapIn(r, valuesPos, r.remaining(), RangeKind::Payload, "unknown values");
             return;
         }
-        // Offsets: the values array when the chunk is raw, else the whole chunk.
-        prop_ = Property{std::move(propName),
-                         tname,
-                         {},
-                         r.mapped() ? r.offsetOf(valuesPos) : chunk_->offset,
-                         r.mapped() ? r.size() - valuesPos : chunk_->length};
+        // Offsets: the values array when the chunk is raw, else the whole chunk. The column is
+        // added before its values are read, so a chunk that fails part way keeps the rows read.
+        auto& columns = asset_.propertyTables[std::size_t(info.table)].columns;
+        PropertyColumn& col = columns.emplace_back();
+        col.name = std::move(propName);
+        col.type = tname;
+        col.offset = r.mapped() ? r.offsetOf(valuesPos) : chunk_->offset;
+        col.length = r.mapped() ? r.size() - valuesPos : chunk_->length;
+        col_ = &col;
+        currentTable_ = info.table;
+        columnIndex_ = columns.size() - 1;
         nodes_ = &info.nodes;
         readValues(r, type, info.nodes.size());
+        col_ = nullptr;
         mapIn(r, valuesPos, r.pos() - valuesPos, RangeKind::Array, "values");
         if (!r.atEnd()) {
             ctx_.warn(r.offset(), "trailing-bytes",
                       std::to_string(r.remaining()) + " bytes after the values are ignored");
-            mapIn(r, r.pos(), r.remaining(), RangeKind::Padding, "trailing bytes");
+            mapIn(r, r.pos(), r.remaining(), RangeKind::Payload, "trailing bytes");
         }
     }
 
-    void emit(std::size_t i, Value v) {
-        Node& n = asset_.nodes[(*nodes_)[i]];
-        n.properties.push_back(
-            Property{prop_.name, prop_.type, std::move(v), prop_.offset, prop_.length});
-    }
+    using Storage = PropertyColumn::Storage;
 
     void readCFrames(ByteReader& r, std::size_t n, bool quaternion, std::vector<CFrame>& out) {
         out.resize(n);
@@ -456,7 +465,7 @@ private:
                 } else {
                     std::memcpy(out[i].rotation.data(), r.bytes(36, "rotation matrix").data(), 36);
                 }
-            } else if (auto m = specialRotation(id)) {
+            } else if (const auto& m = specialRotations()[id]) {
                 out[i].rotation = *m;
             } else {
                 // RobloxAPI/rbxfile bin/cframe.rbxl stores every id byte 1..255: keep the
@@ -473,6 +482,16 @@ private:
         for (std::size_t i = 0; i < n; ++i) out[i].position = {fa_[i], fb_[i], fc_[i]};
     }
 
+    // specialRotation() for every id byte, computed once.
+    static const std::array<std::optional<std::array<float, 9>>, 256>& specialRotations() {
+        static const auto table = [] {
+            std::array<std::optional<std::array<float, 9>>, 256> t;
+            for (int id = 0; id < 256; ++id) t[std::size_t(id)] = specialRotation(std::uint8_t(id));
+            return t;
+        }();
+        return table;
+    }
+
     void warnBadRotations() {
         if (badRotationIds_ > 1)
             ctx_.warn(chunk_->offset, "bad-rotation-id",
@@ -480,255 +499,325 @@ private:
                           " CFrames in this chunk have an unknown rotation id");
     }
 
+    // Appends row values of Tuple storage.
+    void pushTuple(std::initializer_list<double> v) {
+        col_->doubles.insert(col_->doubles.end(), v);
+        col_->ends.push_back(col_->doubles.size());
+    }
+
     void readValues(ByteReader& r, std::uint8_t type, std::size_t n) {
+        PropertyColumn& col = *col_;
         switch (type) {
-            case kString:
-                for (std::size_t i = 0; i < n; ++i) {
-                    std::string v = readString(r, "string");
-                    if (prop_.name == "Name") asset_.nodes[(*nodes_)[i]].name = v;
-                    emit(i, std::move(v));
+            case kString: {
+                col.storage = Storage::String;
+                // Each string takes at least its 4-byte length, so the text fits in what
+                // remains; sized once, trimmed after (also when a string fails part way).
+                col.ends.resize(n);
+                col.bytes.resize(r.remaining() >= 4 * n ? r.remaining() - 4 * n : r.remaining());
+                std::size_t done = 0, used = 0;
+                try {
+                    const bool isName = col.name == "Name";
+                    for (; done < n; ++done) {
+                        const std::uint32_t len = r.u32("string");
+                        const ByteSpan b = r.bytes(len, "string");
+                        if (len) std::memcpy(col.bytes.data() + used, b.data(), len);
+                        used += len;
+                        col.ends[done] = used;
+                        if (isName)
+                            asset_.nodes[std::size_t((*nodes_)[done])].name.assign(
+                                reinterpret_cast<const char*>(b.data()), b.size());
+                    }
+                } catch (...) {
+                    col.ends.resize(done);
+                    col.bytes.resize(used);
+                    throw;
                 }
+                col.bytes.resize(used);
                 break;
+            }
             case kBytecode:
+                col.storage = Storage::Binary;
+                col.ends.reserve(n);
                 for (std::size_t i = 0; i < n; ++i) {
                     const std::uint32_t len = r.u32("bytecode length");
-                    ByteSpan b = r.bytes(len, "bytecode");
-                    emit(i, Bytes(b.begin(), b.end()));
+                    const ByteSpan b = r.bytes(len, "bytecode");
+                    col.bytes.insert(col.bytes.end(), b.begin(), b.end());
+                    col.ends.push_back(col.bytes.size());
                 }
                 break;
             case kBool: {
-                ByteSpan b = r.bytes(r.checkCount(n, 1, "bools"), "bools");
-                for (std::size_t i = 0; i < n; ++i) emit(i, b[i] != 0);
+                col.storage = Storage::Bool;
+                const ByteSpan b = r.bytes(r.checkCount(n, 1, "bools"), "bools");
+                col.bytes.resize(n);
+                for (std::size_t i = 0; i < n; ++i) col.bytes[i] = b[i] != 0;
                 break;
             }
             case kInt32:
-                readU32s(r, n, u32_, "int32 values");
-                for (std::size_t i = 0; i < n; ++i) emit(i, std::int64_t(unzigzag32(u32_[i])));
+                col.storage = Storage::Int32;
+                readU32s(r, n, col.u32s, "int32 values");
+                for (auto& v : col.u32s) v = std::uint32_t(unzigzag32(v));
                 break;
             case kEnum:
             case kBrickColor:
-                readU32s(r, n, u32_, "values");
-                for (std::size_t i = 0; i < n; ++i) emit(i, std::int64_t(u32_[i]));
+                col.storage = Storage::UInt32;
+                readU32s(r, n, col.u32s, "values");
                 break;
             case kFloat32:
-                readFloats(r, n, fa_, "float values");
-                for (std::size_t i = 0; i < n; ++i) emit(i, double(fa_[i]));
+                col.storage = Storage::Float;
+                readFloats(r, n, col.floats, "float values");
                 break;
             case kFloat64: {
+                col.storage = Storage::Double;
                 const std::uint8_t* p =
                     r.bytes(r.checkCount(n, 8, "doubles") * 8, "doubles").data();
-                for (std::size_t i = 0; i < n; ++i) {
-                    double d;
-                    std::memcpy(&d, p + 8 * i, 8);
-                    emit(i, d);
-                }
+                col.doubles.resize(n);
+                if (n) std::memcpy(col.doubles.data(), p, n * 8);
                 break;
             }
             case kUDim: {
+                col.storage = Storage::Tuple;
                 readFloats(r, n, fa_, "scale");
                 readU32s(r, n, u32_, "offset");
+                col.doubles.reserve(2 * n);
+                col.ends.reserve(n);
                 for (std::size_t i = 0; i < n; ++i)
-                    emit(i, std::vector<double>{fa_[i], double(unzigzag32(u32_[i]))});
+                    pushTuple({fa_[i], double(unzigzag32(u32_[i]))});
                 break;
             }
             case kUDim2: {
+                col.storage = Storage::Tuple;
                 readFloats(r, n, fa_, "X scale");
                 readFloats(r, n, fb_, "Y scale");
                 readU32s(r, n, u32_, "X offset");
                 std::vector<std::uint32_t> yo;
                 readU32s(r, n, yo, "Y offset");
+                col.doubles.reserve(4 * n);
+                col.ends.reserve(n);
                 for (std::size_t i = 0; i < n; ++i)
-                    emit(i, std::vector<double>{fa_[i], double(unzigzag32(u32_[i])), fb_[i],
-                                                double(unzigzag32(yo[i]))});
+                    pushTuple(
+                        {fa_[i], double(unzigzag32(u32_[i])), fb_[i], double(unzigzag32(yo[i]))});
                 break;
             }
             case kRay: {
+                col.storage = Storage::Tuple;
                 const std::uint8_t* p = r.bytes(r.checkCount(n, 24, "rays") * 24, "rays").data();
+                col.doubles.reserve(6 * n);
+                col.ends.reserve(n);
                 for (std::size_t i = 0; i < n; ++i) {
                     float f[6];
                     std::memcpy(f, p + 24 * i, 24);
-                    emit(i, std::vector<double>(f, f + 6));
+                    pushTuple({f[0], f[1], f[2], f[3], f[4], f[5]});
                 }
                 break;
             }
             case kFaces:
             case kAxes: {
-                ByteSpan b = r.bytes(r.checkCount(n, 1, "bit fields"), "bit fields");
-                for (std::size_t i = 0; i < n; ++i) emit(i, std::int64_t(b[i]));
+                col.storage = Storage::UInt32;
+                const ByteSpan b = r.bytes(r.checkCount(n, 1, "bit fields"), "bit fields");
+                col.u32s.assign(b.begin(), b.end());
                 break;
             }
             case kColor3:
-            case kVector3:
-                readFloats(r, n, fa_, "X");
-                readFloats(r, n, fb_, "Y");
-                readFloats(r, n, fc_, "Z");
-                for (std::size_t i = 0; i < n; ++i) emit(i, Vec3{fa_[i], fb_[i], fc_[i]});
+            case kVector3: {
+                col.storage = Storage::Vec3;
+                const std::uint8_t* x = columns(r, n, 4, "X");
+                const std::uint8_t* y = columns(r, n, 4, "Y");
+                const std::uint8_t* z = columns(r, n, 4, "Z");
+                col.vec3s.resize(n);
+                for (std::size_t i = 0; i < n; ++i)
+                    col.vec3s[i] = {floatAt(x, n, i), floatAt(y, n, i), floatAt(z, n, i)};
                 break;
+            }
             case kVector2:
+                col.storage = Storage::Vec2;
                 readFloats(r, n, fa_, "X");
                 readFloats(r, n, fb_, "Y");
-                for (std::size_t i = 0; i < n; ++i) emit(i, Vec2{fa_[i], fb_[i]});
+                col.vec2s.resize(n);
+                for (std::size_t i = 0; i < n; ++i) col.vec2s[i] = {fa_[i], fb_[i]};
                 break;
             case kVector2int16: {
+                col.storage = Storage::Vec2;
                 const std::uint8_t* p =
                     r.bytes(r.checkCount(n, 4, "Vector2int16") * 4, "Vector2int16").data();
+                col.vec2s.resize(n);
                 for (std::size_t i = 0; i < n; ++i) {
                     std::int16_t v[2];
                     std::memcpy(v, p + 4 * i, 4);
-                    emit(i, Vec2{float(v[0]), float(v[1])});
+                    col.vec2s[i] = {float(v[0]), float(v[1])};
                 }
                 break;
             }
             case kVector3int16: {
+                col.storage = Storage::Vec3;
                 const std::uint8_t* p =
                     r.bytes(r.checkCount(n, 6, "Vector3int16") * 6, "Vector3int16").data();
+                col.vec3s.resize(n);
                 for (std::size_t i = 0; i < n; ++i) {
                     std::int16_t v[3];
                     std::memcpy(v, p + 6 * i, 6);
-                    emit(i, Vec3{float(v[0]), float(v[1]), float(v[2])});
+                    col.vec3s[i] = {float(v[0]), float(v[1]), float(v[2])};
                 }
                 break;
             }
             case kCFrame:
             case kCFrameQuat: {
+                col.storage = Storage::CFrame;
                 r.checkCount(n, 13, "CFrames");
-                std::vector<CFrame> cf;
-                readCFrames(r, n, type == kCFrameQuat, cf);
-                for (std::size_t i = 0; i < n; ++i) emit(i, cf[i]);
+                readCFrames(r, n, type == kCFrameQuat, cframes_);
+                col.cframes.swap(cframes_);
                 warnBadRotations();
                 break;
             }
             case kOptionalCFrame: {
+                col.storage = Storage::Values;
                 r.checkCount(n, 14, "optional CFrames");
                 const std::uint8_t inner = r.u8("CFrame type marker");
                 if (inner != kCFrame)
                     r.failAt(r.pos() - 1, "bad-optional-cframe",
                              "OptionalCFrame values should start with type 0x10, found " +
                                  std::to_string(inner));
-                std::vector<CFrame> cf;
-                readCFrames(r, n, false, cf);
+                readCFrames(r, n, false, cframes_);
                 warnBadRotations();
                 const std::uint8_t boolMarker = r.u8("Bool type marker");
                 if (boolMarker != kBool)
                     r.failAt(r.pos() - 1, "bad-optional-cframe",
                              "OptionalCFrame presence flags should start with type 0x02, found " +
                                  std::to_string(boolMarker));
-                ByteSpan has = r.bytes(r.checkCount(n, 1, "presence flags"), "presence flags");
-                for (std::size_t i = 0; i < n; ++i) emit(i, has[i] ? Value(cf[i]) : Value());
+                const ByteSpan has =
+                    r.bytes(r.checkCount(n, 1, "presence flags"), "presence flags");
+                col.values.reserve(n);
+                for (std::size_t i = 0; i < n; ++i)
+                    col.values.push_back(has[i] ? Value(cframes_[i]) : Value());
                 break;
             }
             case kRef: {
-                std::vector<std::int32_t> refs;
-                readRefs(r, n, refs, "referents");
-                for (std::size_t i = 0; i < n; ++i) emitRef(i, refs[i]);
+                col.storage = Storage::Ref;
+                readRefs(r, n, col.refs, "referents");
+                for (std::size_t i = 0; i < n; ++i) {
+                    const std::int32_t ref = col.refs[i];
+                    col.refs[i] = resolveRef(i, ref);
+                }
                 break;
             }
             case kNumberSequence:
             case kColorSequence: {
+                col.storage = Storage::Tuple;
+                col.ends.reserve(n);
                 const std::size_t per = type == kNumberSequence ? 3 : 5;
                 for (std::size_t i = 0; i < n; ++i) {
                     const std::uint32_t count = r.u32("keypoint count");
                     const std::size_t k = r.checkCount(count, per * 4, "keypoints");
                     const std::uint8_t* p = r.bytes(k * per * 4, "keypoints").data();
-                    std::vector<double> v(k * per);
                     for (std::size_t j = 0; j < k * per; ++j) {
                         float f;
                         std::memcpy(&f, p + 4 * j, 4);
-                        v[j] = f;
+                        col.doubles.push_back(f);
                     }
-                    emit(i, std::move(v));
+                    col.ends.push_back(col.doubles.size());
                 }
                 break;
             }
             case kNumberRange: {
+                col.storage = Storage::Tuple;
                 const std::uint8_t* p = r.bytes(r.checkCount(n, 8, "ranges") * 8, "ranges").data();
+                col.doubles.reserve(2 * n);
+                col.ends.reserve(n);
                 for (std::size_t i = 0; i < n; ++i) {
                     float f[2];
                     std::memcpy(f, p + 8 * i, 8);
-                    emit(i, std::vector<double>{f[0], f[1]});
+                    pushTuple({f[0], f[1]});
                 }
                 break;
             }
             case kRect: {
+                col.storage = Storage::Tuple;
                 readFloats(r, n, fa_, "min X");
                 readFloats(r, n, fb_, "min Y");
                 readFloats(r, n, fc_, "max X");
                 readFloats(r, n, fd_, "max Y");
-                for (std::size_t i = 0; i < n; ++i)
-                    emit(i, std::vector<double>{fa_[i], fb_[i], fc_[i], fd_[i]});
+                col.doubles.reserve(4 * n);
+                col.ends.reserve(n);
+                for (std::size_t i = 0; i < n; ++i) pushTuple({fa_[i], fb_[i], fc_[i], fd_[i]});
                 break;
             }
             case kPhysicalProperties:
+                col.storage = Storage::Tuple;
+                col.ends.reserve(n);
                 for (std::size_t i = 0; i < n; ++i) {
                     const std::uint8_t flags = r.u8("physical properties flags");
-                    std::vector<double> v;
                     if (flags & 1) {
                         const std::size_t k = (flags & 2) ? 6 : 5;
                         const std::uint8_t* p = r.bytes(k * 4, "custom physical properties").data();
-                        v.resize(6, 1.0);  // AcousticAbsorption defaults to 1
+                        const std::size_t at = col.doubles.size();
+                        col.doubles.resize(at + 6, 1.0);  // AcousticAbsorption defaults to 1
                         for (std::size_t j = 0; j < k; ++j) {
                             float f;
                             std::memcpy(&f, p + 4 * j, 4);
-                            v[j] = f;
+                            col.doubles[at + j] = f;
                         }
                     }
-                    emit(i, std::move(v));
+                    col.ends.push_back(col.doubles.size());
                 }
                 break;
             case kColor3uint8: {
+                col.storage = Storage::Vec3;
                 const std::uint8_t* p =
                     r.bytes(r.checkCount(n, 3, "Color3uint8") * 3, "Color3uint8").data();
+                col.vec3s.resize(n);
                 for (std::size_t i = 0; i < n; ++i)
-                    emit(i, Vec3{p[i] / 255.0f, p[n + i] / 255.0f, p[2 * n + i] / 255.0f});
+                    col.vec3s[i] = {p[i] / 255.0f, p[n + i] / 255.0f, p[2 * n + i] / 255.0f};
                 break;
             }
             case kInt64:
-                readU64s(r, n, u64_, "int64 values");
-                for (std::size_t i = 0; i < n; ++i) emit(i, unzigzag64(u64_[i]));
-                break;
             case kSecurityCapabilities:
-                // Stored like Int64 (interleaved, zigzag): rbx-test-files
+                // SecurityCapabilities are stored like Int64 (interleaved, zigzag): rbx-test-files
                 // number-values-with-security-capabilities holds 2882400000 as 2 × that.
-                readU64s(r, n, u64_, "capabilities");
-                for (std::size_t i = 0; i < n; ++i) emit(i, unzigzag64(u64_[i]));
+                col.storage = Storage::Int64;
+                readU64s(r, n, u64_, type == kInt64 ? "int64 values" : "capabilities");
+                col.i64s.resize(n);
+                for (std::size_t i = 0; i < n; ++i) col.i64s[i] = unzigzag64(u64_[i]);
                 break;
             case kSharedString:
+                col.storage = Storage::Values;
                 readU32s(r, n, u32_, "shared string indices");
+                col.values.reserve(n);
                 for (std::size_t i = 0; i < n; ++i) {
                     if (u32_[i] < sharedStrings_.size()) {
-                        emit(i, sharedStrings_[u32_[i]]);
+                        col.values.emplace_back(sharedStrings_[u32_[i]]);
                     } else {
                         ctx_.warn(chunk_->offset, "bad-shared-string",
                                   "shared string index " + std::to_string(u32_[i]) + " >= " +
                                       std::to_string(sharedStrings_.size()) + " strings in SSTR");
-                        emit(i, Value());
+                        col.values.emplace_back();
                     }
                 }
                 break;
             case kUniqueId: {
+                // Kept as the stored byte planes (index, time, random, interleaved); the text
+                // form is made when a value is read.
+                col.storage = Storage::Record;
+                col.recordSize = 16;
+                col.record = &uniqueIdValue;
                 const std::uint8_t* c = columns(r, n, 16, "unique ids");
-                std::uint8_t rec[16];
-                for (std::size_t i = 0; i < n; ++i) {
-                    for (std::size_t b = 0; b < 16; ++b) rec[b] = c[b * n + i];
-                    // Binary stores the random part rotated left by one bit (rbx-dom
-                    // rbx_binary: read_be_i64().rotate_right(1)).
-                    const std::uint64_t random = std::rotr(loadBe64(rec + 8), 1);
-                    emit(i, formatUniqueId(loadBe32(rec), loadBe32(rec + 4), std::int64_t(random)));
-                }
+                col.bytes.assign(c, c + 16 * n);
                 break;
             }
             case kFont:
+                col.storage = Storage::Values;
+                col.values.reserve(n);
                 for (std::size_t i = 0; i < n; ++i) {
                     std::string family = readString(r, "font family");
                     const std::uint16_t weight = r.u16("font weight");
                     const std::uint8_t style = r.u8("font style");
                     std::string cached = readString(r, "cached face id");
-                    emit(i, formatFont(family, weight, fontStyleName(style), cached));
+                    col.values.emplace_back(
+                        formatFont(family, weight, fontStyleName(style), cached));
                 }
                 break;
             case kContent: {
                 // Source types are zigzag int32 like Int32 values (rbx-test-files content-mixed
                 // stores Uri = 1 as 02), not plain Enum values as the document's table suggests.
+                col.storage = Storage::Values;
                 readU32s(r, n, u32_, "source types");
                 std::vector<std::int32_t> sourceTypes(n);
                 for (std::size_t i = 0; i < n; ++i) sourceTypes[i] = unzigzag32(u32_[i]);
@@ -745,18 +834,19 @@ private:
                 readRefs(r, r.checkCount(externalCount, 4, "external referents"), external,
                          "external referents");
                 std::size_t nextUri = 0, nextObject = 0;
+                col.values.reserve(n);
                 for (std::size_t i = 0; i < n; ++i) {
                     const std::int32_t t = sourceTypes[i];
                     if (t == 1 && nextUri < uris.size()) {
-                        emit(i, std::move(uris[nextUri++]));
+                        col.values.emplace_back(std::move(uris[nextUri++]));
                     } else if (t == 2 && nextObject < objects.size()) {
-                        emitRef(i, objects[nextObject++]);
+                        col.values.emplace_back(NodeRef{resolveRef(i, objects[nextObject++])});
                     } else {
                         if (t != 0)
                             ctx_.warn(chunk_->offset, "bad-content",
                                       "Content source type " + std::to_string(t) +
                                           " without a matching value; read as None");
-                        emit(i, std::string());
+                        col.values.emplace_back(std::string());
                     }
                 }
                 break;
@@ -766,13 +856,21 @@ private:
         }
     }
 
-    void emitRef(std::size_t i, std::int32_t ref) {
-        const int target = ref == -1 ? -1 : nodeForRef(ref);
-        emit(i, NodeRef{target});
-        if (ref != -1 && target < 0) {
-            const int node = (*nodes_)[i];
-            pendingRefs_.push_back({node, asset_.nodes[node].properties.size() - 1, ref});
-        }
+    static Value uniqueIdValue(const std::uint8_t* rec) {
+        // Binary stores the random part rotated left by one bit (rbx-dom rbx_binary:
+        // read_be_i64().rotate_right(1)).
+        const std::uint64_t random = std::rotr(loadBe64(rec + 8), 1);
+        return formatUniqueId(loadBe32(rec), loadBe32(rec + 4), std::int64_t(random));
+    }
+
+    // The node a referent of row `row` of the current column names (-1 for nil); a referent
+    // not known yet is looked up again when the tree is finished.
+    int resolveRef(std::size_t row, std::int32_t ref) {
+        if (ref == -1) return -1;
+        const int target = nodeForRef(ref);
+        if (target < 0)
+            pendingRefs_.push_back({(*nodes_)[row], currentTable_, columnIndex_, row, ref});
+        return target;
     }
 
     void readPrnt(ByteReader& r) {
@@ -834,11 +932,14 @@ private:
     void finishTree() {
         for (const auto& p : pendingRefs_) {
             const int target = nodeForRef(p.referent);
-            Property& prop = asset_.nodes[p.node].properties[p.property];
-            prop.value = NodeRef{target};
+            PropertyColumn& col = asset_.propertyTables[std::size_t(p.table)].columns[p.column];
+            if (col.storage == PropertyColumn::Storage::Ref && p.row < col.refs.size())
+                col.refs[p.row] = target;
+            else if (p.row < col.values.size())
+                col.values[p.row] = NodeRef{target};
             if (target < 0)
-                ctx_.warn(prop.offset, "dangling-referent",
-                          asset_.nodes[p.node].kind + "." + prop.name + " refers to referent " +
+                ctx_.warn(col.offset, "dangling-referent",
+                          asset_.nodes[p.node].kind + "." + col.name + " refers to referent " +
                               std::to_string(p.referent) + ", which no instance has; read as nil");
         }
         pendingRefs_.clear();
@@ -901,10 +1002,13 @@ private:
             ctx_.warn(prntOffset_, "referent-cycle",
                       std::to_string(cycles) +
                           " parent cycles were broken; their members are shown as roots");
-        for (auto& node : asset_.nodes) {
-            node.children.clear();
-            node.parent = -1;
-        }
+        // Nodes come from INST chunks as roots without children: only the links are set here,
+        // each children list sized once.
+        std::vector<std::uint32_t> childCount(n, 0);
+        for (std::size_t c = 0; c < n; ++c)
+            if (linked[c] && parent[c] >= 0) ++childCount[std::size_t(parent[c])];
+        for (std::size_t p = 0; p < n; ++p)
+            if (childCount[p]) asset_.nodes[p].children.reserve(childCount[p]);
         for (const auto& [childRef, parentRef] : links_) {
             const int c = nodeForRef(childRef);
             if (c < 0 || linked[c] != 1) continue;
@@ -927,16 +1031,18 @@ private:
     std::vector<std::pair<std::int32_t, std::int32_t>> links_;
     std::uint64_t prntOffset_ = 0;
     const Chunk* chunk_ = nullptr;
-    // Current PROP chunk.
-    Property prop_;
+    // Current PROP chunk: its column and the nodes of its rows.
+    PropertyColumn* col_ = nullptr;
+    int currentTable_ = -1;
+    std::size_t columnIndex_ = 0;
     const std::vector<int>* nodes_ = nullptr;
     std::unordered_map<std::uint32_t, std::size_t> propChunks_;  // PROP chunks per class id
-    std::uint64_t totalData_ = 0;  // bytes of chunk data: no file holds more property values
     std::size_t badRotationIds_ = 0;
     // Scratch arrays reused by every PROP chunk.
     std::vector<float> fa_, fb_, fc_, fd_;
     std::vector<std::uint32_t> u32_;
     std::vector<std::uint64_t> u64_;
+    std::vector<CFrame> cframes_;
 };
 
 }  // namespace

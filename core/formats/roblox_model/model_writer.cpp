@@ -245,9 +245,12 @@ private:
         // Property names and types in order of first appearance within the class.
         std::vector<std::pair<std::string, std::string>> names;
         std::unordered_map<std::string, std::size_t> seen;
-        for (int n : cls.nodes)
-            for (const auto& p : nodes[n].properties)
+        std::vector<std::vector<Property>> props(cls.nodes.size());
+        for (std::size_t i = 0; i < cls.nodes.size(); ++i) {
+            props[i] = asset_.properties(cls.nodes[i]);
+            for (const auto& p : props[i])
                 if (seen.emplace(p.name, names.size()).second) names.push_back({p.name, p.type});
+        }
         const bool needName = !seen.count("Name") &&
                               std::any_of(cls.nodes.begin(), cls.nodes.end(),
                                           [&](int n) { return nodes[n].name != nodes[n].kind; });
@@ -274,7 +277,7 @@ private:
             if (id == kCFrame && options_.quaternionCFrames) id = kCFrameQuat;
             for (std::size_t i = 0; i < cls.nodes.size(); ++i) {
                 values[i] = nullptr;
-                for (const auto& p : nodes[cls.nodes[i]].properties) {
+                for (const auto& p : props[i]) {
                     if (p.name == name) {
                         if (p.type == type)
                             values[i] = &p.value;

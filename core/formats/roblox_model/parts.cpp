@@ -18,14 +18,27 @@ bool equalsNoCase(std::string_view a, std::string_view b) {
            });
 }
 
-// The first property whose name matches one of `names` (case-insensitively) and holds a T.
+// The first property of node `node` whose name matches one of `names` (case-insensitively)
+// and holds a T: the node's own list first, then its table's columns (Asset::properties order).
 template <typename T>
-const T* findValue(const Node& n, std::initializer_list<std::string_view> names) {
-    for (std::string_view name : names)
+std::optional<T> findValue(const Asset& asset, int node,
+                           std::initializer_list<std::string_view> names) {
+    const Node& n = asset.nodes[std::size_t(node)];
+    const PropertyTable* table = n.table >= 0 && std::size_t(n.table) < asset.propertyTables.size()
+                                     ? &asset.propertyTables[std::size_t(n.table)]
+                                     : nullptr;
+    for (std::string_view name : names) {
         for (const Property& p : n.properties)
             if (equalsNoCase(p.name, name))
-                if (const T* v = std::get_if<T>(&p.value)) return v;
-    return nullptr;
+                if (const T* v = std::get_if<T>(&p.value)) return *v;
+        if (!table) continue;
+        for (const PropertyColumn& c : table->columns) {
+            if (!equalsNoCase(c.name, name) || n.row >= c.rows()) continue;
+            Value v = c.value(n.row);
+            if (T* t = std::get_if<T>(&v)) return std::move(*t);
+        }
+    }
+    return std::nullopt;
 }
 
 struct BrickColorEntry {
@@ -120,8 +133,11 @@ Vec3 normalized(Vec3 v) {
     return l > 0 ? v * (1 / l) : Vec3{0, 1, 0};
 }
 
-// Adds a convex planar polygon (fan-triangulated) with a flat normal facing away from `inside`.
+// Adds a convex planar polygon (fan-triangulated) with a flat normal facing away from `inside`;
+// quads get the corners of the texture, triangles its bottom corners and top middle.
 void addFace(Mesh& m, std::initializer_list<Vec3> poly, Vec3 inside) {
+    static constexpr Vec2 kQuadUv[] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+    static constexpr Vec2 kTriUv[] = {{0, 1}, {1, 1}, {0.5f, 0}};
     const std::vector<Vec3> v(poly);
     Vec3 n = normalized(cross(v[1] - v[0], v[2] - v[0]));
     Vec3 c;
@@ -130,9 +146,10 @@ void addFace(Mesh& m, std::initializer_list<Vec3> poly, Vec3 inside) {
     const bool flip = dot(n, c - inside) < 0;
     if (flip) n = n * -1;
     const auto base = std::uint32_t(m.positions.size());
-    for (const Vec3& p : v) {
-        m.positions.push_back(p);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        m.positions.push_back(v[i]);
         m.normals.push_back(n);
+        m.uv0.push_back(v.size() == 3 ? kTriUv[i] : kQuadUv[i % 4]);
     }
     for (std::uint32_t i = 1; i + 1 < v.size(); ++i) {
         m.indices.insert(m.indices.end(),
@@ -143,19 +160,7 @@ void addFace(Mesh& m, std::initializer_list<Vec3> poly, Vec3 inside) {
 // Scale applied to the unit shape: balls are spheres of the smallest dimension, cylinders lie
 // along X with the smaller of Y/Z as diameter (Roblox's rules).
 Vec3 shapeScale(const RobloxPart& p) {
-    const Vec3 s = p.size;
-    switch (p.shape) {
-        case PartShape::Ball: {
-            const float d = std::min({s.x, s.y, s.z});
-            return {d, d, d};
-        }
-        case PartShape::Cylinder: {
-            const float d = std::min(s.y, s.z);
-            return {s.x, d, d};
-        }
-        default:
-            return s;
-    }
+    return partShapeScale(p.shape, p.size);
 }
 
 Vec3 rotate(const CFrame& cf, Vec3 v) {
@@ -257,14 +262,16 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
         RobloxPart p;
         p.node = int(i);
         p.className = n.kind;
-        if (const auto* cf = findValue<CFrame>(n, {"CFrame", "CoordinateFrame"})) p.cframe = *cf;
-        if (const auto* s = findValue<Vec3>(n, {"size", "Size"})) p.size = *s;
-        if (const auto* c = findValue<Vec3>(n, {"Color3uint8", "Color"})) {
+        if (const auto cf = findValue<CFrame>(asset, int(i), {"CFrame", "CoordinateFrame"}))
+            p.cframe = *cf;
+        if (const auto s = findValue<Vec3>(asset, int(i), {"size", "Size"})) p.size = *s;
+        if (const auto c = findValue<Vec3>(asset, int(i), {"Color3uint8", "Color"})) {
             p.color = *c;
-        } else if (const auto* b = findValue<std::int64_t>(n, {"BrickColor", "brickColor"})) {
+        } else if (const auto b =
+                       findValue<std::int64_t>(asset, int(i), {"BrickColor", "brickColor"})) {
             if (auto rgb = brickColorRgb(int(*b))) p.color = *rgb;
         }
-        if (const auto* t = findValue<double>(n, {"Transparency"}))
+        if (const auto t = findValue<double>(asset, int(i), {"Transparency"}))
             p.transparency = float(std::clamp(*t, 0.0, 1.0));
         if (n.kind == "WedgePart") {
             p.shape = PartShape::Wedge;
@@ -273,30 +280,31 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
         } else if (n.kind == "Part" || n.kind == "SpawnLocation" || n.kind == "Seat" ||
                    n.kind == "VehicleSeat") {
             // Part.Shape / FormFactor-era "shape" token (a few classes inherit it from Part).
-            if (const auto* s = findValue<std::int64_t>(n, {"shape", "Shape"}))
+            if (const auto s = findValue<std::int64_t>(asset, int(i), {"shape", "Shape"}))
                 if (*s >= 0 && *s <= 4) p.shape = PartShape(*s);
         }
         if (n.kind == "MeshPart") {
-            if (const auto* id = findValue<std::string>(n, {"MeshContent", "MeshId"}))
+            if (const auto id = findValue<std::string>(asset, int(i), {"MeshContent", "MeshId"}))
                 p.meshId = *id;
             if (p.meshId.empty())
-                if (const auto* id = findValue<std::string>(n, {"MeshId"})) p.meshId = *id;
+                if (const auto id = findValue<std::string>(asset, int(i), {"MeshId"}))
+                    p.meshId = *id;
         }
         // A SpecialMesh / FileMesh child replaces the part's shape.
         for (int c : n.children) {
             if (c < 0 || std::size_t(c) >= asset.nodes.size()) continue;
             const Node& child = asset.nodes[std::size_t(c)];
             if (child.kind != "SpecialMesh" && child.kind != "FileMesh") continue;
-            if (const auto* s = findValue<Vec3>(child, {"Scale"})) p.meshScale = *s;
-            if (const auto* o = findValue<Vec3>(child, {"Offset"})) p.meshOffset = *o;
+            if (const auto s = findValue<Vec3>(asset, c, {"Scale"})) p.meshScale = *s;
+            if (const auto o = findValue<Vec3>(asset, c, {"Offset"})) p.meshOffset = *o;
             // MeshType: 2 Wedge, 3 Sphere, 5 FileMesh, 6 Brick (others keep the part's shape).
-            const auto* type = findValue<std::int64_t>(child, {"MeshType"});
+            const auto type = findValue<std::int64_t>(asset, c, {"MeshType"});
             const std::int64_t mt = type ? *type : (child.kind == "FileMesh" ? 5 : -1);
             if (mt == 2) p.shape = PartShape::Wedge;
             if (mt == 3) p.shape = PartShape::Ball;
             if (mt == 6) p.shape = PartShape::Block;
             if (mt == 5)
-                if (const auto* id = findValue<std::string>(child, {"MeshId"});
+                if (const auto id = findValue<std::string>(asset, c, {"MeshId"});
                     id && !id->empty()) {
                     p.meshId = *id;
                     p.specialMesh = true;
@@ -306,6 +314,21 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
         parts.push_back(std::move(p));
     }
     return parts;
+}
+
+Vec3 partShapeScale(PartShape shape, Vec3 s) {
+    switch (shape) {
+        case PartShape::Ball: {
+            const float d = std::min({s.x, s.y, s.z});
+            return {d, d, d};
+        }
+        case PartShape::Cylinder: {
+            const float d = std::min(s.y, s.z);
+            return {s.x, d, d};
+        }
+        default:
+            return s;
+    }
 }
 
 Mesh partShapeMesh(PartShape shape) {
@@ -355,6 +378,7 @@ Mesh partShapeMesh(PartShape shape) {
                                  std::sin(phi) * std::sin(th)};
                     m.positions.push_back(n * h);
                     m.normals.push_back(n);
+                    m.uv0.push_back({float(s) / kSeg, float(r) / kRings});
                 }
             }
             for (int r = 0; r < kRings; ++r)
@@ -373,6 +397,8 @@ Mesh partShapeMesh(PartShape shape) {
                     const float y = std::cos(th), z = std::sin(th);
                     m.positions.push_back({x, y * h, z * h});
                     m.normals.push_back(side ? Vec3{0, y, z} : Vec3{x > 0 ? 1.0f : -1.0f, 0, 0});
+                    m.uv0.push_back(side ? Vec2{float(s) / kSeg, x > 0 ? 0.0f : 1.0f}
+                                         : Vec2{0.5f + 0.5f * y, 0.5f + 0.5f * z});
                 }
             };
             ring(-h, true);
@@ -385,6 +411,7 @@ Mesh partShapeMesh(PartShape shape) {
                 const auto center = std::uint32_t(m.positions.size());
                 m.positions.push_back({x, 0, 0});
                 m.normals.push_back({x > 0 ? 1.0f : -1.0f, 0, 0});
+                m.uv0.push_back({0.5f, 0.5f});
                 ring(x, false);
                 for (std::uint32_t s = 0; s < kSeg; ++s) {
                     const std::uint32_t a = center + 1 + s;

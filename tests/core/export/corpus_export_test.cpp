@@ -44,17 +44,17 @@ std::size_t visibleParts(const Asset& a) {
         "Seat",     "VehicleSeat",    "SkateboardPlatform", "FlagStand",          "Platform",
         "MeshPart", "UnionOperation", "NegateOperation",    "IntersectOperation", "PartOperation"};
     std::size_t n = 0;
-    for (const Node& node : a.nodes) {
-        if (!classes.contains(node.kind)) continue;
-        const Property* cf = node.property("CFrame");
-        const Property* size =
-            node.property("size") ? node.property("size") : node.property("Size");
+    for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+        if (!classes.contains(a.nodes[i].kind)) continue;
+        const auto cf = a.property(int(i), "CFrame");
+        const auto size =
+            a.property(int(i), "size") ? a.property(int(i), "size") : a.property(int(i), "Size");
         if (!cf || !size || !std::holds_alternative<CFrame>(cf->value) ||
             !std::holds_alternative<Vec3>(size->value))
             continue;
         if (!std::get<Vec3>(size->value).finite() || !std::get<CFrame>(cf->value).position.finite())
             continue;
-        const Property* t = node.property("Transparency");
+        const auto t = a.property(int(i), "Transparency");
         if (t && std::holds_alternative<double>(t->value) && std::get<double>(t->value) >= 1.0)
             continue;
         ++n;

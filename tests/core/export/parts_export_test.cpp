@@ -16,7 +16,6 @@
 
 using namespace meshscope;
 using namespace meshscope::test;
-using exporting::PartShape;
 
 namespace {
 
@@ -144,8 +143,8 @@ TEST(PartsExport, EveryShapeIsANodeWithItsCFrameAndSize) {
 TEST(PartsExport, PrimitivesAreClosedOutwardFacingUnitShapes) {
     for (PartShape s : {PartShape::Block, PartShape::Ball, PartShape::Cylinder, PartShape::Wedge,
                         PartShape::CornerWedge}) {
-        const Mesh m = exporting::makePartPrimitive(s);
-        SCOPED_TRACE(exporting::partShapeName(s));
+        const Mesh m = partShapeMesh(s);
+        SCOPED_TRACE(partShapeName(s));
         ASSERT_EQ(m.indices.size() % 3, 0u);
         ASSERT_EQ(m.normals.size(), m.positions.size());
         ASSERT_EQ(m.uv0.size(), m.positions.size());
@@ -167,9 +166,9 @@ TEST(PartsExport, PrimitivesAreClosedOutwardFacingUnitShapes) {
         }
     }
     // The wedge is tall at the back only; the corner wedge's single top corner is (+X, -Z).
-    for (const Vec3& p : exporting::makePartPrimitive(PartShape::Wedge).positions)
+    for (const Vec3& p : partShapeMesh(PartShape::Wedge).positions)
         if (p.y > 0) EXPECT_FLOAT_EQ(p.z, 0.5f);
-    for (const Vec3& p : exporting::makePartPrimitive(PartShape::CornerWedge).positions)
+    for (const Vec3& p : partShapeMesh(PartShape::CornerWedge).positions)
         if (p.y > 0) EXPECT_EQ(p, (Vec3{0.5f, 0.5f, -0.5f}));
 }
 
@@ -187,11 +186,12 @@ TEST(PartsExport, DecodedPlaceGivesOneNodePerPartAtItsPosition) {
     std::map<std::string, const tinygltf::Node*> byName;
     for (const auto& n : m.nodes) byName[n.name] = &n;
     std::size_t parts = 0;
-    for (const Node& n : place.nodes) {
+    for (std::size_t i = 0; i < place.nodes.size(); ++i) {
+        const Node& n = place.nodes[i];
         if (n.kind != "Part") continue;
         ++parts;
         ASSERT_TRUE(byName.contains(n.name)) << n.name;
-        const auto& cf = std::get<CFrame>(n.property("CFrame")->value);
+        const auto cf = std::get<CFrame>(place.property(int(i), "CFrame")->value);
         const auto& t = byName[n.name]->translation;
         ASSERT_EQ(t.size(), 3u);
         EXPECT_FLOAT_EQ(float(t[0]), cf.position.x);

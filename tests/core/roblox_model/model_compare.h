@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -129,14 +130,16 @@ private:
     }
 
     void compareProperties(int li, int ri) {
-        const Node& ln = l_.nodes[li];
-        const Node& rn = r_.nodes[ri];
+        const std::vector<Property> lprops = l_.properties(li);
+        const std::vector<Property> rprops = r_.properties(ri);
         const std::string where = label(l_, li);
-        if (ln.properties.size() != rn.properties.size())
-            diffs_.push_back(where + ": " + std::to_string(ln.properties.size()) + " vs " +
-                             std::to_string(rn.properties.size()) + " properties");
-        for (const auto& lp : ln.properties) {
-            const Property* rp = rn.property(lp.name);
+        if (lprops.size() != rprops.size())
+            diffs_.push_back(where + ": " + std::to_string(lprops.size()) + " vs " +
+                             std::to_string(rprops.size()) + " properties");
+        for (const auto& lp : lprops) {
+            const auto rit = std::find_if(rprops.begin(), rprops.end(),
+                                          [&](const Property& p) { return p.name == lp.name; });
+            const Property* rp = rit == rprops.end() ? nullptr : &*rit;
             if (!rp) {
                 diffs_.push_back(where + "." + lp.name + ": missing on the right");
                 continue;

@@ -133,10 +133,10 @@ TEST(RobloxModelCorpus, KnownValuesOfTwins) {
         decodePath(dir / "number-values-with-security-capabilities" / "binary.rbxm");
     ASSERT_TRUE(caps.ok());
     bool found = false;
-    for (const auto& n : caps.asset.nodes) {
-        if (n.name != "WhereIs") continue;
-        const Property* p = n.property("Capabilities");
-        ASSERT_NE(p, nullptr);
+    for (std::size_t i = 0; i < caps.asset.nodes.size(); ++i) {
+        if (caps.asset.nodes[i].name != "WhereIs") continue;
+        const auto p = caps.asset.property(int(i), "Capabilities");
+        ASSERT_TRUE(p.has_value());
         EXPECT_EQ(p->type, "SecurityCapabilities");
         EXPECT_EQ(std::get<std::int64_t>(p->value), 2882400000ll);
         found = true;
@@ -183,8 +183,8 @@ TEST(RobloxModelCorpus, ByteMapCoversChunks) {
     EXPECT_EQ(unparsed, 0);
     EXPECT_GE(chunks, 4);  // META INST PROP... PRNT END
     // Every property has a file range inside the file.
-    for (const auto& n : r.asset.nodes)
-        for (const auto& prop : n.properties) {
+    for (std::size_t i = 0; i < r.asset.nodes.size(); ++i)
+        for (const auto& prop : r.asset.properties(int(i))) {
             EXPECT_GT(prop.length, 0u);
             EXPECT_LE(prop.offset + prop.length, r.asset.fileSize);
         }

@@ -178,10 +178,10 @@ TEST(RobloxModelWriter, RawChunksMapPropertyBytes) {
     const DecodeResult r = decode(w.bytes);
     ASSERT_TRUE(r.ok());
     // int32 "Count" of Holder0 is INT32_MIN: its 4 interleaved bytes lie in the property range.
-    for (const auto& n : r.asset.nodes) {
-        if (n.name != "Holder0") continue;
-        const Property* p = n.property("Count");
-        ASSERT_NE(p, nullptr);
+    for (std::size_t i = 0; i < r.asset.nodes.size(); ++i) {
+        if (r.asset.nodes[i].name != "Holder0") continue;
+        const auto p = r.asset.property(int(i), "Count");
+        ASSERT_TRUE(p.has_value());
         EXPECT_EQ(p->length, 12u);  // 3 instances × 4 bytes
         EXPECT_EQ(std::get<std::int64_t>(p->value), INT32_MIN);
     }

@@ -155,12 +155,75 @@ struct Property {
     std::uint64_t length = 0;
 };
 
+// Property values stored column by column, the way a binary model stores them: a PropertyTable
+// holds the properties a group of nodes share (one table per INST chunk of a binary model) and
+// one PropertyColumn per property (one per PROP chunk). Node `table`/`row` say where a node's
+// values are. Names and types are stored once per column, and `offset`/`length` once per column
+// too (every value of a column has the same source range: the values array, or the chunk). A
+// column with fewer rows than its table (a chunk that failed part way) gives values to the first
+// rows only.
+struct PropertyColumn {
+    enum class Storage : std::uint8_t {
+        Bool,    // bytes: 0 / 1                              -> bool
+        Int32,   // u32s: bit pattern of an int32             -> int64
+        UInt32,  // u32s                                      -> int64
+        Int64,   // i64s                                      -> int64
+        Float,   // floats                                    -> double
+        Double,  // doubles                                   -> double
+        Vec2,    // vec2s
+        Vec3,    // vec3s
+        CFrame,  // cframes
+        Ref,     // refs: node index, -1 for nil              -> NodeRef
+        String,  // bytes + ends                              -> std::string
+        Binary,  // bytes + ends                              -> Bytes
+        Tuple,   // doubles + ends                            -> std::vector<double>
+        Record,  // bytes: recordSize byte planes of rows() bytes (byte b of row r at
+                 // bytes[b * rows() + r]); `record` turns one row's bytes into a Value
+        Values,  // values: anything else
+    };
+
+    std::string name;
+    std::string type;  // Property::type
+    Storage storage = Storage::Values;
+    std::uint64_t offset = 0;  // source bytes of every value of the column
+    std::uint64_t length = 0;
+
+    std::vector<std::uint8_t> bytes;
+    std::vector<std::uint32_t> u32s;
+    std::vector<std::int64_t> i64s;
+    std::vector<float> floats;
+    std::vector<double> doubles;
+    std::vector<Vec2> vec2s;
+    std::vector<Vec3> vec3s;
+    std::vector<CFrame> cframes;
+    std::vector<std::int32_t> refs;
+    std::vector<std::uint64_t> ends;  // String / Binary / Tuple: end of row r (start: ends[r-1])
+    std::vector<Value> values;
+    std::uint32_t recordSize = 0;  // Record: bytes a row (at most 64)
+    Value (*record)(const std::uint8_t* bytes) = nullptr;
+
+    std::size_t rows() const;
+    Value value(std::size_t row) const;
+    // String rows without a copy ("" for other storages).
+    std::string_view text(std::size_t row) const;
+};
+
+struct PropertyTable {
+    std::string name;  // the class name of a binary model's INST chunk
+    std::vector<PropertyColumn> columns;
+    const PropertyColumn* column(std::string_view name) const;  // first column of that name
+};
+
 struct Node {
     std::string name;
     std::string kind;   // class name for instances; "header", "mesh", "LOD", "bone" ... otherwise
     int parent = -1;
     std::vector<int> children;
+    // The node's own properties. Read every property with Asset::properties(node): a node's
+    // values can also live in columns (`table`, `row`).
     std::vector<Property> properties;
+    int table = -1;            // Asset::propertyTables index, -1 for none
+    std::uint32_t row = 0;     // the node's row in that table
     std::uint64_t offset = 0;  // bytes that describe this node (0/0 when none)
     std::uint64_t length = 0;
     int mesh = -1;       // Asset::meshes index shown by this node
@@ -171,6 +234,8 @@ struct Node {
     int lod = -1;        // LOD index within `mesh`
     bool service = false;
 
+    // The first of the node's own properties of that name. Column values (`table`) are not
+    // searched: Asset::property() searches both.
     const Property* property(const std::string& name) const;
 };
 
@@ -183,6 +248,7 @@ struct Asset {
     std::uint64_t fileSize = 0;
 
     std::vector<Node> nodes;  // tree; roots have parent -1
+    std::vector<PropertyTable> propertyTables;  // column storage of node properties
     std::vector<Mesh> meshes;
     std::vector<Skeleton> skeletons;
     std::vector<FacsRig> facs;
@@ -193,6 +259,12 @@ struct Asset {
     // Adds a node under `parent` (or as a root) and returns its index.
     int addNode(std::string name, std::string kind, int parent = -1);
     std::vector<int> roots() const;
+    // Every property of node `node`, materialized in order: its own list, then its table's
+    // columns (name, type, value, offset, length).
+    std::vector<Property> properties(int node) const;
+    std::size_t propertyCount(int node) const;
+    // The first property of that name, or nullopt.
+    std::optional<Property> property(int node, std::string_view name) const;
     std::size_t warningCount() const;
     Bounds bounds() const;  // union of every mesh's bounds
 };

@@ -48,8 +48,14 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset);
 std::optional<Vec3> brickColorRgb(int number);
 const char* brickColorName(int number);  // nullptr when unknown
 
-// Unit mesh of a shape spanning [-0.5, 0.5]³ (cylinders along X, like Roblox), flat normals.
+// Unit mesh of a shape spanning [-0.5, 0.5]³ with normals (flat on flat faces), UVs and one LOD;
+// triangles wind counter-clockwise seen from outside. Wedge: full height at the back (+Z), slope
+// facing front (-Z) and up. CornerWedge: apex above the (+X, -Z) bottom corner, vertical faces
+// right (+X) and front (-Z). Cylinder: axis along X, like Roblox.
 Mesh partShapeMesh(PartShape shape);
+// The scale applied to the unit mesh: `size`, except that a Ball is a sphere of the smallest
+// dimension and a Cylinder's diameter is the smaller of Y and Z (as Roblox draws them).
+Vec3 partShapeScale(PartShape shape, Vec3 size);
 
 // The parts merged into a few meshes (one per batch of at most `maxVerticesPerMesh`), each part
 // scaled by its size, placed at its CFrame and painted with its colour as vertex colour. Parts
