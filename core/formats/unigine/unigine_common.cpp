@@ -326,6 +326,20 @@ std::size_t readVertexCount(DecodeContext& ctx, ByteReader& r) {
     return n;
 }
 
+void warnNonFinitePositions(DecodeContext& ctx, const Mesh& mesh, std::uint64_t firstVertexAt) {
+    std::size_t bad = 0, first = 0;
+    for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
+        if (mesh.positions[i].finite()) continue;
+        if (bad++ == 0) first = i;
+    }
+    if (bad) {
+        ctx.warn(firstVertexAt, "non-finite-vertices",
+                 std::to_string(bad) + " of " + std::to_string(mesh.positions.size()) +
+                     " vertices have non-finite positions (first: vertex " + std::to_string(first) +
+                     "); they are kept but left out of the bounds");
+    }
+}
+
 void addSurfaceMesh(DecodeContext& ctx, const ByteReader& r, std::size_t start, int node,
                     Mesh&& mesh, const std::string& chunkName) {
     Asset& a = ctx.asset();

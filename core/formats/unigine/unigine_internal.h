@@ -94,6 +94,10 @@ FileStart readSignature(DecodeContext& ctx, ByteReader& r, const char* formatNam
 // A vertex count: a non-negative int within maxVertices (fails at the count).
 std::size_t readVertexCount(DecodeContext& ctx, ByteReader& r);
 
+// Warns when positions are NaN or infinite (they are kept; the bounds leave them out).
+// `firstVertexAt` is the file offset of the first vertex record.
+void warnNonFinitePositions(DecodeContext& ctx, const Mesh& mesh, std::uint64_t firstVertexAt);
+
 // Finishes a surface whose data block runs from `start` to the reader's position: maps the block
 // as a chunk (named `chunkName`), gives the node that range, links node and mesh, adds the mesh
 // and reports progress.

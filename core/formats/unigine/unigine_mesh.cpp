@@ -40,12 +40,14 @@ void readVertices(DecodeContext& ctx, ByteReader& r, Mesh& mesh, int node) {
     mesh.positions.resize(n);
     mesh.normals.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
+        if ((i & 0xffff) == 0) ctx.checkCancel(r.offsetOf(start + 4 + i * kVertexSize));
         const std::uint8_t* v = raw.data() + i * kVertexSize;
         std::memcpy(&mesh.positions[i], v, 12);
         std::uint16_t c[3];
         std::memcpy(c, v + 12, 6);
         mesh.normals[i] = {decompressNormal(c[0]), decompressNormal(c[1]), decompressNormal(c[2])};
     }
+    warnNonFinitePositions(ctx, mesh, r.offsetOf(start + 4));
     ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Array, {}, node);
     ctx.mapRange(r.offsetOf(start), 4, RangeKind::Field, "count", node);
     ctx.asset().nodes[node].properties.push_back(

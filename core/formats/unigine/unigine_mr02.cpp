@@ -58,6 +58,7 @@ void decodeMeshMr02(DecodeContext& ctx) {
             mesh.normals[k] = {f[3], f[4], f[5]};
             mesh.uv0[k] = {f[6], f[7]};
         }
+        warnNonFinitePositions(ctx, mesh, r.offsetOf(countAt + 4));
         ctx.mapRange(r.offsetOf(countAt), 4, RangeKind::Field, "count", node);
         ctx.mapRange(r.offsetOf(countAt), r.pos() - countAt, RangeKind::Array, {}, node);
         if (n % 3) {

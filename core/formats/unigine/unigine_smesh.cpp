@@ -32,6 +32,7 @@ void readSkinnedVertices(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::siz
     SkinStats stats;
     std::pair<float, std::uint16_t> influences[255];
     for (std::size_t i = 0; i < n; ++i) {
+        if ((i & 0xffff) == 0) ctx.checkCancel(r.offset());
         const ByteSpan fixed = r.bytes(19, "vertex");
         std::memcpy(&mesh.positions[i], fixed.data(), 12);
         std::uint16_t c[3];
@@ -70,6 +71,7 @@ void readSkinnedVertices(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::siz
             vi.weights[k] = influences[k].first;
         }
     }
+    warnNonFinitePositions(ctx, mesh, r.offsetOf(start + 4));
     ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Array, {}, node);
     ctx.mapRange(r.offsetOf(start), 4, RangeKind::Field, "count", node);
     auto& props = ctx.asset().nodes[node].properties;
