@@ -147,6 +147,9 @@ void readTriangles(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::size_t tr
                    std::size_t arrayStart) {
     std::vector<Index> raw;
     r.readArray(raw, std::uint64_t(triangles) * 3, "triangle indices");
+    // Each pass over a large index array takes tens of milliseconds: look at the cancel flag
+    // between them.
+    ctx.checkCancel(r.offsetOf(arrayStart));
     const std::uint64_t vertexCount = mesh.positions.size();
     // Fast path: one pass for the largest index, then a widening copy.
     bool allValid = true;
@@ -160,6 +163,7 @@ void readTriangles(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::size_t tr
         for (const Index i : raw) largest = std::max(largest, i);
         allValid = raw.empty() || largest < vertexCount;
     }
+    ctx.checkCancel(r.offsetOf(arrayStart));
     if (allValid) {
         mesh.indices.assign(raw.begin(), raw.end());
         return;
@@ -199,6 +203,7 @@ std::size_t readTexCoords(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::ve
                           const char* name, int node) {
     auto s = ctx.scope(name);
     const std::size_t start = r.pos();
+    ctx.checkCancel(r.offsetOf(start));
     const std::size_t n = readCount(r, "texture coordinate count");
     r.readArray(out, n, "texture coordinates");
     ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Array, {}, node);
@@ -221,6 +226,7 @@ void readSurfaceTail(DecodeContext& ctx, ByteReader& r, Mesh& mesh, int node) {
 
     auto s = ctx.scope("triangles");
     const std::size_t start = r.pos();
+    ctx.checkCancel(r.offsetOf(start));
     const std::size_t triangles = readCount(r, "triangle count");
     if (triangles > ctx.limits().maxTriangles)
         r.failAt(start, "limit",
