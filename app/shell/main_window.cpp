@@ -240,11 +240,6 @@ void MainWindow::createActions() {
     file->addAction(tr("Open &Sample"), this, &MainWindow::openSample);
     file->addAction(tr("Load &Animation…"), this, [this]() { animationDock_->loadInteractive(); });
     file->addSeparator();
-    prevFileAction_ = file->addAction(tr("&Previous File"), this, [this]() { stepFile(-1); });
-    prevFileAction_->setShortcut(Qt::Key_PageUp);
-    nextFileAction_ = file->addAction(tr("&Next File"), this, [this]() { stepFile(1); });
-    nextFileAction_->setShortcut(Qt::Key_PageDown);
-    file->addSeparator();
     QAction* shot =
         file->addAction(tr("Export &Screenshot…"), this, &MainWindow::exportScreenshotInteractive);
     shot->setShortcut(Qt::Key_F12);
@@ -340,19 +335,6 @@ void MainWindow::addInspectorDock(QDockWidget* dock, Qt::DockWidgetArea area) {
     panelsMenu_->addAction(dock->toggleViewAction());
 }
 
-void MainWindow::openFiles(const QStringList& paths) {
-    if (paths.isEmpty()) return;
-    fileList_ = paths;
-    fileIndex_ = 0;
-    openFile(paths.first());
-}
-
-void MainWindow::stepFile(int delta) {
-    if (fileList_.size() < 2) return;
-    fileIndex_ = int((fileIndex_ + delta + fileList_.size()) % fileList_.size());
-    openFile(fileList_[fileIndex_]);
-}
-
 bool MainWindow::isDecoding() const {
     return job_ != nullptr;
 }
@@ -393,6 +375,10 @@ void MainWindow::onDecodeFinished(const std::shared_ptr<DecodeOutcome>& outcome)
 
 bool MainWindow::openFileNow(const QString& path, QString* error) {
     DecodeOutcome outcome = DecodeJob::decodeNow(path);
+    return applyOutcome(outcome, error);
+}
+
+bool MainWindow::openDecoded(DecodeOutcome& outcome, QString* error) {
     return applyOutcome(outcome, error);
 }
 
@@ -468,8 +454,6 @@ void MainWindow::onAssetChanged() {
     QString info = QStringLiteral("%1 %2 · %3")
                        .arg(QString::fromStdString(a.formatName), QString::fromStdString(a.version),
                             humanSize(document_->bytes().size()));
-    if (fileList_.size() > 1)
-        info += tr(" · file %1 of %2").arg(fileIndex_ + 1).arg(fileList_.size());
     if (const auto w = a.warningCount())
         info += w == 1 ? tr(" · 1 warning") : tr(" · %1 warnings").arg(w);
     fileLabel_->setText(info);
@@ -530,7 +514,7 @@ void MainWindow::rebuildRecentMenu() {
         QAction* a = recentMenu_->addAction(
             QStringLiteral("&%1  %2").arg(i + 1 < 10 ? QString::number(i + 1) : QStringLiteral("0"),
                                           QFileInfo(path).fileName()),
-            this, [this, path]() { openFiles({path}); });
+            this, [this, path]() { openFile(path); });
         a->setToolTip(path);
         a->setStatusTip(path);
         a->setEnabled(QFileInfo::exists(path));
@@ -608,7 +592,7 @@ QList<MainWindow*> MainWindow::openPaths(const QStringList& paths, bool replace)
         }
         if (here) {
             here = false;
-            openFiles({path});
+            openFile(path);
             windows << this;
             continue;
         }
@@ -621,7 +605,7 @@ QList<MainWindow*> MainWindow::openPaths(const QStringList& paths, bool replace)
         window->resize(size());
         window->move(pos() + offset * int(windows.size() + 1));
         window->show();
-        window->openFiles({path});
+        window->openFile(path);
         windows << window;
         emit windowOpened(window);
     }
