@@ -31,6 +31,7 @@
 #include "asset_document.h"
 #include "animation_dock.h"
 #include "asset_folders_dialog.h"
+#include "bone_drag_controller.h"
 #include "decode_job.h"
 #include "diagnostics_dock.h"
 #include "export_dialog.h"
@@ -165,6 +166,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Posing (skeleton, face, animation): after onAssetChanged, so the scene holds the new meshes.
     poseController_ = new PoseController(document_, viewport_->scene(), this);
     connect(document_, &AssetDocument::assetChanged, poseController_, &PoseController::reload);
+    // Ctrl + drag in the 3D view poses the selected bone (before the camera sees the events).
+    auto* boneDrag = new BoneDragController(viewport_, poseController_, this);
+    connect(boneDrag, &BoneDragController::message, this, [this](const QString& text, int ms) {
+        statusBar()->showMessage(text, ms);
+    });
+    if (auto* bones = findChild<QAction*>(QStringLiteral("bonesAction")))
+        connect(poseController_, &PoseController::skeletonVisibleChanged, bones,
+                &QAction::setChecked);
     skeletonDock_ = new SkeletonDock(poseController_, this);
     facsDock_ = new FacsDock(poseController_, this);
     animationDock_ = new AnimationDock(poseController_, this);
@@ -289,8 +298,12 @@ void MainWindow::createActions() {
     connect(bounds, &QAction::toggled, viewport_->overlays(), &render::Overlays::setBoundsVisible);
     QAction* bones = view->addAction(tr("B&ones"));
     bones->setCheckable(true);
+    bones->setObjectName(QStringLiteral("bonesAction"));
+    bones->setChecked(true);  // the pose controller's skeleton overlay starts visible
     bones->setShortcut(Qt::Key_K);
-    connect(bones, &QAction::toggled, viewport_->overlays(), &render::Overlays::setBonesVisible);
+    bones->setToolTip(BoneDragController::usageHint());
+    connect(bones, &QAction::toggled, this,
+            [this](bool on) { poseController_->setSkeletonVisible(on); });
     view->addSeparator();
     QAction* finer = view->addAction(tr("&Higher Detail (LOD −1)"), this,
                                      [this]() { lodDock_->stepLevel(-1); });

@@ -48,7 +48,7 @@ public:
     ~Viewport() override;
 
     AssetScene* scene() const { return scene_; }
-    // Normals, bounds and bone lines (hidden until switched on).
+    // Normals and bounds (hidden until switched on); the bones are the pose controller's.
     Overlays* overlays() const { return overlays_; }
     RobloxPartsView* robloxParts() const { return parts_; }
     CameraController* cameraController() const { return controller_; }
