@@ -109,6 +109,21 @@ Overlays::Overlays(Qt3DCore::QEntity* root, QObject* parent)
 void Overlays::setAsset(const Asset& asset) {
     Bounds all;
     for (const Mesh& m : asset.meshes) all.add(m.bounds);
+    // The normals are built when first needed: for a million-vertex mesh they are tens of MB
+    // that most views never show.
+    normalsAsset_ = &asset;
+    normalsBuilt_ = false;
+    normals_->setLines({});
+    if (normalsOn_) buildNormals();
+    bounds_->setLines(boundsLines(all));
+}
+
+void Overlays::buildNormals() const {
+    if (normalsBuilt_ || !normalsAsset_) return;
+    normalsBuilt_ = true;
+    const Asset& asset = *normalsAsset_;
+    Bounds all;
+    for (const Mesh& m : asset.meshes) all.add(m.bounds);
     const Vec3 s = all.valid() ? all.size() : Vec3{1, 1, 1};
     const float length = 0.03f * std::max({s.x, s.y, s.z, 1e-6f});
     LineVertices normals;
@@ -119,16 +134,18 @@ void Overlays::setAsset(const Asset& asset) {
         normals.insert(normals.end(), v.begin(), v.end());
     }
     normals_->setLines(normals);
-    bounds_->setLines(boundsLines(all));
 }
 
 void Overlays::clear() {
+    normalsAsset_ = nullptr;
+    normalsBuilt_ = false;
     normals_->setLines({});
     bounds_->setLines({});
 }
 
 void Overlays::setNormalsVisible(bool on) {
     normalsOn_ = on;
+    if (on) buildNormals();
     normals_->setShown(on);
 }
 void Overlays::setBoundsVisible(bool on) {
@@ -137,6 +154,7 @@ void Overlays::setBoundsVisible(bool on) {
 }
 
 std::size_t Overlays::normalLineCount() const {
+    buildNormals();
     return normals_->lineCount();
 }
 std::size_t Overlays::boundsLineCount() const {

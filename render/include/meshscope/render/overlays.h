@@ -29,7 +29,8 @@ class Overlays : public QObject {
 public:
     explicit Overlays(Qt3DCore::QEntity* root, QObject* parent = nullptr);
 
-    // Builds the normals and bounds of `asset` (not kept).
+    // Builds the bounds of `asset`; the normals are built from it when first shown or counted,
+    // so `asset` must outlive the next setAsset() or clear().
     void setAsset(const Asset& asset);
     void clear();
 
@@ -38,14 +39,18 @@ public:
     bool normalsVisible() const { return normalsOn_; }
     bool boundsVisible() const { return boundsOn_; }
 
-    // Lines currently uploaded (for tests and the status bar).
+    // Lines uploaded (for tests and the status bar); the normals' count builds them first.
     std::size_t normalLineCount() const;
     std::size_t boundsLineCount() const;
 
 private:
+    void buildNormals() const;
+
     OverlayLines* normals_;
     OverlayLines* bounds_;
     bool normalsOn_ = false, boundsOn_ = false;
+    const Asset* normalsAsset_ = nullptr;  // the asset whose normals are drawn when shown
+    mutable bool normalsBuilt_ = false;
 };
 
 }  // namespace meshscope::render

@@ -55,7 +55,9 @@ public:
     Qt3DRender::QCamera* camera() const;
     QWindow* renderWindow() const;
 
-    void setAsset(const Asset& asset);  // uploads the meshes and frames them
+    // Uploads the meshes and frames them; `asset` must outlive the next setAsset() or
+    // clearAsset() (the normals overlay is built from it when first shown).
+    void setAsset(const Asset& asset);
     void clearAsset();
 
     void fitToView();
