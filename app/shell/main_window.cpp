@@ -166,6 +166,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Posing (skeleton, face, animation): after onAssetChanged, so the scene holds the new meshes.
     poseController_ = new PoseController(document_, viewport_->scene(), this);
     connect(document_, &AssetDocument::assetChanged, poseController_, &PoseController::reload);
+    // A Roblox model's scene is built from its parts: skinned MeshPart meshes are posed there.
+    poseController_->setShownAsset([this]() -> const Asset* {
+        const render::RobloxPartsView* parts = viewport_->robloxParts();
+        return parts->parts().empty() ? nullptr : &parts->sceneAsset();
+    });
     // Ctrl + drag in the 3D view poses the selected bone (before the camera sees the events).
     auto* boneDrag = new BoneDragController(viewport_, poseController_, this);
     connect(boneDrag, &BoneDragController::message, this, [this](const QString& text, int ms) {

@@ -90,6 +90,8 @@ PoseController::PoseController(AssetDocument* document, render::AssetScene* scen
 PoseController::~PoseController() = default;
 
 const Asset& PoseController::asset() const {
+    if (shown_)
+        if (const Asset* a = shown_()) return *a;
     return document_->asset();
 }
 

@@ -14,6 +14,7 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -46,7 +47,11 @@ public:
     // directly after AssetScene::setAsset when the order of slots matters).
     void reload();
 
+    // The asset that is posed: the one shown in the scene (setShownAsset), else the document's.
     const Asset& asset() const;
+    // Where the scene's asset comes from when it is not the document's (Roblox models show a
+    // scene asset built from their parts); the function returns nullptr when it is the document's.
+    void setShownAsset(std::function<const Asset*()> shown) { shown_ = std::move(shown); }
     // The skeleton that is posed: the first one a skinned mesh uses, else the first one; -1 none.
     int skeletonIndex() const { return skeleton_; }
     const Skeleton* skeleton() const;
@@ -106,6 +111,7 @@ private:
     void updateHeatMap();
 
     AssetDocument* document_;
+    std::function<const Asset*()> shown_;
     render::AssetScene* scene_;
     render::SkinnedMeshUpdater updater_;
     render::SkeletonView* view_ = nullptr;

@@ -1,6 +1,7 @@
 // Posing assets with several skinned meshes: every mesh bound to the posed skeleton follows it
 // (Second Life LODs sharing one skin, Unigine .smesh surfaces sharing one skeleton), and a mesh
-// bound to another copy of the rig follows the posed skeleton's bones by name. Each mesh's
+// bound to another copy of the rig follows the posed skeleton's bones by name (a Roblox model
+// whose MeshParts each place a copy of the mesh's skeleton). Each mesh's
 // uploaded vertices are compared with core's skinning of that mesh with its own skeleton.
 #include <gtest/gtest.h>
 
@@ -13,8 +14,13 @@
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/pose.h"
+#include "meshscope/core/roblox_mesh_writer.h"
+#include "meshscope/core/roblox_model_writer.h"
+#include "meshscope/core/roblox_parts.h"
 #include "meshscope/core/unigine_writer.h"
 #include "meshscope/render/mesh_packing.h"
+#include "meshscope/render/roblox_parts.h"
+#include "meshscope/render/viewport.h"
 #include "pose_controller.h"
 #include "support/test_support.h"
 
@@ -193,4 +199,83 @@ TEST(MultiMeshPosing, SecondLifeLodsShareTheSkin) {
         if (order.parent[std::size_t(b)] < 0) roots.push_back(b);
     ASSERT_FALSE(roots.empty());
     expectEveryMeshPosed(pose, shown, roots, {30, 0, 0});
+}
+
+namespace {
+
+Property prop(std::string name, std::string type, Value v) {
+    Property p;
+    p.name = std::move(name);
+    p.type = std::move(type);
+    p.value = std::move(v);
+    return p;
+}
+
+}  // namespace
+
+// Runs last in this file: the session asset folder it adds stays for the process.
+TEST(MultiMeshPosing, RobloxModelMeshPartsEachFollowThePose) {
+    // A skinned three-bone tube as a FileMesh in an asset folder, and a model with two MeshParts
+    // using it: one upright at the origin, one twice as tall, 8 studs along X and turned 90°
+    // about Y.
+    const Asset tube = makeSkinnedCylinder(3);
+    FileMeshWriteOptions options;
+    options.version = "4.00";
+    const FileMeshWriteResult mesh = writeFileMesh(tube, 0, options);
+    ASSERT_TRUE(mesh.ok());
+    const auto folder = test::tempDir("app_multi_mesh_assets");
+    test::writeFile(folder / "5151515151.mesh", mesh.bytes);
+    render::RobloxPartsView::addSessionFolder(QString::fromStdString(folder.string()));
+
+    Asset model;
+    model.format = "roblox-model";
+    const int root = model.addNode("Rig", "Model");
+    model.nodes[std::size_t(root)].properties.push_back(prop("Name", "string", std::string("Rig")));
+    const Vec3 extent = tube.meshes[0].bounds.size();
+    for (int i = 0; i < 2; ++i) {
+        const int n = model.addNode("MeshPart", "MeshPart", root);
+        CFrame cf;
+        cf.position = {8.0f * float(i), 2, 0};
+        if (i == 1) cf.rotation = {0, 0, 1, 0, 1, 0, -1, 0, 0};  // 90° about Y
+        const Vec3 size = i == 0 ? extent : Vec3{extent.x, extent.y * 2, extent.z};
+        model.nodes[std::size_t(n)].properties = {
+            prop("Name", "string", std::string("Tube") + std::to_string(i)),
+            prop("CFrame", "CFrame", cf), prop("size", "Vector3", size),
+            prop("Color3uint8", "Color3uint8", Vec3{0.8f, 0.8f, 0.8f}),
+            prop("MeshId", "Content", std::string("rbxassetid://5151515151"))};
+    }
+    const auto written = writeRobloxModel(model);
+    ASSERT_TRUE(written.ok());
+    const auto file = test::tempDir("app_multi_mesh_model") / "rig.rbxm";
+    test::writeFile(file, written.bytes);
+
+    MainWindow window;
+    showWindow(window);
+    QString error;
+    ASSERT_TRUE(window.openFileNow(QString::fromStdString(file.string()), &error))
+        << error.toStdString();
+    const render::RobloxPartsView* parts = window.viewport()->robloxParts();
+    ASSERT_EQ(parts->resolvedMeshCount(), 2) << parts->unresolved().join('\n').toStdString();
+    PoseController* pose = window.poseController();
+    ASSERT_EQ(pose->boneCount(), 3);
+    const Asset& shown = parts->sceneAsset();
+    ASSERT_EQ(shown.meshes.size(), 2u);
+    expectEveryMeshPosed(pose, shown, {1}, {0, 0, 50});
+
+    // Independently of the placed skeletons: each part's posed vertices are its placement
+    // applied to the unplaced tube (as decoded: weights are stored as bytes) posed the same way.
+    const DecodeResult decoded = decodeFile((folder / "5151515151.mesh").string());
+    ASSERT_TRUE(decoded.ok());
+    const Mesh& fileMesh = decoded.asset.meshes[0];
+    const Skeleton& rig = decoded.asset.skeletons[std::size_t(fileMesh.skeleton)];
+    Pose p = Pose::bind(rig);
+    poseBone(p, rig.find(tube.skeletons[0].bones[1].name), {0, 0, 50});
+    std::vector<Vec3> unplaced;
+    skinVertices(fileMesh, skinningMatrices(rig, p), unplaced);
+    for (int m = 0; m < 2; ++m) {
+        const Mat4 placement = partMeshPlacement(fileMesh, parts->parts()[std::size_t(m)]);
+        std::vector<Vec3> want;
+        for (const Vec3& v : unplaced) want.push_back(transformPoint(placement, v));
+        EXPECT_LT(maxDistance(positionsOf(pose->uploadedVertices(m)), want), 1e-3f) << m;
+    }
 }
