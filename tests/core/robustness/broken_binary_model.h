@@ -116,12 +116,6 @@ inline Bytes chunkBytes(const std::string& name, std::uint32_t compressed,
     return concat(c, body);
 }
 
-inline int nodeNamed(const Asset& a, const std::string& name) {
-    for (std::size_t i = 0; i < a.nodes.size(); ++i)
-        if (a.nodes[i].name == name) return int(i);
-    return -1;
-}
-
 }  // namespace rbxm
 
 inline void addBinaryModelCases(std::vector<BrokenCase>& out) {

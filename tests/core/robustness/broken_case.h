@@ -139,6 +139,13 @@ inline std::size_t find(const Bytes& b, const std::string& needle, std::size_t f
     return std::size_t(it - b.begin());
 }
 
+// The first node named `name`, or -1.
+inline int nodeNamed(const Asset& a, const std::string& name) {
+    for (std::size_t i = 0; i < a.nodes.size(); ++i)
+        if (a.nodes[i].name == name) return int(i);
+    return -1;
+}
+
 // 16 MiB of zeros: far more than the 8 MiB decompression budget a small file gets
 // (Limits::minDecompressedTotal, since 64 × the file size is less), from a few KiB of input.
 inline Bytes bombPayload() {

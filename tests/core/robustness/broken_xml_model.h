@@ -24,12 +24,6 @@ inline std::string name(const std::string& n) {
     return "<string name=\"Name\">" + n + "</string>";
 }
 
-inline int nodeNamed(const Asset& a, const std::string& n) {
-    for (std::size_t i = 0; i < a.nodes.size(); ++i)
-        if (a.nodes[i].name == n) return int(i);
-    return -1;
-}
-
 }  // namespace rbxmx
 
 inline void addXmlModelCases(std::vector<BrokenCase>& out) {
