@@ -9,6 +9,7 @@
 #include <QRegularExpression>
 #include <QThread>
 #include <QWindow>
+#include <Qt3DRender/QCamera>
 #include <algorithm>
 #include <cstdio>
 #include <future>
@@ -222,10 +223,18 @@ int writeScreenshots(MainWindow& window, const ViewerOptions& options) {
     const int count = std::max<int>(1, int(options.files.size()));
     const QSize size = options.size.isValid() ? options.size : QSize(1280, 960);
     int exitCode = 0;
+    float firstAspect = 0;
     for (int i = 0; i < count; ++i) {
         const QString source = screenshotSource(options, i);
         const QString name = options.files.isEmpty() ? QStringLiteral("sample") : source;
         QString error;
+        // Opening frames the asset for the view's aspect ratio, which changes once the window
+        // has laid out its docks: every file is framed as the first was, as when run alone.
+        Qt3DRender::QCamera* camera = window.viewport()->camera();
+        if (i == 0)
+            firstAspect = camera->aspectRatio();
+        else
+            camera->setAspectRatio(firstAspect);
         EarlyDecode& early = earlyDecode();
         bool opened = false;
         if (i == 0 && early.outcome.valid() && early.path == source) {
@@ -247,8 +256,6 @@ int writeScreenshots(MainWindow& window, const ViewerOptions& options) {
             printErr(QStringLiteral("the 3D window was never shown (is there a display?)"));
             return 1;
         }
-        // Framed for the window as shown (its aspect ratio), the same for every file.
-        window.viewport()->resetView();
         const QString out = screenshotPath(options.screenshot, i, count);
         if (!window.exportScreenshot(out, size, options.transparent, &error)) {
             printErr(QStringLiteral("%1: %2").arg(out, error));
