@@ -2,8 +2,8 @@
 // to time it (T), then decoded again on a thread with DecodeOptions::cancel set at T / 2; the
 // time from setting the flag to decodeBytes returning is printed. Inputs grow (doubling) until
 // their decode takes about 2 s here (0.5 s in sanitizer builds) or they reach a size cap. The test
-// asserts only what cannot depend on the machine's speed: the decode ends in a "cancelled" error,
-// and it ends within 5 s of the flag (a decoder with no check in a long loop would not).
+// asserts that the decode ends in a "cancelled" error (a decoder with no check in its long loops
+// finishes instead) and, with a generous 5 s bound, that it does so soon after the flag.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -92,7 +92,11 @@ void measure(const char* family, const std::function<Sized(std::size_t)>& make, 
             double(input.bytes.size()) / 1e6);
         ASSERT_FALSE(result.ok()) << family << ": the decode finished before the cancel";
         EXPECT_EQ(result.error->code, "cancelled") << result.error->toString();
-        EXPECT_LT(latency, 5.0) << family << ": a cancelled decode must stop long before it ends";
+        // The one wall-clock bound, generous on purpose: a decoder that never looks at the flag
+        // in a long phase returns seconds late. The XML parse (10%) is such a phase by design
+        // (pugixml parses the whole document in one call): printed, not bounded.
+        if (fraction >= 0.5)
+            EXPECT_LT(latency, 5.0) << family << ": a cancelled decode must stop long before it ends";
     }
 }
 
