@@ -96,7 +96,8 @@ void measure(const char* family, const std::function<Sized(std::size_t)>& make, 
         // in a long phase returns seconds late. The XML parse (10%) is such a phase by design
         // (pugixml parses the whole document in one call): printed, not bounded.
         if (fraction >= 0.5)
-            EXPECT_LT(latency, 5.0) << family << ": a cancelled decode must stop long before it ends";
+            EXPECT_LT(latency, 5.0)
+                << family << ": a cancelled decode must stop long before it ends";
     }
 }
 
