@@ -177,7 +177,7 @@ inline void addBinaryModelCases(std::vector<BrokenCase>& out) {
     {
         const Bytes zeros = bombPayload();
         Bytes z(ZSTD_compressBound(zeros.size()));
-        z.resize(ZSTD_compress(z.data(), z.size(), zeros.data(), zeros.size(), 19));
+        z.resize(ZSTD_compress(z.data(), z.size(), zeros.data(), zeros.size(), 3));
         add("zstd_bomb",
             insertAt(raw, end.at,
                      chunkBytes("BOMB", std::uint32_t(z.size()), std::uint32_t(zeros.size()), z)),
