@@ -1,4 +1,4 @@
-// Line overlays: normals, bounds, bones (see overlays.h).
+// Line overlays: normals and bounds (see overlays.h).
 #include "meshscope/render/overlays.h"
 
 #include <QVector3D>
@@ -22,7 +22,6 @@ void addLine(LineVertices& v, const Vec3& a, const Vec3& b, const float (&c)[4])
 
 constexpr float kNormalColor[4] = {0.2f, 0.85f, 1.0f, 1.0f};
 constexpr float kBoundsColor[4] = {1.0f, 0.8f, 0.2f, 1.0f};
-constexpr float kBoneColor[4] = {1.0f, 0.3f, 0.9f, 1.0f};
 
 }  // namespace
 
@@ -51,20 +50,6 @@ LineVertices boundsLines(const Bounds& b) {
     for (int i = 0; i < 8; ++i)
         for (int bit : {1, 2, 4})
             if (!(i & bit)) addLine(v, corner(i), corner(i | bit), kBoundsColor);
-    return v;
-}
-
-LineVertices boneLines(std::span<const Mat4> world, std::span<const int> parents) {
-    LineVertices v;
-    const std::size_t n = std::min(world.size(), parents.size());
-    for (std::size_t i = 0; i < n; ++i) {
-        const int p = parents[i];
-        if (p < 0 || std::size_t(p) >= world.size() || std::size_t(p) == i) continue;
-        const Mat4& a = world[i];
-        const Mat4& b = world[std::size_t(p)];
-        addLine(v, {a.at(0, 3), a.at(1, 3), a.at(2, 3)}, {b.at(0, 3), b.at(1, 3), b.at(2, 3)},
-                kBoneColor);
-    }
     return v;
 }
 
@@ -116,16 +101,27 @@ private:
 };
 
 Overlays::Overlays(Qt3DCore::QEntity* root, QObject* parent)
-    : QObject(parent),
-      normals_(new OverlayLines(root)),
-      bounds_(new OverlayLines(root)),
-      bones_(new OverlayLines(root)) {
+    : QObject(parent), normals_(new OverlayLines(root)), bounds_(new OverlayLines(root)) {
     normals_->setObjectName(QStringLiteral("normals overlay"));
     bounds_->setObjectName(QStringLiteral("bounds overlay"));
-    bones_->setObjectName(QStringLiteral("bones overlay"));
 }
 
 void Overlays::setAsset(const Asset& asset) {
+    Bounds all;
+    for (const Mesh& m : asset.meshes) all.add(m.bounds);
+    // The normals are built when first needed: for a million-vertex mesh they are tens of MB
+    // that most views never show.
+    normalsAsset_ = &asset;
+    normalsBuilt_ = false;
+    normals_->setLines({});
+    if (normalsOn_) buildNormals();
+    bounds_->setLines(boundsLines(all));
+}
+
+void Overlays::buildNormals() const {
+    if (normalsBuilt_ || !normalsAsset_) return;
+    normalsBuilt_ = true;
+    const Asset& asset = *normalsAsset_;
     Bounds all;
     for (const Mesh& m : asset.meshes) all.add(m.bounds);
     const Vec3 s = all.valid() ? all.size() : Vec3{1, 1, 1};
@@ -138,52 +134,31 @@ void Overlays::setAsset(const Asset& asset) {
         normals.insert(normals.end(), v.begin(), v.end());
     }
     normals_->setLines(normals);
-    bounds_->setLines(boundsLines(all));
-    LineVertices bones;
-    for (const Skeleton& sk : asset.skeletons) {
-        std::vector<Mat4> world;
-        std::vector<int> parents;
-        for (const Bone& b : sk.bones) {
-            world.push_back(b.world);
-            parents.push_back(b.parent);
-        }
-        const LineVertices v = boneLines(world, parents);
-        bones.insert(bones.end(), v.begin(), v.end());
-    }
-    bones_->setLines(bones);
 }
 
 void Overlays::clear() {
+    normalsAsset_ = nullptr;
+    normalsBuilt_ = false;
     normals_->setLines({});
     bounds_->setLines({});
-    bones_->setLines({});
-}
-
-void Overlays::setBones(std::span<const Mat4> world, std::span<const int> parents) {
-    bones_->setLines(boneLines(world, parents));
 }
 
 void Overlays::setNormalsVisible(bool on) {
     normalsOn_ = on;
+    if (on) buildNormals();
     normals_->setShown(on);
 }
 void Overlays::setBoundsVisible(bool on) {
     boundsOn_ = on;
     bounds_->setShown(on);
 }
-void Overlays::setBonesVisible(bool on) {
-    bonesOn_ = on;
-    bones_->setShown(on);
-}
 
 std::size_t Overlays::normalLineCount() const {
+    buildNormals();
     return normals_->lineCount();
 }
 std::size_t Overlays::boundsLineCount() const {
     return bounds_->lineCount();
-}
-std::size_t Overlays::boneLineCount() const {
-    return bones_->lineCount();
 }
 
 }  // namespace meshscope::render

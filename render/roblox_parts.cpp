@@ -79,6 +79,7 @@ void RobloxPartsView::clear() {
     parts_.clear();
     partOfNode_.clear();
     resolvedMeshes_ = 0;
+    sceneAsset_ = {};
     selected_ = -1;
     boxScene_->clear();
     if (!unresolved_.isEmpty()) {
@@ -101,7 +102,11 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
     for (const QString& f : assetFolders())
         folders.emplace_back(QDir(f).absolutePath().toStdString());
     const AssetResolver resolver(std::move(folders));
-    std::map<std::string, std::optional<Mesh>> cache;  // resolved path → first mesh
+    struct Resolved {
+        Mesh mesh;                         // the file's first mesh
+        std::optional<Skeleton> skeleton;  // its skeleton when it is skinned
+    };
+    std::map<std::string, std::optional<Resolved>> cache;  // resolved path → mesh
     Asset sceneAsset;
     sceneAsset.format = "roblox-parts";
     std::vector<RobloxPart> boxes;
@@ -113,13 +118,18 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
         }
         const auto nodeName = QString::fromStdString(asset.nodes[std::size_t(p.node)].name);
         const AssetResolution r = resolver.resolve(p.meshId);
-        const Mesh* mesh = nullptr;
+        const Resolved* mesh = nullptr;
         if (r.ok()) {
             auto [it, fresh] = cache.try_emplace(r.path.string());
             if (fresh) {
                 DecodeResult d = decodeFile(r.path.string());
-                if (!d.asset.meshes.empty() && d.asset.meshes.front().triangleCount() > 0)
-                    it->second = std::move(d.asset.meshes.front());
+                if (!d.asset.meshes.empty() && d.asset.meshes.front().triangleCount() > 0) {
+                    Resolved r{std::move(d.asset.meshes.front()), {}};
+                    if (r.mesh.skinned() && r.mesh.skeleton >= 0 &&
+                        r.mesh.skeleton < int(d.asset.skeletons.size()))
+                        r.skeleton = std::move(d.asset.skeletons[std::size_t(r.mesh.skeleton)]);
+                    it->second = std::move(r);
+                }
             }
             if (it->second)
                 mesh = &*it->second;
@@ -130,14 +140,25 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
             unresolved_ << tr("%1: %2").arg(nodeName, QString::fromStdString(r.warning));
         }
         if (mesh) {
-            sceneAsset.meshes.push_back(placePartMesh(*mesh, p));
+            // A skinned mesh gets its own copy of the skeleton, placed like the mesh, so posing
+            // bends it in place (the pose controller poses every copy by bone name).
+            Mesh placed = placePartMesh(mesh->mesh, p);
+            if (mesh->skeleton && placed.skinned()) {
+                placed.skeleton = int(sceneAsset.skeletons.size());
+                sceneAsset.skeletons.push_back(
+                    placePartSkeleton(*mesh->skeleton, partMeshPlacement(mesh->mesh, p)));
+            } else {
+                placed.skin.clear();
+            }
+            sceneAsset.meshes.push_back(std::move(placed));
             ++resolvedMeshes_;
         } else {
             boxes.push_back(p);
         }
     }
     for (Mesh& m : buildPartMeshes(boxes)) sceneAsset.meshes.push_back(std::move(m));
-    scene->setAsset(sceneAsset);
+    sceneAsset_ = std::move(sceneAsset);
+    scene->setAsset(sceneAsset_);
     for (int m = 0; m < scene->meshCount(); ++m)
         scene->meshMaterial(m)->setBaseColor(QColor(255, 255, 255));
     if (!unresolved_.isEmpty()) emit unresolvedChanged(unresolved_);

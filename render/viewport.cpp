@@ -162,7 +162,16 @@ void Viewport::buildFrameGraph() {
 
     auto* onscreen = new QViewport(surface);
     onscreen->setNormalizedRect(QRectF(0, 0, 1, 1));
-    addViewBranches(onscreen, backgroundLayer_, window_->camera(), nullptr, nullptr, false);
+    // The window's own picture; a screenshot run switches it off (setOnscreenDrawing) so each
+    // frame renders the scene once, into the capture target.
+    onscreenBranch_ = new QSubtreeEnabler(onscreen);
+    addViewBranches(onscreenBranch_, backgroundLayer_, window_->camera(), nullptr, nullptr, false);
+    auto* idleClear = new QClearBuffers(onscreen);
+    idleClear->setBuffers(QClearBuffers::ColorDepthBuffer);
+    idleClear->setClearColor(kBottom);
+    new QNoDraw(idleClear);
+    idleClear->setEnabled(false);
+    onscreenIdleClear_ = idleClear;
 
     // Offscreen branch, enabled only while capturing: a colour + depth texture target.
     captureBranch_ = new QSubtreeEnabler(surface);
@@ -224,6 +233,15 @@ void Viewport::fitToView() {
 }
 void Viewport::resetView() {
     controller_->fit(scene_->bounds(), true);
+}
+
+void Viewport::setOnscreenDrawing(bool on) {
+    onscreenBranch_->setEnabled(on);
+    onscreenIdleClear_->setEnabled(!on);
+}
+
+bool Viewport::onscreenDrawing() const {
+    return onscreenBranch_->isEnabled();
 }
 
 void Viewport::setGridVisible(bool visible) {
@@ -293,10 +311,14 @@ void Viewport::finishCapture(const QImage& raw) {
     const QRgb clear = pending_.options.transparentBackground ? qRgba(0, 0, 0, 0) : kBottom.rgba();
     // The first captures after a change hold only the clear colour, or a frame rendered before
     // the buffers or the target size arrived: accept a frame only when it holds something and
-    // the next frame is the same.
-    const bool good =
-        image.size() == want && holdsMoreThanClear(image, clear) && image == pending_.previous;
+    // the next frame is the same. A frame that drew nothing at all is one whose materials' shaders
+    // were still being built (Qt 3D skips those draws for a frame); every material that existed
+    // then draws in the next frame, so a frame after one that held only the clear colour is
+    // accepted as it is (a --screenshot run: one full render instead of two).
+    const bool holds = image.size() == want && holdsMoreThanClear(image, clear);
+    const bool good = holds && (image == pending_.previous || pending_.afterEmptyFrame);
     if (!good && pending_.attempts < kMaxCaptureAttempts) {
+        pending_.afterEmptyFrame = image.size() == want && !holds;
         pending_.previous = image;
         QTimer::singleShot(0, this, [this]() { startCapture(); });
         return;

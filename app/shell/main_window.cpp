@@ -31,6 +31,7 @@
 #include "asset_document.h"
 #include "animation_dock.h"
 #include "asset_folders_dialog.h"
+#include "bone_drag_controller.h"
 #include "decode_job.h"
 #include "diagnostics_dock.h"
 #include "export_dialog.h"
@@ -165,6 +166,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Posing (skeleton, face, animation): after onAssetChanged, so the scene holds the new meshes.
     poseController_ = new PoseController(document_, viewport_->scene(), this);
     connect(document_, &AssetDocument::assetChanged, poseController_, &PoseController::reload);
+    // A Roblox model's scene is built from its parts: skinned MeshPart meshes are posed there.
+    poseController_->setShownAsset([this]() -> const Asset* {
+        const render::RobloxPartsView* parts = viewport_->robloxParts();
+        return parts->parts().empty() ? nullptr : &parts->sceneAsset();
+    });
+    // Ctrl + drag in the 3D view poses the selected bone (before the camera sees the events).
+    auto* boneDrag = new BoneDragController(viewport_, poseController_, this);
+    connect(boneDrag, &BoneDragController::message, this, [this](const QString& text, int ms) {
+        statusBar()->showMessage(text, ms);
+    });
+    if (auto* bones = findChild<QAction*>(QStringLiteral("bonesAction")))
+        connect(poseController_, &PoseController::skeletonVisibleChanged, bones,
+                &QAction::setChecked);
     skeletonDock_ = new SkeletonDock(poseController_, this);
     facsDock_ = new FacsDock(poseController_, this);
     animationDock_ = new AnimationDock(poseController_, this);
@@ -240,11 +254,6 @@ void MainWindow::createActions() {
     file->addAction(tr("Open &Sample"), this, &MainWindow::openSample);
     file->addAction(tr("Load &Animation…"), this, [this]() { animationDock_->loadInteractive(); });
     file->addSeparator();
-    prevFileAction_ = file->addAction(tr("&Previous File"), this, [this]() { stepFile(-1); });
-    prevFileAction_->setShortcut(Qt::Key_PageUp);
-    nextFileAction_ = file->addAction(tr("&Next File"), this, [this]() { stepFile(1); });
-    nextFileAction_->setShortcut(Qt::Key_PageDown);
-    file->addSeparator();
     QAction* shot =
         file->addAction(tr("Export &Screenshot…"), this, &MainWindow::exportScreenshotInteractive);
     shot->setShortcut(Qt::Key_F12);
@@ -294,8 +303,12 @@ void MainWindow::createActions() {
     connect(bounds, &QAction::toggled, viewport_->overlays(), &render::Overlays::setBoundsVisible);
     QAction* bones = view->addAction(tr("B&ones"));
     bones->setCheckable(true);
+    bones->setObjectName(QStringLiteral("bonesAction"));
+    bones->setChecked(true);  // the pose controller's skeleton overlay starts visible
     bones->setShortcut(Qt::Key_K);
-    connect(bones, &QAction::toggled, viewport_->overlays(), &render::Overlays::setBonesVisible);
+    bones->setToolTip(BoneDragController::usageHint());
+    connect(bones, &QAction::toggled, this,
+            [this](bool on) { poseController_->setSkeletonVisible(on); });
     view->addSeparator();
     QAction* finer = view->addAction(tr("&Higher Detail (LOD −1)"), this,
                                      [this]() { lodDock_->stepLevel(-1); });
@@ -340,19 +353,6 @@ void MainWindow::addInspectorDock(QDockWidget* dock, Qt::DockWidgetArea area) {
     panelsMenu_->addAction(dock->toggleViewAction());
 }
 
-void MainWindow::openFiles(const QStringList& paths) {
-    if (paths.isEmpty()) return;
-    fileList_ = paths;
-    fileIndex_ = 0;
-    openFile(paths.first());
-}
-
-void MainWindow::stepFile(int delta) {
-    if (fileList_.size() < 2) return;
-    fileIndex_ = int((fileIndex_ + delta + fileList_.size()) % fileList_.size());
-    openFile(fileList_[fileIndex_]);
-}
-
 bool MainWindow::isDecoding() const {
     return job_ != nullptr;
 }
@@ -393,6 +393,10 @@ void MainWindow::onDecodeFinished(const std::shared_ptr<DecodeOutcome>& outcome)
 
 bool MainWindow::openFileNow(const QString& path, QString* error) {
     DecodeOutcome outcome = DecodeJob::decodeNow(path);
+    return applyOutcome(outcome, error);
+}
+
+bool MainWindow::openDecoded(DecodeOutcome& outcome, QString* error) {
     return applyOutcome(outcome, error);
 }
 
@@ -468,8 +472,6 @@ void MainWindow::onAssetChanged() {
     QString info = QStringLiteral("%1 %2 · %3")
                        .arg(QString::fromStdString(a.formatName), QString::fromStdString(a.version),
                             humanSize(document_->bytes().size()));
-    if (fileList_.size() > 1)
-        info += tr(" · file %1 of %2").arg(fileIndex_ + 1).arg(fileList_.size());
     if (const auto w = a.warningCount())
         info += w == 1 ? tr(" · 1 warning") : tr(" · %1 warnings").arg(w);
     fileLabel_->setText(info);
@@ -530,7 +532,7 @@ void MainWindow::rebuildRecentMenu() {
         QAction* a = recentMenu_->addAction(
             QStringLiteral("&%1  %2").arg(i + 1 < 10 ? QString::number(i + 1) : QStringLiteral("0"),
                                           QFileInfo(path).fileName()),
-            this, [this, path]() { openFiles({path}); });
+            this, [this, path]() { openFile(path); });
         a->setToolTip(path);
         a->setStatusTip(path);
         a->setEnabled(QFileInfo::exists(path));
@@ -557,7 +559,9 @@ bool MainWindow::exportScreenshot(const QString& path, QSize size, bool transpar
     }
     if (jpeg) image = image.convertToFormat(QImage::Format_RGB32);
     QImageWriter writer(path, jpeg ? QByteArray("jpg") : QByteArray("png"));
-    if (jpeg) writer.setQuality(92);
+    // PNG: Qt maps quality 50 to zlib level 4: two thirds of the time of the default level 6,
+    // files about 15 % larger (a 1280 × 960 render: 67 vs 103 ms).
+    writer.setQuality(jpeg ? 92 : 50);
     if (!writer.write(image)) {
         if (error) *error = writer.errorString();
         return false;
@@ -608,7 +612,7 @@ QList<MainWindow*> MainWindow::openPaths(const QStringList& paths, bool replace)
         }
         if (here) {
             here = false;
-            openFiles({path});
+            openFile(path);
             windows << this;
             continue;
         }
@@ -621,7 +625,7 @@ QList<MainWindow*> MainWindow::openPaths(const QStringList& paths, bool replace)
         window->resize(size());
         window->move(pos() + offset * int(windows.size() + 1));
         window->show();
-        window->openFiles({path});
+        window->openFile(path);
         windows << window;
         emit windowOpened(window);
     }

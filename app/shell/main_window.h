@@ -67,12 +67,13 @@ public:
     // still reported through openFailed().
     void setInteractive(bool interactive) { interactive_ = interactive; }
 
-    // Opens `paths` as the file list (Page Up / Page Down step through it); decodes the first.
-    void openFiles(const QStringList& paths);
     // Decodes `path` in the background; the current document stays until it succeeds.
     void openFile(const QString& path);
     // Decodes `path` on the calling thread; returns false (and sets `error`) when it fails.
     bool openFileNow(const QString& path, QString* error = nullptr);
+    // Shows a decode made elsewhere (DecodeJob::decodeNow on another thread); false (and
+    // `error`) when it failed. Takes the outcome's bytes and result.
+    bool openDecoded(DecodeOutcome& outcome, QString* error = nullptr);
     void openSample();
     bool isDecoding() const;
 
@@ -108,7 +109,6 @@ private:
     void updateStats();
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
-    void stepFile(int delta);
     void exportScreenshotInteractive();
     void openDroppedUrls(const QList<QUrl>& urls);
 
@@ -128,8 +128,6 @@ private:
     QMenu* recentMenu_ = nullptr;
     QMenu* panelsMenu_ = nullptr;
     QAction* wireframeAction_ = nullptr;
-    QAction* prevFileAction_ = nullptr;
-    QAction* nextFileAction_ = nullptr;
 
     QLabel* fileLabel_ = nullptr;
     QLabel* statsLabel_ = nullptr;
@@ -137,8 +135,6 @@ private:
     QToolButton* cancel_ = nullptr;
 
     DecodeJob* job_ = nullptr;
-    QStringList fileList_;
-    int fileIndex_ = -1;
     bool interactive_ = true;
     double frameMs_ = 0;
     bool docksSized_ = false;

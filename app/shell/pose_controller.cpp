@@ -90,6 +90,8 @@ PoseController::PoseController(AssetDocument* document, render::AssetScene* scen
 PoseController::~PoseController() = default;
 
 const Asset& PoseController::asset() const {
+    if (shown_)
+        if (const Asset* a = shown_()) return *a;
     return document_->asset();
 }
 
@@ -134,11 +136,24 @@ void PoseController::reload() {
         updater_.setAsset(a);
         for (int m = 0; m < int(a.meshes.size()); ++m) {
             const Mesh& mesh = a.meshes[std::size_t(m)];
-            if (!mesh.skinned() || mesh.skeleton != skeleton_) continue;
+            if (!mesh.skinned() || mesh.skeleton < 0 || mesh.skeleton >= int(a.skeletons.size()))
+                continue;
+            const Skeleton& bound = a.skeletons[std::size_t(mesh.skeleton)];
             MeshPose mp;
             mp.mesh = m;
+            if (mesh.skeleton != skeleton_) {
+                // Another copy of the rig: follow the posed skeleton's bones by name.
+                int matched = 0;
+                mp.boneMap.assign(bound.bones.size(), -1);
+                for (std::size_t j = 0; j < bound.bones.size(); ++j) {
+                    mp.boneMap[j] = s->find(bound.bones[j].name);
+                    matched += mp.boneMap[j] >= 0;
+                }
+                if (matched == 0) continue;
+            }
             mp.usesFacs = mesh.facs == facs_ && facs_ >= 0;
-            mp.evaluator = std::make_unique<PoseEvaluator>(*s, mp.usesFacs ? facsRig() : nullptr);
+            mp.evaluator =
+                std::make_unique<PoseEvaluator>(bound, mp.usesFacs ? facsRig() : nullptr);
             meshes_.push_back(std::move(mp));
         }
         overlayEvaluator_ = std::make_unique<PoseEvaluator>(*s, facsRig());
@@ -182,11 +197,36 @@ void PoseController::setSelectedBone(int bone) {
     selectedBone_ = bone;
     updateHeatMap();
     updateOverlay();
+    emit selectedBoneChanged(bone);
 }
 
 void PoseController::setSkeletonVisible(bool visible) {
+    if (visible == skeletonVisible_) return;
     skeletonVisible_ = visible;
     updateOverlay();
+    emit skeletonVisibleChanged(visible);
+}
+
+Mat4 PoseController::boneEditFrame(int bone) const {
+    const Skeleton* s = skeleton();
+    if (!s || !overlayEvaluator_ || bone < 0 || bone >= int(s->bones.size()) ||
+        world_.size() != s->bones.size() || pose_.local.size() != s->bones.size())
+        return Mat4::identity();
+    // world[b] = world[parent] * inverse(bind[parent]) * bind[b] * local[b], and apply() builds
+    // local[b] = animation * translation * rotation; the frame is everything before the edit.
+    const BoneEdit& e = edits_[std::size_t(bone)];
+    const Mat4 edit = translationMatrix(e.translation) * eulerXyzDegrees(e.rotation);
+    const Mat4 animation = pose_.local[std::size_t(bone)] * inverse(edit);
+    const Bone& b = s->bones[std::size_t(bone)];
+    const int p = overlayEvaluator_->order().parent[std::size_t(bone)];
+    if (p < 0) return b.world * animation;
+    return world_[std::size_t(p)] * inverse(s->bones[std::size_t(p)].world) * b.world * animation;
+}
+
+std::vector<int> PoseController::posedMeshes() const {
+    std::vector<int> out;
+    for (const MeshPose& mp : meshes_) out.push_back(mp.mesh);
+    return out;
 }
 
 void PoseController::setFacsWeight(int control, float weight) {
@@ -315,8 +355,14 @@ void PoseController::apply() {
     }
     const Asset& a = asset();
     for (MeshPose& mp : meshes_) {
+        if (!mp.boneMap.empty()) {
+            mp.pose.reset(mp.boneMap.size());
+            for (std::size_t j = 0; j < mp.boneMap.size(); ++j)
+                if (mp.boneMap[j] >= 0) mp.pose.local[j] = pose_.local[std::size_t(mp.boneMap[j])];
+        }
         mp.evaluator->update(
-            pose_, mp.usesFacs ? std::span<const float>(facsWeights_) : std::span<const float>());
+            mp.boneMap.empty() ? pose_ : mp.pose,
+            mp.usesFacs ? std::span<const float>(facsWeights_) : std::span<const float>());
         const Mesh& mesh = a.meshes[std::size_t(mp.mesh)];
         mp.evaluator->skin(mesh, mp.positions, &mp.normals);
         updater_.uploadSkinned(mp.mesh, mp.positions,
@@ -342,8 +388,16 @@ void PoseController::updateOverlay() {
 
 void PoseController::updateHeatMap() {
     const Asset& a = asset();
-    for (const MeshPose& mp : meshes_)
-        updater_.setWeightHeatMap(mp.mesh, a.meshes[std::size_t(mp.mesh)], selectedBone_);
+    for (const MeshPose& mp : meshes_) {
+        int bone = selectedBone_;
+        if (!mp.boneMap.empty() && bone >= 0) {
+            // The same-named bone of the mesh's own skeleton; one past the last bone (weight 0
+            // everywhere) when it has none.
+            const auto it = std::find(mp.boneMap.begin(), mp.boneMap.end(), bone);
+            bone = int(it - mp.boneMap.begin());
+        }
+        updater_.setWeightHeatMap(mp.mesh, a.meshes[std::size_t(mp.mesh)], bone);
+    }
 }
 
 bool applyPoseArguments(PoseController& controller, const QString& pose, const QStringList& bones,

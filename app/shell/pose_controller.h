@@ -3,12 +3,18 @@
 // selected bone. Every change runs core's PoseEvaluator and skinVertices on the CPU and uploads
 // only the skinned positions/normals into the scene's vertex buffers (SkinnedMeshUpdater); the
 // skeleton overlay follows the posed bones and the selected bone's weights are shown as a heat
-// map. The skeleton, FACS and animation docks edit this one object.
+// map. The skeleton, FACS and animation docks and the bone drag in the 3D view edit this one
+// object.
+//
+// Every skinned mesh is posed: meshes bound to the posed skeleton directly, and meshes bound to
+// another skeleton of the asset through the bones of that skeleton that have the same names as
+// bones of the posed one (assets that carry one copy of the rig per mesh).
 #pragma once
 
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -41,7 +47,11 @@ public:
     // directly after AssetScene::setAsset when the order of slots matters).
     void reload();
 
+    // The asset that is posed: the one shown in the scene (setShownAsset), else the document's.
     const Asset& asset() const;
+    // Where the scene's asset comes from when it is not the document's (Roblox models show a
+    // scene asset built from their parts); the function returns nullptr when it is the document's.
+    void setShownAsset(std::function<const Asset*()> shown) { shown_ = std::move(shown); }
     // The skeleton that is posed: the first one a skinned mesh uses, else the first one; -1 none.
     int skeletonIndex() const { return skeleton_; }
     const Skeleton* skeleton() const;
@@ -82,11 +92,18 @@ public:
     QByteArray uploadedVertices(int mesh) const { return updater_.uploaded(mesh); }
     // Posed model-space bone transforms of the last update.
     const std::vector<Mat4>& posedWorld() const { return world_; }
+    // The model-space frame in which bone `bone`'s edit applies: its posed world transform with
+    // the edit (translation, then rotation) taken off. Identity for an invalid bone.
+    Mat4 boneEditFrame(int bone) const;
+    // Mesh indices that follow the posed skeleton (directly or through bone names).
+    std::vector<int> posedMeshes() const;
     render::SkeletonView* skeletonView() const { return view_; }
 
 signals:
     void reloaded();     // new asset: docks rebuild their lists
     void poseChanged();  // any pose, weight or frame change was applied
+    void selectedBoneChanged(int bone);
+    void skeletonVisibleChanged(bool visible);
 
 private:
     void apply();
@@ -94,6 +111,7 @@ private:
     void updateHeatMap();
 
     AssetDocument* document_;
+    std::function<const Asset*()> shown_;
     render::AssetScene* scene_;
     render::SkinnedMeshUpdater updater_;
     render::SkeletonView* view_ = nullptr;
@@ -107,6 +125,10 @@ private:
 
     struct MeshPose {
         int mesh = -1;
+        // For a mesh bound to another skeleton: per bone of that skeleton, the posed skeleton's
+        // bone of the same name (-1: none); empty when the mesh uses the posed skeleton.
+        std::vector<int> boneMap;
+        Pose pose;  // the mapped pose (boneMap only)
         std::unique_ptr<PoseEvaluator> evaluator;
         std::vector<Vec3> positions, normals;
         bool usesFacs = false;

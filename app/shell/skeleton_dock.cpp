@@ -11,6 +11,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "bone_drag_controller.h"
 #include "pose_controller.h"
 
 namespace meshscope::shell {
@@ -63,6 +64,11 @@ SkeletonDock::SkeletonDock(PoseController* controller, QWidget* parent)
     buttons->addStretch(1);
     buttons->addWidget(showOverlay_);
     layout->addLayout(buttons);
+    // The mouse posing hint as tooltips (a label here would resize the dock, and with it the 3D
+    // view that the image baselines frame).
+    for (QWidget* widget : {static_cast<QWidget*>(tree_), static_cast<QWidget*>(boneLabel_)})
+        widget->setToolTip(BoneDragController::usageHint());
+    for (QDoubleSpinBox* field : rotation_) field->setToolTip(BoneDragController::usageHint());
     setWidget(w);
 
     connect(resetBone_, &QPushButton::clicked, this, [this]() {
@@ -81,6 +87,20 @@ SkeletonDock::SkeletonDock(PoseController* controller, QWidget* parent)
         showBone(bone);
     });
     connect(controller_, &PoseController::reloaded, this, &SkeletonDock::rebuild);
+    // The fields follow edits made elsewhere (a drag in the 3D view, --bone, Reset All).
+    connect(controller_, &PoseController::poseChanged, this, [this]() {
+        if (!updating_) showBone(controller_->selectedBone());
+    });
+    connect(controller_, &PoseController::selectedBoneChanged, this, [this](int bone) {
+        if (updating_) return;
+        updating_ = true;
+        tree_->setCurrentItem(bone >= 0 && bone < int(items_.size()) ? items_[std::size_t(bone)]
+                                                                     : nullptr);
+        updating_ = false;
+        showBone(bone);
+    });
+    connect(controller_, &PoseController::skeletonVisibleChanged, showOverlay_,
+            &QCheckBox::setChecked);
     rebuild();
 }
 
@@ -152,7 +172,9 @@ void SkeletonDock::commitFields() {
                   float(rotation_[2]->value())};
     e.translation = {float(translation_[0]->value()), float(translation_[1]->value()),
                      float(translation_[2]->value())};
+    updating_ = true;  // the values came from these fields; poseChanged need not set them
     controller_->setBoneEdit(bone, e);
+    updating_ = false;
 }
 
 }  // namespace meshscope::shell

@@ -3,19 +3,26 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QThread>
 #include <QWindow>
+#include <Qt3DRender/QCamera>
+#include <algorithm>
 #include <cstdio>
+#include <future>
 
 #include "asset_document.h"
+#include "decode_job.h"
 #include "main_window.h"
 #include "pose_controller.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/roblox_parts.h"
 #include "meshscope/render/viewport.h"
+#include "meshscope/resources/resources.h"
 
 namespace meshscope::shell {
 
@@ -65,7 +72,8 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
                                  QStringLiteral("[FILE...]"));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
-        QStringLiteral("Render FILE, write the image to OUT (.png or .jpg) and exit."),
+        QStringLiteral("Render FILE, write the image to OUT (.png or .jpg) and exit. With several "
+                       "files, one image each: OUT-1.png, OUT-2.png ..."),
         QStringLiteral("OUT"));
     const QCommandLineOption size(QStringLiteral("size"),
                                   QStringLiteral("Screenshot size in pixels (default 1280x960)."),
@@ -145,10 +153,6 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
         }
         options.lod = n;
     }
-    if (!options.screenshot.isEmpty() && options.files.size() > 1) {
-        printErr(QStringLiteral("--screenshot renders one FILE"));
-        return 2;
-    }
     return std::nullopt;
 }
 
@@ -162,62 +166,133 @@ QString missingDisplayReason() {
         "meshscope --screenshot OUT.png FILE");
 }
 
-int runViewer(QApplication& app, const ViewerOptions& options) {
-    if (options.thumbnail) return runThumbnail(*options.thumbnail);
-    MainWindow window;
-    window.viewport()->setGridVisible(options.grid);
+namespace {
 
-    if (!options.screenshot.isEmpty()) {
-        window.setInteractive(false);
-        window.show();
+// The first file of a --screenshot run, decoding on a worker thread since startDecoding().
+struct EarlyDecode {
+    QString path;
+    std::future<DecodeOutcome> outcome;
+};
+EarlyDecode& earlyDecode() {
+    static EarlyDecode early;
+    return early;
+}
+
+QString screenshotSource(const ViewerOptions& options, int index) {
+    return options.files.isEmpty() ? QString::fromLatin1(resources::kSamplePath)
+                                   : options.files[index];
+}
+
+// Sets the command line's level of detail and pose on the asset `window` shows.
+bool applyViewOptions(MainWindow& window, const ViewerOptions& options, QString* error) {
+    if (options.lod) window.viewport()->scene()->setLodAll(*options.lod);
+    return applyPoseArguments(*window.poseController(), options.pose, options.bones, error);
+}
+
+}  // namespace
+
+void startDecoding(const ViewerOptions& options) {
+    if (options.screenshot.isEmpty() || options.thumbnail) return;
+    // Qt takes the first thread that asks for its thread data as the main thread: this one.
+    QThread::currentThread();
+    resources::initialize();
+    EarlyDecode& early = earlyDecode();
+    early.path = screenshotSource(options, 0);
+    early.outcome = std::async(std::launch::async,
+                               [path = early.path]() { return DecodeJob::decodeNow(path); });
+}
+
+QString screenshotPath(const QString& out, int index, int count) {
+    if (count <= 1) return out;
+    const QFileInfo info(out);
+    const QString suffix = info.suffix();
+    QString base = info.fileName();
+    if (!suffix.isEmpty()) base.chop(suffix.size() + 1);
+    QString name = QStringLiteral("%1-%2").arg(base).arg(index + 1);
+    if (!suffix.isEmpty()) name += QLatin1Char('.') + suffix;
+    return info.dir().filePath(name);
+}
+
+int writeScreenshots(MainWindow& window, const ViewerOptions& options) {
+    window.setInteractive(false);
+    // Nothing but the capture needs the scene drawn: the window shows its background only.
+    window.viewport()->setOnscreenDrawing(false);
+    window.viewport()->setGridVisible(options.grid);
+    window.setWireframe(options.wireframe);
+    window.show();
+    const int count = std::max<int>(1, int(options.files.size()));
+    const QSize size = options.size.isValid() ? options.size : QSize(1280, 960);
+    int exitCode = 0;
+    float firstAspect = 0;
+    for (int i = 0; i < count; ++i) {
+        const QString source = screenshotSource(options, i);
+        const QString name = options.files.isEmpty() ? QStringLiteral("sample") : source;
         QString error;
-        const bool opened =
-            options.files.isEmpty()
-                ? window.openFileNow(QStringLiteral(":/meshscope/sample.mesh"), &error)
-                : window.openFileNow(options.files.first(), &error);
-        if (!opened) {
-            printErr(QStringLiteral("%1: %2").arg(
-                options.files.isEmpty() ? QStringLiteral("sample") : options.files.first(), error));
-            return 1;
+        // Opening frames the asset for the view's aspect ratio, which changes once the window
+        // has laid out its docks: every file is framed as the first was, as when run alone.
+        Qt3DRender::QCamera* camera = window.viewport()->camera();
+        if (i == 0)
+            firstAspect = camera->aspectRatio();
+        else
+            camera->setAspectRatio(firstAspect);
+        EarlyDecode& early = earlyDecode();
+        bool opened = false;
+        if (i == 0 && early.outcome.valid() && early.path == source) {
+            DecodeOutcome outcome = early.outcome.get();
+            opened = window.openDecoded(outcome, &error);
+        } else {
+            opened = window.openFileNow(source, &error);
         }
-        if (options.lod) window.viewport()->scene()->setLodAll(*options.lod);
-        if (!applyPoseArguments(*window.poseController(), options.pose, options.bones, &error)) {
+        if (!opened) {
+            printErr(QStringLiteral("%1: %2").arg(name, error));
+            exitCode = 1;
+            continue;
+        }
+        if (!applyViewOptions(window, options, &error)) {
             printErr(error);
             return 2;
         }
-        window.setWireframe(options.wireframe);
         if (!waitUntilExposed(window.viewport()->renderWindow(), 10000)) {
             printErr(QStringLiteral("the 3D window was never shown (is there a display?)"));
             return 1;
         }
-        const QSize size = options.size.isValid() ? options.size : QSize(1280, 960);
-        if (!window.exportScreenshot(options.screenshot, size, options.transparent, &error)) {
-            printErr(QStringLiteral("%1: %2").arg(options.screenshot, error));
-            return 1;
+        const QString out = screenshotPath(options.screenshot, i, count);
+        if (!window.exportScreenshot(out, size, options.transparent, &error)) {
+            printErr(QStringLiteral("%1: %2").arg(out, error));
+            exitCode = 1;
         }
-        return 0;
     }
+    return exitCode;
+}
 
-    window.restoreSettings();
+QList<MainWindow*> openViewerWindows(MainWindow& window, const ViewerOptions& options) {
     if (options.wireframe) window.setWireframe(true);
     window.show();
+    QList<MainWindow*> windows;
     if (options.files.isEmpty()) {
         window.openSample();
+        windows << &window;
     } else {
-        window.openFiles(options.files);
+        windows = window.openPaths(options.files);
     }
-    if (options.lod) {
-        QObject::connect(&window, &MainWindow::fileOpened, &window, [&window, options]() {
-            if (options.lod) window.viewport()->scene()->setLodAll(*options.lod);
-        });
+    if (options.lod || !options.pose.isEmpty() || !options.bones.isEmpty()) {
+        for (MainWindow* w : windows) {
+            QObject::connect(w, &MainWindow::fileOpened, w, [w, options]() {
+                QString error;
+                if (!applyViewOptions(*w, options, &error)) printErr(error);
+            });
+        }
     }
-    if (!options.pose.isEmpty() || !options.bones.isEmpty()) {
-        QObject::connect(&window, &MainWindow::fileOpened, &window, [&window, options]() {
-            QString error;
-            if (!applyPoseArguments(*window.poseController(), options.pose, options.bones, &error))
-                printErr(error);
-        });
-    }
+    return windows;
+}
+
+int runViewer(QApplication& app, const ViewerOptions& options) {
+    if (options.thumbnail) return runThumbnail(*options.thumbnail);
+    MainWindow window;
+    if (!options.screenshot.isEmpty()) return writeScreenshots(window, options);
+    window.viewport()->setGridVisible(options.grid);
+    window.restoreSettings();
+    openViewerWindows(window, options);
     return app.exec();
 }
 

@@ -1,8 +1,9 @@
-// The `meshscope` command line: parses the options and runs the viewer, or renders one
-// screenshot and exits (--screenshot), through the same MainWindow code path as File › Export
-// Screenshot. main() only creates the application and calls runViewer().
+// The `meshscope` command line: parses the options and runs the viewer (each FILE in a window
+// of its own), or renders screenshots and exits (--screenshot), through the same MainWindow code
+// path as File › Export Screenshot. main() only creates the application and calls runViewer().
 #pragma once
 
+#include <QList>
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -13,6 +14,8 @@
 class QApplication;
 
 namespace meshscope::shell {
+
+class MainWindow;
 
 struct ViewerOptions {
     QStringList files;
@@ -41,6 +44,25 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
 
 // Says why no window can be opened (no display), or returns an empty string.
 QString missingDisplayReason();
+
+// For a --screenshot run: starts reading and decoding the first file on a worker thread, so it
+// overlaps creating the application and the window (call before the QApplication exists).
+// Optional; writeScreenshots() decodes whatever was not started here.
+void startDecoding(const ViewerOptions& options);
+
+// Where the screenshot of file `index` of `count` goes: OUT itself for one file, else OUT with
+// "-1", "-2" ... before its suffix (shot.png → shot-1.png, shot-2.png).
+QString screenshotPath(const QString& out, int index, int count);
+
+// The --screenshot run in `window` (not shown yet): each FILE (or the sample) rendered with the
+// options and written to screenshotPath(). Returns the exit code: 0, 1 when a file could not be
+// opened or written (the others are still written), 2 for a bad --pose / --bone.
+int writeScreenshots(MainWindow& window, const ViewerOptions& options);
+
+// The interactive start in `window` (not shown yet): shows it, opens the first FILE (or the
+// sample) in it and every other FILE in a window of its own, as File › Open does; --lod, --pose
+// and --bone apply to each. Returns the windows that open a file, `window` first.
+QList<MainWindow*> openViewerWindows(MainWindow& window, const ViewerOptions& options);
 
 int runViewer(QApplication& app, const ViewerOptions& options);
 

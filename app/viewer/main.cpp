@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "meshscope: %s\n", qPrintable(reason));
         return 1;
     }
+    startDecoding(options);  // --screenshot: the file decodes while the window starts
     QApplication app(argc, argv);
     return runViewer(app, options);
 }

@@ -114,13 +114,13 @@ public:
     }
 
     [[noreturn]] void fail(std::string code, std::string message) const {
-        ctx_->fail(offset(), std::move(code), decorate(std::move(message)));
+        ctx_->fail(offset(), std::move(code), decorate(std::move(message), pos_));
     }
     [[noreturn]] void failAt(std::size_t pos, std::string code, std::string message) const {
-        ctx_->fail(offsetOf(pos), std::move(code), decorate(std::move(message)));
+        ctx_->fail(offsetOf(pos), std::move(code), decorate(std::move(message), pos));
     }
     void warn(std::string code, std::string message) const {
-        ctx_->warn(offset(), std::move(code), decorate(std::move(message)));
+        ctx_->warn(offset(), std::move(code), decorate(std::move(message), pos_));
     }
 
 private:
@@ -138,10 +138,11 @@ private:
         if (size != 0 && count > UINT64_MAX / size) return "more than 2^64";
         return std::to_string(count * size);
     }
-    std::string decorate(std::string message) const {
+    // Unmapped data has no file offsets: the message says where in the inflated block `pos` is.
+    std::string decorate(std::string message, std::size_t pos) const {
         if (mapped_) return message;
         char buf[48];
-        std::snprintf(buf, sizeof buf, " (at +0x%zx in the decompressed block)", pos_);
+        std::snprintf(buf, sizeof buf, " (at +0x%zx in the decompressed block)", pos);
         return message + buf;
     }
 

@@ -6,7 +6,9 @@
 namespace meshscope {
 
 DecodeContext::DecodeContext(ByteSpan bytes, const DecodeOptions& options, Asset& asset)
-    : bytes_(bytes), options_(options), asset_(asset),
+    : bytes_(bytes),
+      options_(options),
+      asset_(asset),
       budget_(options.limits.decompressionBudget(bytes.size())) {}
 
 DecodeContext::Scope::Scope(DecodeContext& ctx, std::string segment)
@@ -14,7 +16,9 @@ DecodeContext::Scope::Scope(DecodeContext& ctx, std::string segment)
     ctx_.path_ = joinPath(ctx_.path_, segment);
 }
 
-DecodeContext::Scope::~Scope() { ctx_.path_.resize(previousLength_); }
+DecodeContext::Scope::~Scope() {
+    ctx_.path_.resize(previousLength_);
+}
 
 void DecodeContext::fail(std::uint64_t offset, std::string code, std::string message) const {
     throw DecodeFailure(DecodeError{std::move(code), offset, path_, std::move(message)});
@@ -34,7 +38,8 @@ void DecodeContext::warn(std::uint64_t offset, std::string code, std::string mes
 
 void DecodeContext::info(std::uint64_t offset, std::string code, std::string message) {
     if (asset_.diagnostics.size() > 10000) return;
-    asset_.diagnostics.push_back({Severity::Info, std::move(code), offset, path_, std::move(message)});
+    asset_.diagnostics.push_back(
+        {Severity::Info, std::move(code), offset, path_, std::move(message)});
 }
 
 int DecodeContext::mapRange(std::uint64_t offset, std::uint64_t length, RangeKind kind,
@@ -46,9 +51,10 @@ void DecodeContext::checkAllocation(std::uint64_t offset, std::uint64_t count,
                                     std::uint64_t elementSize, const char* what) const {
     const std::uint64_t cap = options_.limits.maxAllocation;
     if (elementSize != 0 && count > cap / elementSize) {
-        fail(offset, "limit", std::string(what) + ": " + std::to_string(count) +
-                                  " elements exceed the allocation cap (maxAllocation = " +
-                                  std::to_string(cap) + " bytes)");
+        fail(offset, "limit",
+             std::string(what) + ": " + std::to_string(count) +
+                 " elements exceed the allocation cap (maxAllocation = " + std::to_string(cap) +
+                 " bytes)");
     }
 }
 
@@ -58,11 +64,10 @@ std::uint64_t DecodeContext::decompressionAllowance() const {
 
 void DecodeContext::chargeDecompressed(std::uint64_t offset, std::uint64_t bytes) {
     if (bytes > decompressionAllowance()) {
-        fail(offset, "limit", "decompressed data would exceed the decompression budget (" +
-                                  std::to_string(budget_) +
-                                  " bytes for this file: min(maxDecompressedTotal, " +
-                                  std::to_string(options_.limits.decompressionRatio) +
-                                  " × file size))");
+        fail(offset, "limit",
+             "decompressed data would exceed the decompression budget (" + std::to_string(budget_) +
+                 " bytes for this file: min(maxDecompressedTotal, " +
+                 std::to_string(options_.limits.decompressionRatio) + " × file size))");
     }
     decompressed_ += bytes;
 }
@@ -70,10 +75,22 @@ void DecodeContext::chargeDecompressed(std::uint64_t offset, std::uint64_t bytes
 void DecodeContext::checkCancel(std::uint64_t offset) const {
     if (options_.cancel && options_.cancel->load(std::memory_order_relaxed))
         fail(offset, "cancelled", "decoding was cancelled");
+    if (options_.progress && !ownProgress_ && !bytes_.empty())
+        reportProgress(double(offset) / double(bytes_.size()));
 }
 
 void DecodeContext::progress(double fraction) const {
-    if (options_.progress) options_.progress(fraction);
+    ownProgress_ = true;
+    reportProgress(fraction);
+}
+
+void DecodeContext::reportProgress(double fraction) const {
+    if (!options_.progress) return;
+    fraction = fraction < 0.0 ? 0.0 : fraction > 1.0 ? 1.0 : fraction;
+    if (fraction < reportedProgress_ + 1.0 / 512.0 && !(fraction >= 1.0 && reportedProgress_ < 1.0))
+        return;
+    reportedProgress_ = fraction;
+    options_.progress(fraction);
 }
 
 }  // namespace meshscope

@@ -63,8 +63,11 @@ public:
     std::uint64_t decompressionAllowance() const;
     void chargeDecompressed(std::uint64_t offset, std::uint64_t bytes);
 
-    // Throws a "cancelled" failure when the user cancelled; reports progress.
+    // Throws a "cancelled" failure when the user cancelled. Decoders call it in their long
+    // loops, so it is also the progress tick: `offset` over the file's size, unless the decoder
+    // reports its own progress().
     void checkCancel(std::uint64_t offset) const;
+    // The decoder's own progress, 0..1 (from then on checkCancel reports none).
     void progress(double fraction) const;
 
 private:
@@ -74,6 +77,10 @@ private:
     std::string path_;
     std::uint64_t decompressed_ = 0;
     std::uint64_t budget_ = 0;
+    // Forwards to DecodeOptions::progress at most every 1/512 step, never backwards.
+    void reportProgress(double fraction) const;
+    mutable double reportedProgress_ = -1.0;
+    mutable bool ownProgress_ = false;
 };
 
 }  // namespace meshscope

@@ -36,6 +36,7 @@ Bytes inflateWith(DecodeContext& ctx, ByteSpan input, std::uint64_t offset, int 
     std::size_t chunk = std::clamp<std::size_t>(input.size() * 4, 4096, 1 << 20);
     int rc = Z_OK;
     while (rc != Z_STREAM_END) {
+        ctx.checkCancel(offset);
         if (out.size() >= allowance) {
             ctx.chargeDecompressed(offset, out.size() + 1);  // throws with the budget message
         }
@@ -54,7 +55,8 @@ Bytes inflateWith(DecodeContext& ctx, ByteSpan input, std::uint64_t offset, int 
             ctx.fail(offset, "zlib", std::string(what) + " data is corrupt: " +
                                          (zs.msg ? zs.msg : "inflate error " + std::to_string(rc)));
         }
-        chunk = std::min<std::size_t>(chunk * 2, 64 << 20);
+        // At most 8 MiB per inflate call (a few milliseconds), so a cancel is seen promptly.
+        chunk = std::min<std::size_t>(chunk * 2, 8 << 20);
     }
     ctx.chargeDecompressed(offset, out.size());
     return out;

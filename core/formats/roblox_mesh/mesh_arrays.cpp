@@ -58,6 +58,7 @@ void readVertices(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t 
     const std::uint8_t* p = block.data();
     std::size_t zero = 0;
     for (std::size_t base = 0; base < n; base += kFillBlock, p += kFillBlock * vertexSize) {
+        if (base % (kFillBlock * kCancelBlocks) == 0) b.ctx.checkCancel(at + base * vertexSize);
         const std::size_t k = std::min(kFillBlock, n - base);
         // The next block is fetched while this one is converted (the first stream of a block
         // would otherwise wait on memory for every record).
@@ -141,6 +142,7 @@ void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t fac
     std::uint32_t maxIndex = 0;
     const std::uint8_t* p = block.data();
     for (std::size_t base = 0; base < n; base += kFillBlock) {
+        if (base % (kFillBlock * kCancelBlocks) == 0) b.ctx.checkCancel(at + base * faceSize);
         const std::size_t k = std::min(kFillBlock, n - base);
         m.indices.resize((base + k) * 3);
         std::uint32_t* d = m.indices.data() + base * 3;
@@ -315,6 +317,7 @@ void Builder::generateTangents() {
     const bool haveNormals = m.normals.size() == n;
     std::vector<Vec3> tan(n), bit(n);
     for (std::size_t f = 0; f + 2 < m.indices.size(); f += 3) {
+        if (f % (3 * kFillBlock * kCancelBlocks) == 0) ctx.checkCancel(vertexOffset);
         const std::uint32_t i0 = m.indices[f], i1 = m.indices[f + 1], i2 = m.indices[f + 2];
         if (i0 >= n || i1 >= n || i2 >= n) continue;
         const Vec3 e1 = m.positions[i1] - m.positions[i0], e2 = m.positions[i2] - m.positions[i0];

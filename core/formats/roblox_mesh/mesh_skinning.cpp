@@ -109,6 +109,29 @@ void readBones(ByteReader& r, Builder& b, std::uint64_t count, int parent) {
         std::memcpy(cf.rotation.data(), rec.r, sizeof rec.r);
         b.property(node, "CFrame", "CFrame", cf, ra + 12, 48);
     }
+    // Parent chains that lead back to themselves: the link that closes a cycle is cut (that bone
+    // becomes a root) and reported, so nothing that walks up the parents loops. 0 = not seen,
+    // 1 = on the current walk, 2 = done.
+    std::vector<std::uint8_t> state(n, 0);
+    std::vector<int> walk;
+    for (std::size_t i = 0; i < n; ++i) {
+        walk.clear();
+        int v = int(i);
+        while (v >= 0 && state[std::size_t(v)] == 0) {
+            state[std::size_t(v)] = 1;
+            walk.push_back(v);
+            v = sk.bones[std::size_t(v)].parent;
+        }
+        if (v >= 0 && state[std::size_t(v)] == 1) {
+            const std::size_t closer = std::size_t(walk.back());
+            b.ctx.warn(at + closer * kBoneSize + 4, "bone-parent-cycle",
+                       "bones[" + str(closer) + "]: parent index " +
+                           str(std::uint64_t(sk.bones[closer].parent)) +
+                           " closes a cycle of parents; treated as a root");
+            sk.bones[closer].parent = -1;
+        }
+        for (const int w : walk) state[std::size_t(w)] = 2;
+    }
 }
 
 void readBoneNames(ByteReader& r, Builder& b, std::uint64_t size, int parent) {

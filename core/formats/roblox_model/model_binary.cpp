@@ -103,7 +103,8 @@ private:
         classCount_ = r.i32("class count");
         instanceCount_ = r.i32("instance count");
         if (classCount_ < 0 || instanceCount_ < 0)
-            r.failAt(16, "bad-count", "negative class or instance count in the header");
+            r.failAt(classCount_ < 0 ? 16 : 20, "bad-count",
+                     "negative class or instance count in the header");
         if (std::uint64_t(instanceCount_) > ctx_.limits().maxInstances)
             r.failAt(20, "limit",
                      "instance count " + std::to_string(instanceCount_) + " exceeds maxInstances");
@@ -173,7 +174,8 @@ private:
             c.compressed = compressedLength != 0;
             const std::uint64_t bodyLength = c.compressed ? compressedLength : uncompressedLength;
             if (bodyLength > r.remaining()) {
-                r.failAt(std::size_t(c.offset + 4), "truncated",
+                // The offset of the length field at fault: compressed (+4) or uncompressed (+8).
+                r.failAt(std::size_t(c.offset + (c.compressed ? 4 : 8)), "truncated",
                          std::string(c.compressed ? "compressed" : "uncompressed") + " length " +
                              std::to_string(bodyLength) + " of chunk \"" + c.name +
                              "\" runs past the end of the file (" + std::to_string(r.remaining()) +

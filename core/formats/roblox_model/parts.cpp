@@ -449,10 +449,12 @@ std::vector<Mesh> buildPartMeshes(const std::vector<RobloxPart>& parts,
     return out;
 }
 
-Mesh placePartMesh(const Mesh& mesh, const RobloxPart& part) {
-    Mesh out;
-    out.name = mesh.name.empty() ? part.className : mesh.name;
-    Vec3 scale = part.meshScale, offset = part.meshOffset;
+namespace {
+
+// The scale and offset placePartMesh applies to `mesh` before the CFrame.
+void meshScaleOffset(const Mesh& mesh, const RobloxPart& part, Vec3& scale, Vec3& offset) {
+    scale = part.meshScale;
+    offset = part.meshOffset;
     if (!part.specialMesh) {
         // MeshPart: the mesh is fitted to the part's size (Size / InitialSize, and InitialSize
         // is the mesh's extent).
@@ -465,6 +467,38 @@ Mesh placePartMesh(const Mesh& mesh, const RobloxPart& part) {
         const Vec3 c = b.valid() ? b.center() : Vec3{};
         offset = {-c.x * scale.x, -c.y * scale.y, -c.z * scale.z};
     }
+}
+
+}  // namespace
+
+Mat4 partMeshPlacement(const Mesh& mesh, const RobloxPart& part) {
+    Vec3 scale, offset;
+    meshScaleOffset(mesh, part, scale, offset);
+    Mat4 m;
+    const auto& r = part.cframe.rotation;
+    const float s[3] = {scale.x, scale.y, scale.z};
+    for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col) m.at(row, col) = r[std::size_t(row * 3 + col)] * s[col];
+    const Vec3 t = rotate(part.cframe, offset) + part.cframe.position;
+    m.at(0, 3) = t.x, m.at(1, 3) = t.y, m.at(2, 3) = t.z;
+    return m;
+}
+
+Skeleton placePartSkeleton(const Skeleton& skeleton, const Mat4& placement) {
+    Skeleton out = skeleton;
+    const Mat4 undo = inverse(placement);
+    for (Bone& b : out.bones) {
+        b.world = placement * b.world;
+        if (b.inverseBind) b.inverseBind = *b.inverseBind * undo;
+    }
+    return out;
+}
+
+Mesh placePartMesh(const Mesh& mesh, const RobloxPart& part) {
+    Mesh out;
+    out.name = mesh.name.empty() ? part.className : mesh.name;
+    Vec3 scale, offset;
+    meshScaleOffset(mesh, part, scale, offset);
     // Only the first LOD is placed.
     Mesh unit;
     unit.positions = mesh.positions;
@@ -483,6 +517,9 @@ Mesh placePartMesh(const Mesh& mesh, const RobloxPart& part) {
     std::erase_if(unit.indices, [&](std::uint32_t i) { return i >= unit.positions.size(); });
     unit.indices.resize(unit.indices.size() / 3 * 3);
     appendPlaced(out, unit, part, scale, offset);
+    // Every vertex is kept in order, so the skin weights still apply (skinned with the
+    // skeleton placed by placePartSkeleton).
+    if (mesh.skin.size() == mesh.positions.size()) out.skin = mesh.skin;
     finishMesh(out);
     return out;
 }

@@ -380,8 +380,11 @@ private:
                           "negative offset or size (" + std::to_string(b.offset) + ", " +
                               std::to_string(b.size) + "); block skipped");
             } else if (b.absolute + std::uint64_t(b.size) > fileSize) {
+                // A start past the end is the offset's fault; a start inside the file, the size's.
+                const bool startOutside = b.absolute > fileSize;
                 recordFailure(DecodeError{
-                    b.absolute > fileSize ? "block-out-of-range" : "truncated", off->offset,
+                    startOutside ? "block-out-of-range" : "truncated",
+                    startOutside ? off->offset : size->offset,
                     ctx_.path(),
                     "block \"" + key + "\" spans file bytes " + std::to_string(b.absolute) +
                         " to " + std::to_string(b.absolute + std::uint64_t(b.size)) + " (offset " +
@@ -585,9 +588,11 @@ private:
         Vec3 pmin{-0.5f, -0.5f, -0.5f}, pmax{0.5f, 0.5f, 0.5f};
         if (const Llsd* dom = face.find("PositionDomain")) {
             const auto mn = vec3Of(dom->find("Min")), mx = vec3Of(dom->find("Max"));
-            if (mn && mx) {
+            if (mn && mx && mn->finite() && mx->finite()) {
                 pmin = *mn;
                 pmax = *mx;
+            } else if (mn && mx) {
+                ctx_.warn(at, "bad-domain", "PositionDomain Min/Max are not finite; ±0.5 used");
             } else {
                 ctx_.warn(at, "bad-domain", "PositionDomain has no Min/Max vectors; ±0.5 used");
             }

@@ -147,6 +147,9 @@ void readTriangles(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::size_t tr
                    std::size_t arrayStart) {
     std::vector<Index> raw;
     r.readArray(raw, std::uint64_t(triangles) * 3, "triangle indices");
+    // Each pass over a large index array takes tens of milliseconds: look at the cancel flag
+    // between them.
+    ctx.checkCancel(r.offsetOf(arrayStart));
     const std::uint64_t vertexCount = mesh.positions.size();
     // Fast path: one pass for the largest index, then a widening copy.
     bool allValid = true;
@@ -160,6 +163,7 @@ void readTriangles(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::size_t tr
         for (const Index i : raw) largest = std::max(largest, i);
         allValid = raw.empty() || largest < vertexCount;
     }
+    ctx.checkCancel(r.offsetOf(arrayStart));
     if (allValid) {
         mesh.indices.assign(raw.begin(), raw.end());
         return;
@@ -199,6 +203,7 @@ std::size_t readTexCoords(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::ve
                           const char* name, int node) {
     auto s = ctx.scope(name);
     const std::size_t start = r.pos();
+    ctx.checkCancel(r.offsetOf(start));
     const std::size_t n = readCount(r, "texture coordinate count");
     r.readArray(out, n, "texture coordinates");
     ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Array, {}, node);
@@ -221,6 +226,7 @@ void readSurfaceTail(DecodeContext& ctx, ByteReader& r, Mesh& mesh, int node) {
 
     auto s = ctx.scope("triangles");
     const std::size_t start = r.pos();
+    ctx.checkCancel(r.offsetOf(start));
     const std::size_t triangles = readCount(r, "triangle count");
     if (triangles > ctx.limits().maxTriangles)
         r.failAt(start, "limit",
@@ -286,6 +292,102 @@ BoneTable readBones(DecodeContext& ctx, ByteReader& r, int skeletonNode) {
     }
     ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Array, {}, skeletonNode);
     return t;
+}
+
+BoneTable readSkeleton(DecodeContext& ctx, ByteReader& r, int root, int header) {
+    Asset& a = ctx.asset();
+    const int skeletonNode = a.addNode("skeleton", "skeleton", root);
+    const std::size_t bonesStart = r.pos();
+    BoneTable bones = readBones(ctx, r, skeletonNode);
+    bones.skeletonNode = skeletonNode;
+    a.nodes[skeletonNode].offset = r.offsetOf(bonesStart);
+    a.nodes[skeletonNode].length = r.pos() - bonesStart;
+    a.nodes[header].properties.push_back(
+        {"boneCount", "int32", std::int64_t(bones.names.size()), r.offsetOf(bonesStart), 4});
+    return bones;
+}
+
+FileStart readSignature(DecodeContext& ctx, ByteReader& r, const char* formatName,
+                        const char (&signature)[5], RangeKind signatureKind) {
+    Asset& a = ctx.asset();
+    a.formatName = formatName;
+    a.version = signature;
+    FileStart f;
+    f.root = addFileNode(ctx);
+    f.header = a.addNode("header", "header", f.root);
+    auto s = ctx.scope("header");
+    r.u32("signature");
+    a.nodes[f.header].properties.push_back({"signature", "string", std::string(signature), 0, 4});
+    a.nodes[f.header].offset = 0;
+    a.nodes[f.header].length = 4;
+    ctx.mapRange(0, 4, signatureKind, "signature", f.header);
+    return f;
+}
+
+std::size_t readVertexCount(DecodeContext& ctx, ByteReader& r) {
+    const std::size_t start = r.pos();
+    const std::size_t n = readCount(r, "vertex count");
+    if (n > ctx.limits().maxVertices)
+        r.failAt(start, "limit", "vertex count " + std::to_string(n) + " exceeds maxVertices");
+    return n;
+}
+
+void warnNonFinitePositions(DecodeContext& ctx, const Mesh& mesh, std::uint64_t firstVertexAt) {
+    std::size_t bad = 0, first = 0;
+    for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
+        if (mesh.positions[i].finite()) continue;
+        if (bad++ == 0) first = i;
+    }
+    if (bad) {
+        ctx.warn(firstVertexAt, "non-finite-vertices",
+                 std::to_string(bad) + " of " + std::to_string(mesh.positions.size()) +
+                     " vertices have non-finite positions (first: vertex " + std::to_string(first) +
+                     "); they are kept but left out of the bounds");
+    }
+}
+
+void addSurfaceMesh(DecodeContext& ctx, const ByteReader& r, std::size_t start, int node,
+                    Mesh&& mesh, const std::string& chunkName) {
+    Asset& a = ctx.asset();
+    ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Chunk, chunkName, node);
+    a.nodes[node].offset = r.offsetOf(start);
+    a.nodes[node].length = r.pos() - start;
+    mesh.node = node;
+    a.nodes[node].mesh = static_cast<int>(a.meshes.size());
+    a.meshes.push_back(std::move(mesh));
+    ctx.progress(double(r.pos()) / double(r.size()));
+}
+
+SurfaceHeaders readSurfaceHeaders(DecodeContext& ctx, ByteReader& r, int root, std::size_t count,
+                                  void (*readMore)(DecodeContext&, ByteReader&, int node)) {
+    Asset& a = ctx.asset();
+    SurfaceHeaders h;
+    h.nodes.reserve(count);
+    h.names.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        auto s = ctx.scope("surfaces[" + std::to_string(i) + "]");
+        auto hs = ctx.scope("header");
+        const std::size_t start = r.pos();
+        std::string name = readName(r, "surface name");
+        const int node = a.addNode(name, "surface", root);
+        a.nodes[node].properties.push_back(
+            {"name", "string", name, r.offsetOf(start), r.pos() - start});
+        if (readMore) {
+            ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Field, "name", node);
+            readMore(ctx, r, node);
+        }
+        ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Header, {}, node);
+        h.nodes.push_back(node);
+        h.names.push_back(std::move(name));
+    }
+    return h;
+}
+
+void mapTrailingBytes(DecodeContext& ctx, const ByteReader& r, const char* after) {
+    if (r.atEnd()) return;
+    ctx.warn(r.offset(), "trailing-bytes",
+             std::to_string(r.remaining()) + " bytes follow " + after);
+    ctx.mapRange(r.offset(), r.remaining(), RangeKind::Padding, "trailing bytes");
 }
 
 int addFileNode(DecodeContext& ctx) {

@@ -71,11 +71,69 @@ struct BoneTable {
     std::vector<int> parents;
     std::vector<std::uint64_t> parentOffsets;
     std::vector<int> nodes;
+    int skeletonNode = -1;
 };
 BoneTable readBones(DecodeContext& ctx, ByteReader& r, int skeletonNode);
+// The "skeleton" node under `root` holding the bone table read at the current position; the
+// bone count becomes a property of `header`.
+BoneTable readSkeleton(DecodeContext& ctx, ByteReader& r, int root, int header);
 
 // Adds the common "file" root node and returns its index.
 int addFileNode(DecodeContext& ctx);
+
+// What every decoder starts with: the asset's format name and version (the signature), the
+// "file" root and its "header" node, which holds the 4-byte signature at offset 0 (mapped as
+// `signatureKind`; the node covers those 4 bytes until the decoder extends it).
+struct FileStart {
+    int root = -1;
+    int header = -1;
+};
+FileStart readSignature(DecodeContext& ctx, ByteReader& r, const char* formatName,
+                        const char (&signature)[5], RangeKind signatureKind);
+
+// A vertex count: a non-negative int within maxVertices (fails at the count).
+std::size_t readVertexCount(DecodeContext& ctx, ByteReader& r);
+
+// Warns when positions are NaN or infinite (they are kept; the bounds leave them out).
+// `firstVertexAt` is the file offset of the first vertex record.
+void warnNonFinitePositions(DecodeContext& ctx, const Mesh& mesh, std::uint64_t firstVertexAt);
+
+// Finishes a surface whose data block runs from `start` to the reader's position: maps the block
+// as a chunk (named `chunkName`), gives the node that range, links node and mesh, adds the mesh
+// and reports progress.
+void addSurfaceMesh(DecodeContext& ctx, const ByteReader& r, std::size_t start, int node,
+                    Mesh&& mesh, const std::string& chunkName);
+
+// Surface headers (mi08, ms08): per surface a name, then, where the version has more (mi08's
+// bounds), `readMore` for the rest. Adds a "surface" node per header under `root`; with
+// `readMore` the name is mapped as a field of the header.
+struct SurfaceHeaders {
+    std::vector<int> nodes;
+    std::vector<std::string> names;
+};
+SurfaceHeaders readSurfaceHeaders(DecodeContext& ctx, ByteReader& r, int root, std::size_t count,
+                                  void (*readMore)(DecodeContext&, ByteReader&, int node));
+
+// The surface data blocks (mi08, ms08), one per header in order: `readVertices(mesh, node)`
+// fills the vertices (and skin), then the shared texture coordinate and triangle tail follows.
+template <typename ReadVertices>
+void readSurfaceData(DecodeContext& ctx, ByteReader& r, const SurfaceHeaders& headers,
+                     ReadVertices&& readVertices) {
+    for (std::size_t i = 0; i < headers.nodes.size(); ++i) {
+        ctx.checkCancel(r.offset());
+        auto s = ctx.scope("surfaces[" + std::to_string(i) + "]");
+        const int node = headers.nodes[i];
+        const std::size_t start = r.pos();
+        Mesh mesh;
+        mesh.name = headers.names[i];
+        readVertices(mesh, node);
+        readSurfaceTail(ctx, r, mesh, node);
+        addSurfaceMesh(ctx, r, start, node, std::move(mesh), "data");
+    }
+}
+
+// Bytes after the last structure are kept as padding with a warning ("... follow `after`").
+void mapTrailingBytes(DecodeContext& ctx, const ByteReader& r, const char* after);
 
 // Decoders, one per signature. Each fills ctx.asset() progressively.
 void decodeMesh(DecodeContext& ctx);         // mi08

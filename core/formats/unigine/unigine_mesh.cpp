@@ -34,20 +34,20 @@ constexpr std::size_t kVertexSize = 18;
 void readVertices(DecodeContext& ctx, ByteReader& r, Mesh& mesh, int node) {
     auto s = ctx.scope("vertices");
     const std::size_t start = r.pos();
-    const std::size_t n = readCount(r, "vertex count");
-    if (n > ctx.limits().maxVertices)
-        r.failAt(start, "limit", "vertex count " + std::to_string(n) + " exceeds maxVertices");
+    const std::size_t n = readVertexCount(ctx, r);
     r.checkCount(n, kVertexSize, "vertices");
     const ByteSpan raw = r.bytes(n * kVertexSize, "vertices");
     mesh.positions.resize(n);
     mesh.normals.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
+        if ((i & 0xffff) == 0) ctx.checkCancel(r.offsetOf(start + 4 + i * kVertexSize));
         const std::uint8_t* v = raw.data() + i * kVertexSize;
         std::memcpy(&mesh.positions[i], v, 12);
         std::uint16_t c[3];
         std::memcpy(c, v + 12, 6);
         mesh.normals[i] = {decompressNormal(c[0]), decompressNormal(c[1]), decompressNormal(c[2])};
     }
+    warnNonFinitePositions(ctx, mesh, r.offsetOf(start + 4));
     ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Array, {}, node);
     ctx.mapRange(r.offsetOf(start), 4, RangeKind::Field, "count", node);
     ctx.asset().nodes[node].properties.push_back(
@@ -58,18 +58,12 @@ void readVertices(DecodeContext& ctx, ByteReader& r, Mesh& mesh, int node) {
 
 void decodeMesh(DecodeContext& ctx) {
     Asset& a = ctx.asset();
-    a.formatName = "Unigine mesh";
-    a.version = "mi08";
     ByteReader r(ctx, ctx.bytes());
-    const int root = addFileNode(ctx);
-
-    const int header = a.addNode("header", "header", root);
+    const FileStart file = readSignature(ctx, r, "Unigine mesh", "mi08", RangeKind::Field);
+    const int root = file.root, header = file.header;
     std::size_t surfaceCount = 0;
     {
         auto s = ctx.scope("header");
-        r.u32("signature");
-        a.nodes[header].properties.push_back({"signature", "string", std::string("mi08"), 0, 4});
-        ctx.mapRange(0, 4, RangeKind::Field, "signature", header);
         const int bounds = a.addNode("bounds", "bounds", header);
         readBounds(ctx, r, bounds);
         a.nodes[bounds].offset = 4;
@@ -86,48 +80,10 @@ void decodeMesh(DecodeContext& ctx) {
     }
 
     // Every surface header comes before every surface data block.
-    std::vector<int> surfaceNodes;
-    std::vector<std::string> names;
-    surfaceNodes.reserve(surfaceCount);
-    names.reserve(surfaceCount);
-    for (std::size_t i = 0; i < surfaceCount; ++i) {
-        auto s = ctx.scope("surfaces[" + std::to_string(i) + "]");
-        auto h = ctx.scope("header");
-        const std::size_t start = r.pos();
-        std::string name = readName(r, "surface name");
-        const int node = a.addNode(name, "surface", root);
-        a.nodes[node].properties.push_back(
-            {"name", "string", name, r.offsetOf(start), r.pos() - start});
-        ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Field, "name", node);
-        readBounds(ctx, r, node);
-        ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Header, {}, node);
-        surfaceNodes.push_back(node);
-        names.push_back(std::move(name));
-    }
-
-    for (std::size_t i = 0; i < surfaceCount; ++i) {
-        ctx.checkCancel(r.offset());
-        auto s = ctx.scope("surfaces[" + std::to_string(i) + "]");
-        const int node = surfaceNodes[i];
-        const std::size_t start = r.pos();
-        Mesh mesh;
-        mesh.name = names[i];
-        readVertices(ctx, r, mesh, node);
-        readSurfaceTail(ctx, r, mesh, node);
-        ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Chunk, "data", node);
-        a.nodes[node].offset = r.offsetOf(start);
-        a.nodes[node].length = r.pos() - start;
-        mesh.node = node;
-        a.nodes[node].mesh = static_cast<int>(a.meshes.size());
-        a.meshes.push_back(std::move(mesh));
-        ctx.progress(double(r.pos()) / double(r.size()));
-    }
-
-    if (!r.atEnd()) {
-        ctx.warn(r.offset(), "trailing-bytes",
-                 std::to_string(r.remaining()) + " bytes follow the last surface");
-        ctx.mapRange(r.offset(), r.remaining(), RangeKind::Padding, "trailing bytes");
-    }
+    const SurfaceHeaders surfaces = readSurfaceHeaders(ctx, r, root, surfaceCount, readBounds);
+    readSurfaceData(ctx, r, surfaces,
+                    [&](Mesh& mesh, int node) { readVertices(ctx, r, mesh, node); });
+    mapTrailingBytes(ctx, r, "the last surface");
 }
 
 }  // namespace meshscope::unigine

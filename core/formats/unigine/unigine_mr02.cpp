@@ -16,17 +16,12 @@ constexpr std::size_t kVertexFloats = 8;
 
 void decodeMeshMr02(DecodeContext& ctx) {
     Asset& a = ctx.asset();
-    a.formatName = "Unigine mesh";
-    a.version = "mr02";
     ByteReader r(ctx, ctx.bytes());
-    const int root = addFileNode(ctx);
-    const int header = a.addNode("header", "header", root);
+    const FileStart file = readSignature(ctx, r, "Unigine mesh", "mr02", RangeKind::Field);
+    const int root = file.root, header = file.header;
     std::size_t surfaceCount = 0;
     {
         auto s = ctx.scope("header");
-        r.u32("signature");
-        a.nodes[header].properties.push_back({"signature", "string", std::string("mr02"), 0, 4});
-        ctx.mapRange(0, 4, RangeKind::Field, "signature", header);
         surfaceCount = r.checkCount(readCount(r, "surface count"), kNameSize + 4, "surfaces");
         a.nodes[header].properties.push_back(
             {"surfaceCount", "int32", std::int64_t(surfaceCount), 4, 4});
@@ -49,10 +44,7 @@ void decodeMeshMr02(DecodeContext& ctx) {
 
         auto v = ctx.scope("vertices");
         const std::size_t countAt = r.pos();
-        const std::size_t n = readCount(r, "vertex count");
-        if (n > ctx.limits().maxVertices)
-            r.failAt(countAt, "limit",
-                     "vertex count " + std::to_string(n) + " exceeds maxVertices");
+        const std::size_t n = readVertexCount(ctx, r);
         std::vector<float> data;
         r.readArray(data,
                     std::uint64_t(r.checkCount(n, kVertexFloats * 4, "vertices")) * kVertexFloats,
@@ -66,6 +58,7 @@ void decodeMeshMr02(DecodeContext& ctx) {
             mesh.normals[k] = {f[3], f[4], f[5]};
             mesh.uv0[k] = {f[6], f[7]};
         }
+        warnNonFinitePositions(ctx, mesh, r.offsetOf(countAt + 4));
         ctx.mapRange(r.offsetOf(countAt), 4, RangeKind::Field, "count", node);
         ctx.mapRange(r.offsetOf(countAt), r.pos() - countAt, RangeKind::Array, {}, node);
         if (n % 3) {
@@ -83,19 +76,9 @@ void decodeMeshMr02(DecodeContext& ctx) {
         auto& props = a.nodes[node].properties;
         props.push_back({"vertexCount", "int32", std::int64_t(n), r.offsetOf(countAt), 4});
         props.push_back({"triangleCount", "int32", std::int64_t(triangles)});
-        ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Chunk, {}, node);
-        a.nodes[node].offset = r.offsetOf(start);
-        a.nodes[node].length = r.pos() - start;
-        mesh.node = node;
-        a.nodes[node].mesh = static_cast<int>(a.meshes.size());
-        a.meshes.push_back(std::move(mesh));
-        ctx.progress(double(r.pos()) / double(r.size()));
+        addSurfaceMesh(ctx, r, start, node, std::move(mesh), {});
     }
-    if (!r.atEnd()) {
-        ctx.warn(r.offset(), "trailing-bytes",
-                 std::to_string(r.remaining()) + " bytes follow the last surface");
-        ctx.mapRange(r.offset(), r.remaining(), RangeKind::Padding, "trailing bytes");
-    }
+    mapTrailingBytes(ctx, r, "the last surface");
 }
 
 }  // namespace meshscope::unigine

@@ -18,29 +18,14 @@ namespace meshscope::unigine {
 
 void decodeAnimation(DecodeContext& ctx) {
     Asset& a = ctx.asset();
-    a.formatName = "Unigine skinned animation";
-    a.version = "as08";
     ByteReader r(ctx, ctx.bytes());
-    const int root = addFileNode(ctx);
+    const FileStart file =
+        readSignature(ctx, r, "Unigine skinned animation", "as08", RangeKind::Header);
+    const int root = file.root, header = file.header;
 
-    const int header = a.addNode("header", "header", root);
-    {
-        auto s = ctx.scope("header");
-        r.u32("signature");
-        a.nodes[header].properties.push_back({"signature", "string", std::string("as08"), 0, 4});
-        a.nodes[header].offset = 0;
-        a.nodes[header].length = 4;
-        ctx.mapRange(0, 4, RangeKind::Header, "signature", header);
-    }
-
-    const int skeletonNode = a.addNode("skeleton", "skeleton", root);
-    const std::size_t bonesStart = r.pos();
-    BoneTable bones = readBones(ctx, r, skeletonNode);
+    BoneTable bones = readSkeleton(ctx, r, root, header);
+    const int skeletonNode = bones.skeletonNode;
     const std::size_t boneCount = bones.names.size();
-    a.nodes[skeletonNode].offset = r.offsetOf(bonesStart);
-    a.nodes[skeletonNode].length = r.pos() - bonesStart;
-    a.nodes[header].properties.push_back(
-        {"boneCount", "int32", std::int64_t(boneCount), r.offsetOf(bonesStart), 4});
 
     // Bounds: min xyz + min scale, then size xyz + scale spread.
     Vec4 mn, size;
@@ -172,11 +157,7 @@ void decodeAnimation(DecodeContext& ctx) {
     a.nodes[node].properties.push_back({"frameCount", "int32", std::int64_t(frameCount)});
     a.animations.push_back(std::move(anim));
 
-    if (!r.atEnd()) {
-        ctx.warn(r.offset(), "trailing-bytes",
-                 std::to_string(r.remaining()) + " bytes follow the last frame");
-        ctx.mapRange(r.offset(), r.remaining(), RangeKind::Padding, "trailing bytes");
-    }
+    mapTrailingBytes(ctx, r, "the last frame");
 }
 
 }  // namespace meshscope::unigine

@@ -23,9 +23,7 @@ void readSkinnedVertices(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::siz
                          int node) {
     auto s = ctx.scope("vertices");
     const std::size_t start = r.pos();
-    const std::size_t n = readCount(r, "vertex count");
-    if (n > ctx.limits().maxVertices)
-        r.failAt(start, "limit", "vertex count " + std::to_string(n) + " exceeds maxVertices");
+    const std::size_t n = readVertexCount(ctx, r);
     // Smallest vertex: position (12) + normal (6) + weight count (1).
     r.checkCount(n, 19, "vertices");
     mesh.positions.resize(n);
@@ -34,6 +32,7 @@ void readSkinnedVertices(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::siz
     SkinStats stats;
     std::pair<float, std::uint16_t> influences[255];
     for (std::size_t i = 0; i < n; ++i) {
+        if ((i & 0xffff) == 0) ctx.checkCancel(r.offset());
         const ByteSpan fixed = r.bytes(19, "vertex");
         std::memcpy(&mesh.positions[i], fixed.data(), 12);
         std::uint16_t c[3];
@@ -72,6 +71,7 @@ void readSkinnedVertices(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::siz
             vi.weights[k] = influences[k].first;
         }
     }
+    warnNonFinitePositions(ctx, mesh, r.offsetOf(start + 4));
     ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Array, {}, node);
     ctx.mapRange(r.offsetOf(start), 4, RangeKind::Field, "count", node);
     auto& props = ctx.asset().nodes[node].properties;
@@ -94,30 +94,14 @@ void readSkinnedVertices(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::siz
 
 void decodeSkinnedMesh(DecodeContext& ctx) {
     Asset& a = ctx.asset();
-    a.formatName = "Unigine skinned mesh";
-    a.version = "ms08";
     ByteReader r(ctx, ctx.bytes());
-    const int root = addFileNode(ctx);
-
-    const int header = a.addNode("header", "header", root);
-    {
-        auto s = ctx.scope("header");
-        r.u32("signature");
-        a.nodes[header].properties.push_back({"signature", "string", std::string("ms08"), 0, 4});
-        a.nodes[header].offset = 0;
-        a.nodes[header].length = 4;
-        ctx.mapRange(0, 4, RangeKind::Header, "signature", header);
-    }
+    const FileStart file = readSignature(ctx, r, "Unigine skinned mesh", "ms08", RangeKind::Header);
+    const int root = file.root, header = file.header;
 
     // Bones.
-    const int skeletonNode = a.addNode("skeleton", "skeleton", root);
-    const std::size_t bonesStart = r.pos();
-    BoneTable bones = readBones(ctx, r, skeletonNode);
+    BoneTable bones = readSkeleton(ctx, r, root, header);
+    const int skeletonNode = bones.skeletonNode;
     const std::size_t boneCount = bones.names.size();
-    a.nodes[skeletonNode].offset = r.offsetOf(bonesStart);
-    a.nodes[skeletonNode].length = r.pos() - bonesStart;
-    a.nodes[header].properties.push_back(
-        {"boneCount", "int32", std::int64_t(boneCount), r.offsetOf(bonesStart), 4});
 
     // Frames: for each frame, for each bone, float4 position + scale and float4 rotation.
     std::vector<float> frameData;
@@ -211,8 +195,6 @@ void decodeSkinnedMesh(DecodeContext& ctx) {
 
     // Surface names, then surface data.
     std::size_t surfaceCount = 0;
-    std::vector<int> surfaceNodes;
-    std::vector<std::string> names;
     {
         auto s = ctx.scope("surfaces");
         const std::size_t start = r.pos();
@@ -222,44 +204,12 @@ void decodeSkinnedMesh(DecodeContext& ctx) {
         a.nodes[header].properties.push_back(
             {"surfaceCount", "int32", std::int64_t(surfaceCount), r.offsetOf(start), 4});
     }
-    surfaceNodes.reserve(surfaceCount);
-    names.reserve(surfaceCount);
-    for (std::size_t i = 0; i < surfaceCount; ++i) {
-        auto s = ctx.scope("surfaces[" + std::to_string(i) + "]");
-        auto h = ctx.scope("header");
-        const std::size_t start = r.pos();
-        std::string name = readName(r, "surface name");
-        const int node = a.addNode(name, "surface", root);
-        a.nodes[node].properties.push_back(
-            {"name", "string", name, r.offsetOf(start), r.pos() - start});
-        ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Header, {}, node);
-        surfaceNodes.push_back(node);
-        names.push_back(std::move(name));
-    }
-    for (std::size_t i = 0; i < surfaceCount; ++i) {
-        ctx.checkCancel(r.offset());
-        auto s = ctx.scope("surfaces[" + std::to_string(i) + "]");
-        const int node = surfaceNodes[i];
-        const std::size_t start = r.pos();
-        Mesh mesh;
-        mesh.name = names[i];
+    const SurfaceHeaders surfaces = readSurfaceHeaders(ctx, r, root, surfaceCount, nullptr);
+    readSurfaceData(ctx, r, surfaces, [&](Mesh& mesh, int node) {
         readSkinnedVertices(ctx, r, mesh, boneCount, node);
-        readSurfaceTail(ctx, r, mesh, node);
-        ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Chunk, "data", node);
-        a.nodes[node].offset = r.offsetOf(start);
-        a.nodes[node].length = r.pos() - start;
-        mesh.node = node;
         if (boneCount) mesh.skeleton = static_cast<int>(a.skeletons.size() - 1);
-        a.nodes[node].mesh = static_cast<int>(a.meshes.size());
-        a.meshes.push_back(std::move(mesh));
-        ctx.progress(double(r.pos()) / double(r.size()));
-    }
-
-    if (!r.atEnd()) {
-        ctx.warn(r.offset(), "trailing-bytes",
-                 std::to_string(r.remaining()) + " bytes follow the last surface");
-        ctx.mapRange(r.offset(), r.remaining(), RangeKind::Padding, "trailing bytes");
-    }
+    });
+    mapTrailingBytes(ctx, r, "the last surface");
 }
 
 }  // namespace meshscope::unigine

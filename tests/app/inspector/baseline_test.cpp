@@ -17,62 +17,18 @@
 #include "lod_dock.h"
 #include "main_window.h"
 #include "meshscope/render/viewport.h"
+#include "support/image_baseline.h"
 
 using namespace meshscope;
 using namespace meshscope::shell;
 
 namespace {
 
-constexpr int kTolerance = 24;          // per channel, of 255
-constexpr double kMaxDifferent = 0.01;  // fraction of pixels allowed beyond the tolerance
 const QSize kSize(160, 120);
 
-bool updating() {
-    return qEnvironmentVariableIntValue("MESHSCOPE_UPDATE_BASELINES") != 0;
-}
-
-QString baselinePath(const char* name) {
-    return QString::fromStdString((test::testDataDir() / "baselines" / name).string());
-}
-
-// Compares with the stored baseline (or rewrites it when updating). Differing images are saved
-// next to the test's temporary files for review.
+// Per channel 24 of 255, at most 1 % of pixels beyond that (tests/support/image_baseline.h).
 void expectMatchesBaseline(const QImage& rendered, const char* name) {
-    ASSERT_FALSE(rendered.isNull()) << name;
-    const QImage image = rendered.convertToFormat(QImage::Format_ARGB32);
-    const QString path = baselinePath(name);
-    if (updating()) {
-        ASSERT_TRUE(image.save(path)) << path.toStdString();
-        std::printf("[ baseline ] wrote %s\n", path.toUtf8().constData());
-        return;
-    }
-    QImage baseline(path);
-    ASSERT_FALSE(baseline.isNull())
-        << "missing baseline " << path.toStdString() << " (MESHSCOPE_UPDATE_BASELINES=1 writes it)";
-    baseline = baseline.convertToFormat(QImage::Format_ARGB32);
-    ASSERT_EQ(baseline.size(), image.size()) << name;
-    std::size_t different = 0;
-    int worst = 0;
-    for (int y = 0; y < image.height(); ++y) {
-        const auto* a = reinterpret_cast<const QRgb*>(image.constScanLine(y));
-        const auto* b = reinterpret_cast<const QRgb*>(baseline.constScanLine(y));
-        for (int x = 0; x < image.width(); ++x) {
-            const int d = std::max(
-                {std::abs(qRed(a[x]) - qRed(b[x])), std::abs(qGreen(a[x]) - qGreen(b[x])),
-                 std::abs(qBlue(a[x]) - qBlue(b[x])), std::abs(qAlpha(a[x]) - qAlpha(b[x]))});
-            worst = std::max(worst, d);
-            if (d > kTolerance) ++different;
-        }
-    }
-    const double fraction = double(different) / double(image.width() * image.height());
-    std::printf("[ baseline ] %s: %.3f%% of pixels beyond ±%d (largest difference %d)\n", name,
-                fraction * 100, kTolerance, worst);
-    if (fraction > kMaxDifferent) {
-        const auto out = test::tempDir(std::string("baseline_diff_") + name);
-        image.save(QString::fromStdString((out / name).string()));
-        ADD_FAILURE() << name << ": " << fraction * 100 << "% of pixels differ (limit "
-                      << kMaxDifferent * 100 << "%); rendered image in " << out;
-    }
+    test::expectMatchesBaseline(rendered, name, test::ImageTolerance{24, 0.01});
 }
 
 class Baseline : public ::testing::Test {

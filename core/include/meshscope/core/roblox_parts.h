@@ -65,8 +65,14 @@ std::vector<Mesh> buildPartMeshes(const std::vector<RobloxPart>& parts,
 
 // A mesh placed like a part: `mesh`'s positions (FileMesh units) scaled by the SpecialMesh scale
 // (MeshParts: fitted to the part's size), moved by the offset and transformed by the CFrame.
-// Vertex colours get the part's colour.
+// Vertex colours get the part's colour; skin weights are kept (the skeleton index is not: place
+// the skeleton with placePartSkeleton and set it).
 Mesh placePartMesh(const Mesh& mesh, const RobloxPart& part);
+// The transform placePartMesh applies to `mesh`'s positions: scale, offset, then the CFrame.
+Mat4 partMeshPlacement(const Mesh& mesh, const RobloxPart& part);
+// `skeleton` moved by `placement` (bind transforms and stored inverse binds), so that a placed
+// skinned mesh skins in place: its posed vertices are placement × the unplaced posed vertices.
+Skeleton placePartSkeleton(const Skeleton& skeleton, const Mat4& placement);
 
 // The part's 8 box corners in world space.
 std::array<Vec3, 8> partCorners(const RobloxPart& part);

@@ -1,11 +1,9 @@
-// Line overlays drawn over the asset: vertex normals, the scene's bounding box, and bones (a
-// line from each bone to its parent at the bones' world positions). The line lists are built by
-// plain functions (testable without a window); Overlays owns the Qt 3D entities. Posing updates
-// the bones by calling setBones() with the posed world matrices each frame.
+// Line overlays drawn over the asset: vertex normals and the scene's bounding box. The line lists
+// are built by plain functions (testable without a window); Overlays owns the Qt 3D entities.
+// The bones are drawn by SkeletonView (skeleton_view.h), which follows the pose.
 #pragma once
 
 #include <QObject>
-#include <span>
 #include <vector>
 
 #include "meshscope/core/asset.h"
@@ -25,39 +23,34 @@ using LineVertices = std::vector<float>;
 LineVertices normalLines(const Mesh& mesh, float length, std::size_t maxLines = 500000);
 // The 12 edges of `bounds` (empty when invalid).
 LineVertices boundsLines(const Bounds& bounds);
-// A line from each bone's origin to its parent's origin (roots draw none). `parents[i]` is bone
-// i's parent index or -1; `world` holds model-space (posed or bind) matrices.
-LineVertices boneLines(std::span<const Mat4> world, std::span<const int> parents);
 
 class Overlays : public QObject {
     Q_OBJECT
 public:
     explicit Overlays(Qt3DCore::QEntity* root, QObject* parent = nullptr);
 
-    // Builds normals, bounds and bind-pose bones of `asset` (not kept).
+    // Builds the bounds of `asset`; the normals are built from it when first shown or counted,
+    // so `asset` must outlive the next setAsset() or clear().
     void setAsset(const Asset& asset);
     void clear();
 
-    // Replaces the bone lines (posing calls this with the posed world matrices).
-    void setBones(std::span<const Mat4> world, std::span<const int> parents);
-
     void setNormalsVisible(bool on);
     void setBoundsVisible(bool on);
-    void setBonesVisible(bool on);
     bool normalsVisible() const { return normalsOn_; }
     bool boundsVisible() const { return boundsOn_; }
-    bool bonesVisible() const { return bonesOn_; }
 
-    // Lines currently uploaded (for tests and the status bar).
+    // Lines uploaded (for tests and the status bar); the normals' count builds them first.
     std::size_t normalLineCount() const;
     std::size_t boundsLineCount() const;
-    std::size_t boneLineCount() const;
 
 private:
+    void buildNormals() const;
+
     OverlayLines* normals_;
     OverlayLines* bounds_;
-    OverlayLines* bones_;
-    bool normalsOn_ = false, boundsOn_ = false, bonesOn_ = false;
+    bool normalsOn_ = false, boundsOn_ = false;
+    const Asset* normalsAsset_ = nullptr;  // the asset whose normals are drawn when shown
+    mutable bool normalsBuilt_ = false;
 };
 
 }  // namespace meshscope::render

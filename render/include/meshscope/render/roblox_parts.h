@@ -47,6 +47,9 @@ public:
     void clear();
 
     const std::vector<RobloxPart>& parts() const { return parts_; }
+    // The asset shown in the scene (its meshes are the scene's; skinned MeshPart meshes come with
+    // a placed copy of their skeleton each); empty when no parts are shown.
+    const Asset& sceneAsset() const { return sceneAsset_; }
     // One line per mesh reference that could not be resolved or decoded.
     const QStringList& unresolved() const { return unresolved_; }
     int resolvedMeshCount() const { return resolvedMeshes_; }
@@ -72,6 +75,7 @@ private:
     Qt3DRender::QCamera* camera_;
     AssetScene* boxScene_;
     std::vector<RobloxPart> parts_;
+    Asset sceneAsset_;
     std::vector<int> partOfNode_;
     QStringList unresolved_;
     int resolvedMeshes_ = 0;

@@ -20,6 +20,7 @@ class Qt3DWindow;
 namespace Qt3DRender {
 class QCamera;
 class QClearBuffers;
+class QFrameGraphNode;
 class QLayer;
 class QRenderCapture;
 class QSubtreeEnabler;
@@ -47,18 +48,24 @@ public:
     ~Viewport() override;
 
     AssetScene* scene() const { return scene_; }
-    // Normals, bounds and bone lines (hidden until switched on).
+    // Normals and bounds (hidden until switched on); the bones are the pose controller's.
     Overlays* overlays() const { return overlays_; }
     RobloxPartsView* robloxParts() const { return parts_; }
     CameraController* cameraController() const { return controller_; }
     Qt3DRender::QCamera* camera() const;
     QWindow* renderWindow() const;
 
-    void setAsset(const Asset& asset);  // uploads the meshes and frames them
+    // Uploads the meshes and frames them; `asset` must outlive the next setAsset() or
+    // clearAsset() (the normals overlay is built from it when first shown).
+    void setAsset(const Asset& asset);
     void clearAsset();
 
     void fitToView();
     void resetView();
+    // Off: the window shows only the background colour and every frame renders the scene just
+    // once, for captures (the command line's --screenshot: half the rasterising per frame).
+    void setOnscreenDrawing(bool on);
+    bool onscreenDrawing() const;
     void setGridVisible(bool visible);
     bool gridVisible() const;
     void setWireframe(bool on);
@@ -100,6 +107,9 @@ private:
     CameraController* controller_ = nullptr;
     bool gridVisible_ = true;
 
+    Qt3DRender::QSubtreeEnabler* onscreenBranch_ = nullptr;
+    Qt3DRender::QFrameGraphNode* onscreenIdleClear_ = nullptr;
+
     // Offscreen capture branch.
     Qt3DRender::QCamera* captureCamera_ = nullptr;
     Qt3DRender::QSubtreeEnabler* captureBranch_ = nullptr;
@@ -114,6 +124,7 @@ private:
         int attempts = 0;
         bool active = false;
         QImage previous;
+        bool afterEmptyFrame = false;  // the previous attempt held only the clear colour
     } pending_;
 
     double frameTimeMs_ = 0;

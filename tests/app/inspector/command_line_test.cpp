@@ -1,0 +1,206 @@
+// The viewer's command line as the desktop entry uses it (`meshscope %F`): several files open in
+// a window each, titled with its file; `--screenshot` with several files writes one numbered
+// image per file. And a long load: the status bar's Cancel shows while the window keeps
+// handling events.
+#include <gtest/gtest.h>
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QImage>
+#include <QProgressBar>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTimer>
+#include <QToolButton>
+#include <algorithm>
+#include <cstdio>
+
+#include "asset_document.h"
+#include "fixtures.h"
+#include "main_window.h"
+#include "meshscope/core/roblox_model_writer.h"
+#include "viewer_app.h"
+
+using namespace meshscope;
+using namespace meshscope::shell;
+using namespace meshscope::inspector_test;
+
+namespace {
+
+ViewerOptions parse(const QStringList& arguments) {
+    ViewerOptions options;
+    const auto exitCode =
+        parseViewerOptions(QStringList{QStringLiteral("meshscope")} + arguments, options);
+    EXPECT_FALSE(exitCode.has_value()) << arguments.join(' ').toStdString();
+    return options;
+}
+
+// Pixels whose largest channel difference exceeds `tolerance` (images of one size).
+int differingPixels(const QImage& a, const QImage& b, int tolerance = 8) {
+    const QImage x = a.convertToFormat(QImage::Format_ARGB32);
+    const QImage y = b.convertToFormat(QImage::Format_ARGB32);
+    int n = 0;
+    for (int row = 0; row < x.height(); ++row) {
+        const auto* p = reinterpret_cast<const QRgb*>(x.constScanLine(row));
+        const auto* q = reinterpret_cast<const QRgb*>(y.constScanLine(row));
+        for (int col = 0; col < x.width(); ++col) {
+            const int d = std::max({std::abs(qRed(p[col]) - qRed(q[col])),
+                                    std::abs(qGreen(p[col]) - qGreen(q[col])),
+                                    std::abs(qBlue(p[col]) - qBlue(q[col]))});
+            n += d > tolerance;
+        }
+    }
+    return n;
+}
+
+}  // namespace
+
+TEST(CommandLine, TwoFilesOpenTwoWindowsEachTitledWithItsFile) {
+    const QString first = writeFileMeshFixture("cli_two_a", "first.mesh", makeUvSphere());
+    const QString second = writeFileMeshFixture("cli_two_b", "second.mesh", makeLodSphere(2));
+    const ViewerOptions options = parse({first, second});
+    ASSERT_EQ(options.files.size(), 2);
+
+    MainWindow window;
+    window.setInteractive(false);
+    const QList<MainWindow*> windows = openViewerWindows(window, options);
+    ASSERT_EQ(windows.size(), 2);
+    EXPECT_EQ(windows[0], &window) << "the first file opens in the first window";
+    ASSERT_NE(windows[1], &window) << "the second file opens in a window of its own";
+    for (MainWindow* w : windows) {
+        EXPECT_TRUE(w->isVisible());
+        ASSERT_TRUE(QTest::qWaitFor([w] { return w->document()->hasAsset(); }, 15000));
+    }
+    EXPECT_EQ(windows[0]->document()->filePath(), first);
+    EXPECT_EQ(windows[1]->document()->filePath(), second);
+    EXPECT_TRUE(windows[0]->windowTitle().startsWith(QStringLiteral("first.mesh")))
+        << windows[0]->windowTitle().toStdString();
+    EXPECT_TRUE(windows[1]->windowTitle().startsWith(QStringLiteral("second.mesh")))
+        << windows[1]->windowTitle().toStdString();
+    windows[1]->close();  // WA_DeleteOnClose
+}
+
+TEST(CommandLine, ScreenshotPathsAreNumberedOnlyForSeveralFiles) {
+    EXPECT_EQ(screenshotPath(QStringLiteral("/tmp/shot.png"), 0, 1),
+              QStringLiteral("/tmp/shot.png"));
+    EXPECT_EQ(screenshotPath(QStringLiteral("/tmp/shot.png"), 0, 2),
+              QStringLiteral("/tmp/shot-1.png"));
+    EXPECT_EQ(screenshotPath(QStringLiteral("/tmp/shot.png"), 1, 2),
+              QStringLiteral("/tmp/shot-2.png"));
+    EXPECT_EQ(screenshotPath(QStringLiteral("out/a.b.jpg"), 2, 3), QStringLiteral("out/a.b-3.jpg"));
+    EXPECT_EQ(screenshotPath(QStringLiteral("out/shot"), 0, 2), QStringLiteral("out/shot-1"));
+}
+
+TEST(CommandLine, ScreenshotOfTwoFilesWritesOneNumberedImageOfEach) {
+    const QString sphere = writeFileMeshFixture("cli_shot_a", "sphere.mesh", makeUvSphere());
+    const QString cylinder =
+        writeFileMeshFixture("cli_shot_b", "cylinder.mesh", makeSkinnedCylinder(3));
+    const QString dir = QString::fromStdString(test::tempDir("cli_shot_out").string());
+    const QString out = dir + QStringLiteral("/shot.png");
+
+    {
+        MainWindow window;
+        const ViewerOptions options =
+            parse({QStringLiteral("--screenshot"), out, QStringLiteral("--size"),
+                   QStringLiteral("160x120"), sphere, cylinder});
+        ASSERT_EQ(writeScreenshots(window, options), 0);
+    }
+    EXPECT_FALSE(QFileInfo::exists(out)) << "with two files no image takes OUT's own name";
+    const QImage first(dir + QStringLiteral("/shot-1.png"));
+    const QImage second(dir + QStringLiteral("/shot-2.png"));
+    ASSERT_FALSE(first.isNull());
+    ASSERT_FALSE(second.isNull());
+    EXPECT_EQ(first.size(), QSize(160, 120));
+    EXPECT_EQ(second.size(), QSize(160, 120));
+
+    // Each numbered image is the picture a run with that file alone makes.
+    const QString alone[2] = {dir + QStringLiteral("/sphere_alone.png"),
+                              dir + QStringLiteral("/cylinder_alone.png")};
+    const QString files[2] = {sphere, cylinder};
+    for (int i = 0; i < 2; ++i) {
+        MainWindow window;
+        const ViewerOptions options =
+            parse({QStringLiteral("--screenshot"), alone[i], QStringLiteral("--size"),
+                   QStringLiteral("160x120"), files[i]});
+        ASSERT_EQ(writeScreenshots(window, options), 0);
+    }
+    const int pixels = 160 * 120;
+    EXPECT_LT(differingPixels(first, QImage(alone[0])), pixels / 100);
+    EXPECT_LT(differingPixels(second, QImage(alone[1])), pixels / 100);
+    EXPECT_GT(differingPixels(first, second), pixels / 100) << "two different meshes";
+}
+
+TEST(CommandLine, AFileThatCannotBeOpenedStillLeavesTheOthersScreenshots) {
+    const QString sphere = writeFileMeshFixture("cli_shot_bad_a", "sphere.mesh", makeUvSphere());
+    const QString missing =
+        QString::fromStdString((test::tempDir("cli_shot_bad_b") / "no_such_file.mesh").string());
+    const QString dir = QString::fromStdString(test::tempDir("cli_shot_bad_out").string());
+    MainWindow window;
+    const ViewerOptions options =
+        parse({QStringLiteral("--screenshot"), dir + QStringLiteral("/shot.png"),
+               QStringLiteral("--size"), QStringLiteral("64x48"), missing, sphere});
+    EXPECT_EQ(writeScreenshots(window, options), 1);
+    EXPECT_FALSE(QFileInfo::exists(dir + QStringLiteral("/shot-1.png")));
+    EXPECT_EQ(QImage(dir + QStringLiteral("/shot-2.png")).size(), QSize(64, 48));
+}
+
+// A place with enough parts that decoding takes a while (about half a second on the development
+// machine): the Cancel button appears in the status bar while the event loop keeps running.
+TEST(LongLoad, TheCancelButtonShowsAndTheWindowKeepsRespondingWhileDecoding) {
+    static const QString path = [] {
+        const RobloxModelWriteResult written = writeRobloxModel(makeRobloxPlace(150'000));
+        EXPECT_TRUE(written.ok());
+        const auto file = test::tempDir("long_load") / "parts.rbxl";
+        test::writeFile(file, written.bytes);
+        return QString::fromStdString(file.string());
+    }();
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QToolButton* cancel = nullptr;
+    for (QToolButton* b : window.findChildren<QToolButton*>())
+        if (b->toolTip() == QStringLiteral("Cancel decoding")) cancel = b;
+    ASSERT_NE(cancel, nullptr);
+    QProgressBar* progress = window.findChild<QProgressBar*>();
+    ASSERT_NE(progress, nullptr);
+    EXPECT_FALSE(cancel->isVisible()) << "nothing to cancel yet";
+
+    // Counts event-loop turns on the GUI thread while the decode runs, and the longest wait.
+    int ticks = 0;
+    qint64 longestGap = 0;
+    QElapsedTimer sinceTick;
+    QTimer ticker;
+    ticker.setInterval(5);
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        ++ticks;
+        longestGap = std::max(longestGap, sinceTick.restart());
+    });
+    QElapsedTimer sinceOpen;
+    sinceOpen.start();
+    sinceTick.start();
+    ticker.start();
+    window.openFile(path);
+    ASSERT_TRUE(window.isDecoding());
+    const bool shown =
+        QTest::qWaitFor([&] { return cancel->isVisible() || !window.isDecoding(); }, 20000);
+    ASSERT_TRUE(shown);
+    if (!window.isDecoding())
+        GTEST_SKIP() << "the decode finished in " << sinceOpen.elapsed()
+                     << " ms, before the Cancel button's delay: nothing long to cancel here";
+    const qint64 shownAfter = sinceOpen.elapsed();
+    const int ticksWhileDecoding = ticks;
+    EXPECT_TRUE(cancel->isVisible());
+    EXPECT_TRUE(progress->isVisible());
+    // The reveal timer fired and so did ours: the decode does not hold the GUI thread.
+    EXPECT_GT(ticksWhileDecoding, 0)
+        << "the GUI thread kept handling events while the file decoded";
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !window.isDecoding(); }, 10000));
+    EXPECT_FALSE(cancel->isVisible()) << "the button goes once the decode has stopped";
+    EXPECT_FALSE(progress->isVisible());
+    std::printf(
+        "[ measured ] Cancel shown %lld ms after opening; a 5 ms timer fired %d times meanwhile "
+        "(longest gap %lld ms)\n",
+        static_cast<long long>(shownAfter), ticksWhileDecoding, static_cast<long long>(longestGap));
+}

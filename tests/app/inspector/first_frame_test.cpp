@@ -1,0 +1,119 @@
+// What the open-to-first-frame path leaves out or shortens must not change what is shown: the
+// normals overlay is built only when first shown; a window that does not draw the scene itself
+// (the --screenshot run) captures the same picture as one that does; the first capture of a new
+// window, taken while its shaders are still being built, equals one taken once everything has
+// settled.
+#include <gtest/gtest.h>
+
+#include <QImage>
+#include <QTest>
+#include <Qt3DCore/QBuffer>
+#include <Qt3DCore/QEntity>
+#include <Qt3DCore/QNode>
+#include <algorithm>
+
+#include "meshscope/core/mesh_generators.h"
+#include "meshscope/render/asset_scene.h"
+#include "meshscope/render/overlays.h"
+#include "meshscope/render/viewport.h"
+
+using namespace meshscope;
+
+namespace {
+
+// Bytes held by the normals overlay's vertex buffer (the overlays hang off the scene root, the
+// grandparent of a mesh entity).
+qsizetype normalsBufferBytes(render::Viewport& viewport) {
+    Qt3DCore::QEntity* mesh = viewport.scene()->meshEntity(0);
+    if (!mesh || !mesh->parentNode() || !mesh->parentNode()->parentNode()) return -1;
+    Qt3DCore::QNode* root = mesh->parentNode()->parentNode();
+    for (Qt3DCore::QEntity* e : root->findChildren<Qt3DCore::QEntity*>()) {
+        if (e->objectName() != QStringLiteral("normals overlay")) continue;
+        const auto buffers = e->findChildren<Qt3DCore::QBuffer*>();
+        return buffers.isEmpty() ? -1 : buffers.first()->data().size();
+    }
+    return -1;
+}
+
+int differingPixels(const QImage& a, const QImage& b, int tolerance = 8) {
+    const QImage x = a.convertToFormat(QImage::Format_ARGB32);
+    const QImage y = b.convertToFormat(QImage::Format_ARGB32);
+    int n = 0;
+    for (int row = 0; row < x.height(); ++row) {
+        const auto* p = reinterpret_cast<const QRgb*>(x.constScanLine(row));
+        const auto* q = reinterpret_cast<const QRgb*>(y.constScanLine(row));
+        for (int col = 0; col < x.width(); ++col)
+            n += std::max({std::abs(qRed(p[col]) - qRed(q[col])),
+                           std::abs(qGreen(p[col]) - qGreen(q[col])),
+                           std::abs(qBlue(p[col]) - qBlue(q[col]))}) > tolerance;
+    }
+    return n;
+}
+
+// The `captures`-th capture of `asset` in a new viewport (160 × 120).
+QImage captureOf(const Asset& asset, bool onscreenDrawing, int captures) {
+    render::Viewport viewport;
+    viewport.resize(320, 240);
+    viewport.setOnscreenDrawing(onscreenDrawing);
+    EXPECT_EQ(viewport.onscreenDrawing(), onscreenDrawing);
+    viewport.setAsset(asset);
+    viewport.show();
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(viewport.renderWindow()));
+    render::CaptureOptions options;
+    options.size = QSize(160, 120);
+    QImage image;
+    for (int i = 0; i < captures; ++i) image = viewport.captureImageBlocking(options);
+    return image;
+}
+
+}  // namespace
+
+TEST(FirstFrame, TheNormalsOverlayIsBuiltWhenFirstShown) {
+    const Asset sphere = makeUvSphere();
+    const Asset cylinder = makeSkinnedCylinder(3);
+    render::Viewport viewport;
+    viewport.setAsset(sphere);
+    render::Overlays* overlays = viewport.overlays();
+    ASSERT_FALSE(overlays->normalsVisible());
+    EXPECT_EQ(normalsBufferBytes(viewport), 0) << "hidden normals hold no vertex data";
+
+    overlays->setNormalsVisible(true);
+    const std::size_t vertices = sphere.meshes[0].positions.size();
+    // One line per vertex: two line vertices of position + RGBA colour (7 floats) each.
+    EXPECT_EQ(normalsBufferBytes(viewport), qsizetype(vertices * 2 * 7 * sizeof(float)));
+    EXPECT_EQ(overlays->normalLineCount(), vertices);
+
+    // Shown normals follow a new asset at once; hidden ones wait until counted or shown.
+    viewport.setAsset(cylinder);
+    EXPECT_EQ(overlays->normalLineCount(), cylinder.meshes[0].positions.size());
+    overlays->setNormalsVisible(false);
+    viewport.setAsset(sphere);
+    EXPECT_EQ(normalsBufferBytes(viewport), 0);
+    EXPECT_EQ(overlays->normalLineCount(), vertices);
+    viewport.clearAsset();
+    EXPECT_EQ(overlays->normalLineCount(), 0u);
+}
+
+TEST(FirstFrame, AWindowThatDoesNotDrawTheSceneCapturesTheSamePicture) {
+    const Asset sphere = makeLodSphere(2);
+    const QImage drawn = captureOf(sphere, true, 1);
+    const QImage captureOnly = captureOf(sphere, false, 1);
+    ASSERT_EQ(drawn.size(), QSize(160, 120));
+    ASSERT_EQ(captureOnly.size(), QSize(160, 120));
+    EXPECT_LT(differingPixels(drawn, captureOnly), 160 * 120 / 100);
+}
+
+TEST(FirstFrame, TheFirstCaptureOfANewWindowEqualsALaterOne) {
+    // The first capture is taken while the materials' shaders are being built (a frame that
+    // draws nothing); the third long after.
+    const Asset sphere = makeUvSphere();
+    const QImage first = captureOf(sphere, false, 1);
+    const QImage third = captureOf(sphere, false, 3);
+    ASSERT_EQ(first.size(), QSize(160, 120));
+    ASSERT_EQ(third.size(), QSize(160, 120));
+    EXPECT_LT(differingPixels(first, third), 160 * 120 / 100);
+    // And it shows the mesh: the centre is not the background's colour.
+    const QRgb centre = first.pixel(80, 60);
+    const QRgb corner = first.pixel(2, 2);
+    EXPECT_NE(centre, corner);
+}

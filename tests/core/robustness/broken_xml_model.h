@@ -1,0 +1,140 @@
+// Broken Roblox XML models (.rbxmx). There is no XML writer, so each document is assembled here
+// from its pieces, and every expected offset is the length of the pieces before it (an element's
+// offset is the offset of its '<').
+#pragma once
+
+#include <cmath>
+
+#include "broken_case.h"
+
+namespace meshscope::test::broken {
+
+namespace rbxmx {
+
+inline const std::string kOpen = "<roblox version=\"4\">";
+inline const std::string kClose = "</roblox>";
+
+inline std::string item(const std::string& cls, const std::string& referent,
+                        const std::string& properties, const std::string& children = {}) {
+    return "<Item class=\"" + cls + "\" referent=\"" + referent + "\"><Properties>" + properties +
+           "</Properties>" + children + "</Item>";
+}
+
+inline std::string name(const std::string& n) {
+    return "<string name=\"Name\">" + n + "</string>";
+}
+
+}  // namespace rbxmx
+
+inline void addXmlModelCases(std::vector<BrokenCase>& out) {
+    using namespace rbxmx;
+    auto add = [&](std::string caseName, const std::string& doc, std::optional<Expect> error,
+                   std::optional<Expect> warning = {},
+                   std::function<void(const DecodeResult&)> keeps = {}) {
+        out.push_back({"roblox_model_xml", std::move(caseName), ".rbxmx", text(doc),
+                       std::move(error), std::move(warning), std::move(keeps)});
+    };
+    const std::string partA = item("Part", "RBX1", name("A"));
+    const std::string linkBefore = name("Link") + "<Ref name=\"Value\">";
+    auto link = [&](const std::string& target) {
+        return item("ObjectValue", "RBX2", linkBefore + target + "</Ref>");
+    };
+    const std::string rootStart =
+        "<Item class=\"Model\" referent=\"RBX0\"><Properties>" + name("Root") + "</Properties>";
+    const std::string good = kOpen + rootStart + partA + link("RBX1") + "</Item>" + kClose;
+
+    // Cut in the middle of A's start tag: the parser stops at the end of the data.
+    {
+        const std::size_t at = good.find("<Item class=\"Part\"") + 8;
+        add("truncated_in_start_tag", good.substr(0, at), diag("xml", at, "malformed XML"));
+    }
+    // "<roblox>" only inside a comment: the sniffer sees it, the document has another root.
+    add("no_roblox_root", "<!-- not a <roblox> file --><model><Item class=\"Part\"/></model>",
+        diag("xml", 0, "no <roblox> root element"));
+    // 600 nested Folders: item k (1-based) starts at kOpen + (k - 1) × the opening's length;
+    // item 513 is the first deeper than Limits::maxDepth = 512. The 512 above it are kept.
+    {
+        const std::string opening = "<Item class=\"Folder\">";
+        std::string doc = kOpen;
+        for (int i = 0; i < 600; ++i) doc += opening;
+        for (int i = 0; i < 600; ++i) doc += "</Item>";
+        doc += kClose;
+        add("deep_nesting", doc,
+            diag("limit", kOpen.size() + 512 * opening.size(),
+                 "items nest deeper than maxDepth (512)"),
+            {}, [](const DecodeResult& r) { EXPECT_EQ(r.asset.nodes.size(), 512u); });
+    }
+    // Link's Value names a referent no item has; its <Ref> starts after Root, A and Link's name.
+    {
+        const std::string doc = kOpen + rootStart + partA + link("RBX999") + "</Item>" + kClose;
+        const std::size_t ref =
+            kOpen.size() + rootStart.size() + partA.size() +
+            std::string("<Item class=\"ObjectValue\" referent=\"RBX2\"><Properties>").size() +
+            name("Link").size();
+        add("dangling_referent", doc, {},
+            diag("dangling-referent", ref,
+                 "property \"Value\" refers to \"RBX999\", which no item has"),
+            [](const DecodeResult& r) {
+                const int l = nodeNamed(r.asset, "Link");
+                ASSERT_GE(l, 0);
+                EXPECT_EQ(
+                    std::get<NodeRef>(r.asset.nodes[std::size_t(l)].property("Value")->value).node,
+                    -1);
+            });
+    }
+    // Link reuses A's referent: the second item (Link) is reported at its '<'.
+    {
+        const std::string dup = item("ObjectValue", "RBX1", linkBefore + "RBX1</Ref>");
+        const std::string doc = kOpen + rootStart + partA + dup + "</Item>" + kClose;
+        add("duplicate_referent", doc, {},
+            diag("duplicate-referent", kOpen.size() + rootStart.size() + partA.size(),
+                 "referent \"RBX1\" is used by two items; the first keeps it"));
+    }
+    // A reference cycle through a Ref property (Link → Link) is a value, never followed.
+    add("ref_to_itself", kOpen + rootStart + partA + link("RBX2") + "</Item>" + kClose, {}, {},
+        [](const DecodeResult& r) {
+            const int l = nodeNamed(r.asset, "Link");
+            ASSERT_GE(l, 0);
+            EXPECT_EQ(
+                std::get<NodeRef>(r.asset.nodes[std::size_t(l)].property("Value")->value).node, l);
+        });
+    // A shared string that is not base64, after the root's opening tag.
+    add("shared_string_bad_base64",
+        kOpen +
+            "<SharedStrings><SharedString md5=\"x\">@@not base64@@</SharedString></SharedStrings>" +
+            rootStart + "</Item>" + kClose,
+        {},
+        diag("bad-base64", kOpen.size() + std::string("<SharedStrings>").size(),
+             "shared string is not valid base64"));
+    // Roblox writes NAN and INF in XML: they are kept as the numbers they name.
+    add("vector3_nan_inf",
+        kOpen +
+            item("Part", "RBX1",
+                 name("A") + "<Vector3 name=\"Size\"><X>NAN</X><Y>INF</Y><Z>-INF</Z></Vector3>") +
+            kClose,
+        {}, {}, [](const DecodeResult& r) {
+            const int a = nodeNamed(r.asset, "A");
+            ASSERT_GE(a, 0);
+            const Property* p = r.asset.nodes[std::size_t(a)].property("Size");
+            ASSERT_NE(p, nullptr);
+            const Vec3 v = std::get<Vec3>(p->value);
+            EXPECT_TRUE(std::isnan(v.x));
+            EXPECT_EQ(v.y, INFINITY);
+            EXPECT_EQ(v.z, -INFINITY);
+        });
+    // A malformed number: kept as 0 with a warning at the property's '<'.
+    {
+        const std::string before =
+            kOpen + "<Item class=\"Part\" referent=\"RBX1\"><Properties>" + name("A");
+        add("vector3_malformed_number",
+            before +
+                "<Vector3 "
+                "name=\"Size\"><X>1.5.5</X><Y>2</Y><Z>3</Z></Vector3></Properties></Item>" +
+                kClose,
+            {},
+            diag("bad-value", before.size(),
+                 "property \"Size\" (Vector3): missing or malformed X"));
+    }
+}
+
+}  // namespace meshscope::test::broken
