@@ -110,12 +110,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (!decodeOrReport(file, result, err)) return 1;
     const Asset& asset = result.asset;
     if (p.command == "info") {
-        if (p.json) out << infoJson(asset).dump(2) << "\n";
+        if (p.json) out << dumpJson(infoJson(asset)) << "\n";
         else out << infoText(asset, file);
     } else if (p.command == "map") {
         out << mapText(asset);
     } else {
-        if (p.json) out << treeJson(asset).dump(2) << "\n";
+        if (p.json) out << dumpJson(treeJson(asset)) << "\n";
         else for (int r : asset.roots()) printTree(asset, r, 0, out);
     }
     return 0;

@@ -18,7 +18,9 @@ Json number(float v) {
     return std::isfinite(v) ? Json(static_cast<double>(v)) : Json(nullptr);
 }
 
-Json vec3(const Vec3& v) { return Json::array({number(v.x), number(v.y), number(v.z)}); }
+Json vec3(const Vec3& v) {
+    return Json::array({number(v.x), number(v.y), number(v.z)});
+}
 
 std::string base64(const Bytes& b) {
     static const char* t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -36,7 +38,9 @@ std::string base64(const Bytes& b) {
     return out;
 }
 
-bool isModel(const Asset& a) { return a.format.rfind("roblox-model", 0) == 0; }
+bool isModel(const Asset& a) {
+    return a.format.rfind("roblox-model", 0) == 0;
+}
 
 }  // namespace
 
@@ -44,14 +48,19 @@ Json valueJson(const Value& value) {
     return std::visit(
         [](const auto& v) -> Json {
             using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, std::monostate>) return nullptr;
+            if constexpr (std::is_same_v<T, std::monostate>)
+                return nullptr;
             else if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::int64_t> ||
                                std::is_same_v<T, std::string>)
                 return v;
-            else if constexpr (std::is_same_v<T, double>) return std::isfinite(v) ? Json(v) : Json(std::to_string(v));
-            else if constexpr (std::is_same_v<T, Bytes>) return base64(v);
-            else if constexpr (std::is_same_v<T, Vec2>) return Json::array({number(v.x), number(v.y)});
-            else if constexpr (std::is_same_v<T, Vec3>) return vec3(v);
+            else if constexpr (std::is_same_v<T, double>)
+                return std::isfinite(v) ? Json(v) : Json(std::to_string(v));
+            else if constexpr (std::is_same_v<T, Bytes>)
+                return base64(v);
+            else if constexpr (std::is_same_v<T, Vec2>)
+                return Json::array({number(v.x), number(v.y)});
+            else if constexpr (std::is_same_v<T, Vec3>)
+                return vec3(v);
             else if constexpr (std::is_same_v<T, Vec4>)
                 return Json::array({number(v.x), number(v.y), number(v.z), number(v.w)});
             else if constexpr (std::is_same_v<T, CFrame>) {
@@ -88,7 +97,8 @@ Json infoJson(const Asset& asset) {
         mj["skinned"] = m.skinned();
         // Extra keys (allowed by the contract).
         Json lodLevels = Json::array();
-        for (const auto& l : m.lods) lodLevels.push_back({{"name", l.name}, {"triangles", l.triangleCount}});
+        for (const auto& l : m.lods)
+            lodLevels.push_back({{"name", l.name}, {"triangles", l.triangleCount}});
         mj["lodLevels"] = lodLevels;
         mj["surfaces"] = m.surfaces.size();
         meshes.push_back(std::move(mj));
@@ -152,10 +162,12 @@ std::string infoText(const Asset& asset, const std::string& fileName) {
           << " correctives, " << f.boneNames.size() << " face bones\n";
     }
     for (const auto& a : asset.animations)
-        o << "  animation \"" << a.name << "\": " << a.frameCount << " frames, " << a.tracks.size() << " tracks\n";
+        o << "  animation \"" << a.name << "\": " << a.frameCount << " frames, " << a.tracks.size()
+          << " tracks\n";
     if (isModel(asset)) o << "  " << asset.nodes.size() << " instances\n";
     for (const auto& d : asset.diagnostics)
-        o << "  " << (d.severity == Severity::Info ? "note" : "warning") << ": " << d.toString() << "\n";
+        o << "  " << (d.severity == Severity::Info ? "note" : "warning") << ": " << d.toString()
+          << "\n";
     return o.str();
 }
 
@@ -195,7 +207,8 @@ Json treeJson(const Asset& asset) {
         j["properties"] = props;
         Json children = Json::array();
         for (int c : node.children)
-            if (c >= 0 && std::size_t(c) < built.size() && !built[c].is_null()) children.push_back(std::move(built[c]));
+            if (c >= 0 && std::size_t(c) < built.size() && !built[c].is_null())
+                children.push_back(std::move(built[c]));
         j["children"] = children;
         j["id"] = n;
         built[n] = std::move(j);
@@ -215,6 +228,10 @@ std::string mapText(const Asset& asset) {
         out += "\n";
     }
     return out;
+}
+
+std::string dumpJson(const nlohmann::ordered_json& json, int indent) {
+    return json.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 }  // namespace meshscope::cli

@@ -17,6 +17,9 @@ std::string infoText(const Asset& asset, const std::string& fileName);
 // `tree --json`: {"roots": [{"class", "name", "properties", "children"}]}.
 nlohmann::ordered_json treeJson(const Asset& asset);
 nlohmann::ordered_json valueJson(const Value& value);
+// Serialises a report. Names and strings come from the file and need not be UTF-8: invalid bytes
+// are written as U+FFFD instead of failing (JSON text must be UTF-8).
+std::string dumpJson(const nlohmann::ordered_json& json, int indent = 2);
 // `map`: one range per line: offset, length, path.
 std::string mapText(const Asset& asset);
 

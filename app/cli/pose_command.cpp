@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "json_report.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/pose.h"
 
@@ -236,7 +237,7 @@ int runPose(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         return 2;
     }
     if (json) {
-        out << report->dump(2) << "\n";
+        out << dumpJson(*report) << "\n";
         return 0;
     }
     // Text: one line per bone with its posed position, then the bounds.

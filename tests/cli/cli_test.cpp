@@ -2,9 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli_commands.h"
+#include "meshscope/core/roblox_model_writer.h"
 #include "support/test_support.h"
 
 using meshscope::cli::run;
@@ -70,4 +72,27 @@ TEST(Cli, ExecutableReportsLfsPointer) {
     const int status = pclose(p);
     EXPECT_EQ(WEXITSTATUS(status), 1);
     EXPECT_NE(out.find("Git LFS pointer"), std::string::npos) << out;
+}
+
+// Names come from the file and need not be UTF-8 (real places carry Latin-1 and stray bytes);
+// JSON text must be UTF-8, so the reports write U+FFFD for such bytes instead of failing.
+TEST(Cli, JsonReportsReplaceInvalidUtf8InNames) {
+    meshscope::Asset model = meshscope::makeRobloxTypesModel();
+    ASSERT_FALSE(model.nodes.empty());
+    model.nodes[0].name = "caf\xe9 \xff";
+    for (auto& property : model.nodes[0].properties)
+        if (property.name == "Name") property.value = model.nodes[0].name;
+    const auto written = meshscope::writeRobloxModel(model);
+    ASSERT_TRUE(written.ok());
+    const auto file = meshscope::test::tempDir("cli-utf8") / "latin1.rbxm";
+    meshscope::test::writeFile(file, written.bytes);
+    for (const char* command : {"tree", "info"}) {
+        SCOPED_TRACE(command);
+        const auto r = cli({command, "--json", file.string()});
+        ASSERT_EQ(r.status, 0) << r.err;
+        const auto parsed = nlohmann::json::parse(r.out, nullptr, false);
+        ASSERT_FALSE(parsed.is_discarded());
+        if (std::string(command) == "tree")
+            EXPECT_NE(r.out.find("caf\xef\xbf\xbd \xef\xbf\xbd"), std::string::npos);
+    }
 }
