@@ -14,11 +14,13 @@
 
 namespace meshscope {
 
-const char* version() { return "0.1.0"; }
+const char* version() {
+    return "0.1.0";
+}
 
 const std::vector<FormatDecoder>& decoders() {
     static const std::vector<FormatDecoder> all = {
-        robloxMeshFormat(), robloxModelBinaryFormat(), robloxModelXmlFormat(),
+        robloxMeshFormat(),     robloxModelBinaryFormat(), robloxModelXmlFormat(),
         secondLifeMeshFormat(), unigineFormat(),
     };
     return all;
@@ -31,7 +33,8 @@ std::string lowerExtension(const std::string& name) {
     const auto dot = name.find_last_of('.');
     if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return {};
     std::string ext = name.substr(dot);
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     return ext;
 }
 
@@ -45,7 +48,8 @@ std::string describeUnknown(ByteSpan bytes) {
         return "this is a Git LFS pointer file, not the asset itself (fetch it with git lfs pull)";
     if (startsWith(bytes, "version ")) {
         std::string v;
-        for (std::size_t i = 8; i < bytes.size() && i < 24 && bytes[i] >= 0x20 && bytes[i] < 0x7f; ++i)
+        for (std::size_t i = 8; i < bytes.size() && i < 24 && bytes[i] >= 0x20 && bytes[i] < 0x7f;
+             ++i)
             v += char(bytes[i]);
         return "unknown FileMesh version \"" + v + "\"";
     }
@@ -68,7 +72,8 @@ SniffResult sniff(ByteSpan bytes, const std::string& fileName) {
         const int score = d.probe ? d.probe(bytes) : 0;
         if (score <= 0) continue;
         // The extension only breaks ties between equal content scores.
-        const bool extMatch = std::find(d.extensions.begin(), d.extensions.end(), ext) != d.extensions.end();
+        const bool extMatch =
+            std::find(d.extensions.begin(), d.extensions.end(), ext) != d.extensions.end();
         const int rank = score * 2 + (extMatch ? 1 : 0);
         if (rank > bestRank) {
             bestRank = rank;
@@ -90,9 +95,9 @@ void sanitizeMesh(Asset& asset, Mesh& m) {
     auto fixStream = [&](auto& stream, const char* name) {
         if (!stream.empty() && stream.size() != n) {
             asset.diagnostics.push_back({Severity::Warning, "inconsistent-mesh", 0, m.name,
-                                         std::string(name) + " stream dropped: " +
-                                             std::to_string(stream.size()) + " entries for " +
-                                             std::to_string(n) + " vertices"});
+                                         std::string(name) +
+                                             " stream dropped: " + std::to_string(stream.size()) +
+                                             " entries for " + std::to_string(n) + " vertices"});
             stream.clear();
         }
     };
@@ -112,9 +117,9 @@ void sanitizeMesh(Asset& asset, Mesh& m) {
     const std::size_t per = m.primitive == Primitive::Triangles ? 3 : 2;
     if (bad || m.indices.size() % per != 0) {
         asset.diagnostics.push_back({Severity::Warning, "inconsistent-mesh", 0, m.name,
-                                     "indices dropped: an index is past the " +
-                                         std::to_string(n) + " vertices, or the index count " +
-                                         std::to_string(count) + " is not a whole number of primitives"});
+                                     "indices dropped: an index is past the " + std::to_string(n) +
+                                         " vertices, or the index count " + std::to_string(count) +
+                                         " is not a whole number of primitives"});
         m.indices.clear();
         m.lods.clear();
         m.surfaces.clear();
@@ -133,12 +138,87 @@ void sanitizeMesh(Asset& asset, Mesh& m) {
         const std::size_t bones = m.skeleton >= 0 ? asset.skeletons[m.skeleton].bones.size() : 0;
         for (auto& v : m.skin)
             for (int k = 0; k < 4; ++k)
-                if (v.joints[k] >= bones) { v.joints[k] = 0; v.weights[k] = 0; }
+                if (v.joints[k] >= bones) {
+                    v.joints[k] = 0;
+                    v.weights[k] = 0;
+                }
     }
 }
 
+// The node tree as every view may assume it: parents form no cycle and no chain deeper than
+// Limits::maxDepth (views and the CLI walk trees recursively), and each node is in its parent's
+// children exactly once, in no other list. Decoders build trees from untrusted links (a binary
+// model's PRNT chunk can chain 10 million instances); whatever they left, a node that closes a
+// cycle or lies deeper than the cap becomes a root, with a warning naming the cap.
+void sanitizeTree(Asset& asset, std::uint32_t maxDepth) {
+    auto& nodes = asset.nodes;
+    const std::size_t n = nodes.size();
+    constexpr std::uint32_t kUnknown = 0xffffffffu, kOnWalk = 0xfffffffeu;
+    std::vector<std::uint32_t> depth(n, kUnknown);
+    std::vector<int> path;
+    std::size_t cycles = 0, tooDeep = 0;
+    int firstTooDeep = -1;
+    for (std::size_t start = 0; start < n; ++start) {
+        path.clear();
+        int v = int(start);
+        while (v >= 0 && depth[std::size_t(v)] == kUnknown) {
+            depth[std::size_t(v)] = kOnWalk;
+            path.push_back(v);
+            v = nodes[std::size_t(v)].parent;
+        }
+        std::uint32_t d = 0;  // depth of the node above the walk's top (roots are at depth 1)
+        if (v >= 0 && depth[std::size_t(v)] == kOnWalk) {
+            // The top of the walk links back into it: cut that link.
+            nodes[std::size_t(path.back())].parent = -1;
+            ++cycles;
+        } else if (v >= 0) {
+            d = depth[std::size_t(v)];
+        }
+        for (auto it = path.rbegin(); it != path.rend(); ++it) {
+            if (++d > maxDepth) {
+                nodes[std::size_t(*it)].parent = -1;
+                if (tooDeep++ == 0) firstTooDeep = *it;
+                d = 1;
+            }
+            depth[std::size_t(*it)] = d;
+        }
+    }
+    // Children lists follow the parents: drop entries whose parent says otherwise, and repeats.
+    std::vector<std::uint8_t> listed(n, 0);
+    std::size_t strays = 0;
+    for (std::size_t p = 0; p < n; ++p)
+        std::erase_if(nodes[p].children, [&](int c) {
+            const bool keep = nodes[std::size_t(c)].parent == int(p) && !listed[std::size_t(c)];
+            if (keep) listed[std::size_t(c)] = 1;
+            strays += !keep;
+            return !keep;
+        });
+    std::size_t unlisted = 0;
+    for (std::size_t c = 0; c < n; ++c)
+        if (nodes[c].parent >= 0 && !listed[c]) {
+            nodes[std::size_t(nodes[c].parent)].children.push_back(int(c));
+            ++unlisted;
+        }
+    if (cycles)
+        asset.diagnostics.push_back({Severity::Warning, "node-cycle", 0, "",
+                                     std::to_string(cycles) +
+                                         " parent cycles in the node tree were broken; their "
+                                         "members are shown as roots"});
+    if (tooDeep)
+        asset.diagnostics.push_back(
+            {Severity::Warning, "limit", nodes[std::size_t(firstTooDeep)].offset,
+             nodes[std::size_t(firstTooDeep)].name,
+             std::to_string(tooDeep) + " nodes lie deeper than maxDepth (" +
+                 std::to_string(maxDepth) + " levels); each is shown as a root"});
+    if (strays + unlisted)
+        asset.diagnostics.push_back({Severity::Info, "node-links", 0, "",
+                                     std::to_string(strays + unlisted) +
+                                         " child links disagreed with their parents and were "
+                                         "repaired"});
+}
+
 // Node links that point nowhere become -1 / are dropped, so views can follow them blindly.
-void sanitizeNodes(Asset& asset) {
+void sanitizeNodes(Asset& asset, std::uint32_t maxDepth) {
     const int nodes = int(asset.nodes.size());
     auto clamp = [](int& index, std::size_t size) {
         if (index < -1 || index >= int(size)) index = -1;
@@ -149,12 +229,15 @@ void sanitizeNodes(Asset& asset) {
         clamp(n.skeleton, asset.skeletons.size());
         clamp(n.facs, asset.facs.size());
         clamp(n.animation, asset.animations.size());
-        if (n.bone >= 0 && (n.skeleton < 0 || n.bone >= int(asset.skeletons[n.skeleton].bones.size())))
+        if (n.bone >= 0 &&
+            (n.skeleton < 0 || n.bone >= int(asset.skeletons[n.skeleton].bones.size())))
             n.bone = -1;
-        if (n.lod >= 0 && (n.mesh < 0 || n.lod >= int(asset.meshes[n.mesh].lods.size()))) n.lod = -1;
+        if (n.lod >= 0 && (n.mesh < 0 || n.lod >= int(asset.meshes[n.mesh].lods.size())))
+            n.lod = -1;
         std::erase_if(n.children, [&](int c) { return c < 0 || c >= nodes; });
     }
     for (auto& m : asset.meshes) clamp(m.node, asset.nodes.size());
+    sanitizeTree(asset, maxDepth);
     for (auto& sk : asset.skeletons)
         for (auto& b : sk.bones) {
             clamp(b.parent, sk.bones.size());
@@ -162,9 +245,9 @@ void sanitizeNodes(Asset& asset) {
         }
 }
 
-void finish(Asset& asset, std::uint64_t fileSize) {
+void finish(Asset& asset, std::uint64_t fileSize, const Limits& limits) {
     for (auto& m : asset.meshes) sanitizeMesh(asset, m);
-    sanitizeNodes(asset);
+    sanitizeNodes(asset, limits.maxDepth);
     // A decoder may have computed the bounds while reading the positions (the FileMesh decoder
     // does, block by block while they are in cache); only meshes without valid bounds get them.
     for (auto& m : asset.meshes)
@@ -192,7 +275,8 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
             r.asset.diagnostics.insert(r.asset.diagnostics.begin(),
                                        {Severity::Info, "gzip", 0, "gzip",
                                         "the file is gzip-compressed; offsets refer to the "
-                                        "inflated data (" + std::to_string(inner.size()) + " bytes)"});
+                                        "inflated data (" +
+                                            std::to_string(inner.size()) + " bytes)"});
             r.innerBytes = std::move(inner);
             return r;
         } else if (const SniffResult s = sniff(bytes, options.fileName); !s.decoder) {
@@ -213,7 +297,7 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
         result.error = DecodeError{"internal", 0, "", "internal error"};
     }
     try {
-        finish(asset, bytes.size());
+        finish(asset, bytes.size(), options.limits);
     } catch (...) {
         asset.byteMap.ranges().clear();
     }
@@ -238,7 +322,8 @@ DecodeResult decodeFile(const std::string& path, const DecodeOptions& options) {
     DecodeResult result;
     std::ifstream in(path, std::ios::binary);  // read-only: the input is never written
     if (!in) {
-        result.error = DecodeError{"io", 0, "", "cannot open " + path + ": " + std::strerror(errno)};
+        result.error =
+            DecodeError{"io", 0, "", "cannot open " + path + ": " + std::strerror(errno)};
         return result;
     }
     in.seekg(0, std::ios::end);
