@@ -32,9 +32,12 @@
 #include "pose_controller.h"
 #include "skeleton_dock.h"
 #include "support/test_support.h"
+#include "vertex_compare.h"
 
 using namespace meshscope;
 using namespace meshscope::shell;
+using meshscope::test::maxDistance;
+using meshscope::test::positionsOf;
 
 namespace {
 
@@ -135,22 +138,6 @@ QString writeCylinder(const std::string& name, int bones) {
     const auto path = test::tempDir("app_bone_drag") / name;
     test::writeFile(path, written.bytes);
     return QString::fromStdString(path.string());
-}
-
-std::vector<Vec3> positionsOf(const QByteArray& vertices) {
-    std::vector<Vec3> out(std::size_t(vertices.size()) / render::VertexLayout::kStride);
-    for (std::size_t i = 0; i < out.size(); ++i)
-        std::memcpy(&out[i], vertices.constData() + i * render::VertexLayout::kStride,
-                    sizeof(Vec3));
-    return out;
-}
-
-float maxDistance(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
-    float worst = a.size() == b.size() ? 0.0f : INFINITY;
-    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
-        worst = std::max({worst, std::fabs(a[i].x - b[i].x), std::fabs(a[i].y - b[i].y),
-                          std::fabs(a[i].z - b[i].z)});
-    return worst;
 }
 
 void sendMouse(QWindow* w, QEvent::Type type, QPointF pos, Qt::MouseButton button,
