@@ -296,6 +296,9 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
     } catch (...) {
         result.error = DecodeError{"internal", 0, "", "internal error"};
     }
+    // A cancelled decode's partial result is not shown: drop its byte map rather than sort and
+    // gap-fill (for a large XML model, most of the time between the flag and the return).
+    if (result.error && result.error->code == "cancelled") asset.byteMap.ranges().clear();
     try {
         finish(asset, bytes.size(), options.limits);
     } catch (...) {
