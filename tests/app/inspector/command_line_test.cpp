@@ -19,6 +19,7 @@
 #include "fixtures.h"
 #include "main_window.h"
 #include "meshscope/core/roblox_model_writer.h"
+#include "support/image_baseline.h"
 #include "viewer_app.h"
 
 using namespace meshscope;
@@ -33,24 +34,6 @@ ViewerOptions parse(const QStringList& arguments) {
         parseViewerOptions(QStringList{QStringLiteral("meshscope")} + arguments, options);
     EXPECT_FALSE(exitCode.has_value()) << arguments.join(' ').toStdString();
     return options;
-}
-
-// Pixels whose largest channel difference exceeds `tolerance` (images of one size).
-int differingPixels(const QImage& a, const QImage& b, int tolerance = 8) {
-    const QImage x = a.convertToFormat(QImage::Format_ARGB32);
-    const QImage y = b.convertToFormat(QImage::Format_ARGB32);
-    int n = 0;
-    for (int row = 0; row < x.height(); ++row) {
-        const auto* p = reinterpret_cast<const QRgb*>(x.constScanLine(row));
-        const auto* q = reinterpret_cast<const QRgb*>(y.constScanLine(row));
-        for (int col = 0; col < x.width(); ++col) {
-            const int d = std::max({std::abs(qRed(p[col]) - qRed(q[col])),
-                                    std::abs(qGreen(p[col]) - qGreen(q[col])),
-                                    std::abs(qBlue(p[col]) - qBlue(q[col]))});
-            n += d > tolerance;
-        }
-    }
-    return n;
 }
 
 }  // namespace
@@ -125,9 +108,9 @@ TEST(CommandLine, ScreenshotOfTwoFilesWritesOneNumberedImageOfEach) {
         ASSERT_EQ(writeScreenshots(window, options), 0);
     }
     const int pixels = 160 * 120;
-    EXPECT_LT(differingPixels(first, QImage(alone[0])), pixels / 100);
-    EXPECT_LT(differingPixels(second, QImage(alone[1])), pixels / 100);
-    EXPECT_GT(differingPixels(first, second), pixels / 100) << "two different meshes";
+    EXPECT_LT(test::differingPixels(first, QImage(alone[0]), 8), pixels / 100);
+    EXPECT_LT(test::differingPixels(second, QImage(alone[1]), 8), pixels / 100);
+    EXPECT_GT(test::differingPixels(first, second, 8), pixels / 100) << "two different meshes";
 }
 
 TEST(CommandLine, AFileThatCannotBeOpenedStillLeavesTheOthersScreenshots) {

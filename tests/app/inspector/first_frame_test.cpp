@@ -16,6 +16,7 @@
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/overlays.h"
 #include "meshscope/render/viewport.h"
+#include "support/image_baseline.h"
 
 using namespace meshscope;
 
@@ -33,21 +34,6 @@ qsizetype normalsBufferBytes(render::Viewport& viewport) {
         return buffers.isEmpty() ? -1 : buffers.first()->data().size();
     }
     return -1;
-}
-
-int differingPixels(const QImage& a, const QImage& b, int tolerance = 8) {
-    const QImage x = a.convertToFormat(QImage::Format_ARGB32);
-    const QImage y = b.convertToFormat(QImage::Format_ARGB32);
-    int n = 0;
-    for (int row = 0; row < x.height(); ++row) {
-        const auto* p = reinterpret_cast<const QRgb*>(x.constScanLine(row));
-        const auto* q = reinterpret_cast<const QRgb*>(y.constScanLine(row));
-        for (int col = 0; col < x.width(); ++col)
-            n += std::max({std::abs(qRed(p[col]) - qRed(q[col])),
-                           std::abs(qGreen(p[col]) - qGreen(q[col])),
-                           std::abs(qBlue(p[col]) - qBlue(q[col]))}) > tolerance;
-    }
-    return n;
 }
 
 // The `captures`-th capture of `asset` in a new viewport (160 × 120).
@@ -100,7 +86,7 @@ TEST(FirstFrame, AWindowThatDoesNotDrawTheSceneCapturesTheSamePicture) {
     const QImage captureOnly = captureOf(sphere, false, 1);
     ASSERT_EQ(drawn.size(), QSize(160, 120));
     ASSERT_EQ(captureOnly.size(), QSize(160, 120));
-    EXPECT_LT(differingPixels(drawn, captureOnly), 160 * 120 / 100);
+    EXPECT_LT(test::differingPixels(drawn, captureOnly, 8), 160 * 120 / 100);
 }
 
 TEST(FirstFrame, TheFirstCaptureOfANewWindowEqualsALaterOne) {
@@ -111,7 +97,7 @@ TEST(FirstFrame, TheFirstCaptureOfANewWindowEqualsALaterOne) {
     const QImage third = captureOf(sphere, false, 3);
     ASSERT_EQ(first.size(), QSize(160, 120));
     ASSERT_EQ(third.size(), QSize(160, 120));
-    EXPECT_LT(differingPixels(first, third), 160 * 120 / 100);
+    EXPECT_LT(test::differingPixels(first, third, 8), 160 * 120 / 100);
     // And it shows the mesh: the centre is not the background's colour.
     const QRgb centre = first.pixel(80, 60);
     const QRgb corner = first.pixel(2, 2);
