@@ -1,0 +1,269 @@
+// PiecewiseXml: see xml_pieces.h. The character classes and the checks below follow pugixml's
+// parser (parse_tree, parse_exclamation, parse_question, end tags), so that the scanner splits
+// the text only where pugixml sees the same structure.
+#include "formats/roblox_model/xml_pieces.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+namespace meshscope::rbx {
+namespace {
+
+// pugixml's ct_start_symbol and ct_symbol (bytes >= 0x80 count as letters) and ct_space.
+bool isStartSymbol(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' || c >= 0x80;
+}
+bool isSymbol(unsigned char c) {
+    return isStartSymbol(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
+}
+bool isSpace(unsigned char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+// Nesting the scanner follows; deeper text is left unsplit (parsed in one piece).
+constexpr std::size_t kMaxScanDepth = 1u << 16;
+
+// Offset of the first start tag in a piece the scanner has read (text, comments, CDATA and
+// processing instructions before it), or npos.
+std::size_t firstStartTag(std::string_view piece) {
+    std::size_t i = 0;
+    while ((i = piece.find('<', i)) != std::string_view::npos) {
+        const std::string_view at = piece.substr(i);
+        std::size_t close = std::string_view::npos;
+        if (at.size() > 1 && isStartSymbol(static_cast<unsigned char>(at[1])))
+            return i;
+        else if (at.starts_with("<!--"))
+            close = piece.find("-->", i + 4), close += close == std::string_view::npos ? 0 : 3;
+        else if (at.starts_with("<![CDATA["))
+            close = piece.find("]]>", i + 9), close += close == std::string_view::npos ? 0 : 3;
+        else if (at.starts_with("<?"))
+            close = piece.find("?>", i + 2), close += close == std::string_view::npos ? 0 : 2;
+        if (close == std::string_view::npos) return std::string_view::npos;
+        i = close;
+    }
+    return std::string_view::npos;
+}
+
+}  // namespace
+
+const char* XmlLoadResult::description() const {
+    pugi::xml_parse_result r;
+    r.status = status;
+    return r.description();
+}
+
+// First pass. Each open element is a frame; an element becomes Open/Close events when it closes
+// spanning pieceBytes or more with child elements, and a Cut is placed before a child that
+// starts pieceBytes or more after the last split in its parent. Events of an element are
+// committed with it, so elements still open where the scan stops are never split.
+void PiecewiseXml::scan(std::size_t pieceBytes, const Tick& tick) {
+    struct Frame {
+        std::uint64_t start;       // '<'
+        std::uint64_t contentEnd;  // one past the start tag's '>'
+        std::uint64_t runStart;    // where the current run of content began
+        std::size_t firstEvent;
+        bool hasChild;
+    };
+    // pugixml reads the text as a C string: a NUL byte ends it.
+    const void* nul = std::memchr(text_.data(), 0, text_.size());
+    const std::string_view t =
+        nul ? text_.substr(0, std::size_t(static_cast<const char*>(nul) - text_.data())) : text_;
+    std::vector<Frame> stack;
+    std::size_t p = 0;
+    std::size_t nextTick = pieceBytes;
+    auto find = [&](std::string_view what, std::size_t from) {
+        const std::size_t at = t.find(what, from);
+        return at == std::string_view::npos ? at : at + what.size();
+    };
+    while (true) {
+        if (p >= nextTick) {
+            if (tick) tick(Phase::Scan, p);
+            nextTick = p + pieceBytes;
+        }
+        const std::size_t lt = t.find('<', p);
+        if (lt == std::string_view::npos) break;  // end of the text
+        p = lt;
+        if (p + 1 >= t.size()) break;
+        const std::string_view at = t.substr(p);
+        const unsigned char c = static_cast<unsigned char>(at[1]);
+        std::size_t next = std::string_view::npos;
+        if (at.starts_with("<!--")) {
+            next = find("-->", p + 4);
+        } else if (at.starts_with("<![CDATA[")) {
+            if (!stack.empty()) next = find("]]>", p + 9);  // document-level CDATA: a node
+        } else if (c == '?') {
+            if (at.size() > 2 && isStartSymbol(static_cast<unsigned char>(at[2])))
+                next = find("?>", p + 2);
+        } else if (c == '/') {
+            const std::size_t gt = t.find('>', p + 2);
+            if (!stack.empty() && gt != std::string_view::npos) {
+                next = gt + 1;
+                const Frame f = stack.back();
+                stack.pop_back();
+                if (f.hasChild && next - f.start >= pieceBytes) {
+                    events_.insert(events_.begin() + std::ptrdiff_t(f.firstEvent),
+                                   Event{Event::Open, f.start, f.contentEnd});
+                    events_.push_back({Event::Close, p, next});
+                    if (!stack.empty()) stack.back().runStart = next;
+                }
+            }
+        } else if (isStartSymbol(c)) {
+            // The start tag ends at the first '>' outside quoted attribute values.
+            std::size_t q = p + 2;
+            while (q < t.size()) {
+                const char ch = t[q];
+                if (ch == '>') break;
+                if (ch == '"' || ch == '\'') {
+                    q = t.find(ch, q + 1);
+                    if (q == std::string_view::npos) break;
+                }
+                ++q;
+            }
+            if (q < t.size() && stack.size() < kMaxScanDepth) {
+                next = q + 1;
+                if (!stack.empty()) {
+                    Frame& parent = stack.back();
+                    parent.hasChild = true;
+                    if (p - parent.runStart >= pieceBytes) {
+                        events_.push_back({Event::Cut, p, p});
+                        parent.runStart = p;
+                    }
+                }
+                if (t[q - 1] != '/') stack.push_back({p, next, next, events_.size(), false});
+            }
+        }
+        if (next == std::string_view::npos) {
+            // Something the scanner does not follow: leave it to pugixml, in one piece with
+            // whatever is still open. At the document level, the whole text is one piece.
+            if (stack.empty()) events_.clear();
+            break;
+        }
+        p = next;
+    }
+    if (!stack.empty()) events_.resize(stack.front().firstEvent);
+}
+
+XmlLoadResult PiecewiseXml::append(pugi::xml_node parent, std::uint64_t from,
+                                   std::string_view piece, unsigned options, bool whole) {
+    ++pieces_;
+    if (whole) {
+        // One buffer: pugixml's own offsets hold (offsetOf uses offset_debug).
+        const pugi::xml_parse_result res =
+            doc_.load_buffer(piece.data(), piece.size(), options, pugi::encoding_utf8);
+        return {res.status, std::uint64_t(res.offset)};
+    }
+    const pugi::xml_node last = parent.last_child();
+    const pugi::xml_parse_result res =
+        parent.append_buffer(piece.data(), piece.size(), options, pugi::encoding_utf8);
+    if (!res) return {res.status, from + std::uint64_t(res.offset)};
+    pugi::xml_node first = last ? last.next_sibling() : parent.first_child();
+    if (parent.type() == pugi::node_document) {
+        // A fragment keeps text at the document level; a document does not.
+        for (pugi::xml_node n = first; n;) {
+            const pugi::xml_node next = n.next_sibling();
+            if (n.type() == pugi::node_pcdata) {
+                if (n == first) first = next;
+                parent.remove_child(n);
+            }
+            n = next;
+        }
+    }
+    while (first && first.type() != pugi::node_element) first = first.next_sibling();
+    if (first) {
+        // pugixml parses a copy of the piece in place: an element's name points just past its
+        // '<' in that copy, so the first element's name locates the copy.
+        const std::size_t k = firstStartTag(piece);
+        if (k != std::string_view::npos) {
+            const Range r{reinterpret_cast<std::uintptr_t>(first.name()) - (k + 1), piece.size(),
+                          from};
+            ranges_.insert(std::upper_bound(ranges_.begin(), ranges_.end(), r,
+                                            [](const Range& a, const Range& b) {
+                                                return a.base < b.base;
+                                            }),
+                           r);
+        }
+    }
+    return {};
+}
+
+XmlLoadResult PiecewiseXml::checkEndTag(pugi::xml_node open, std::uint64_t at) const {
+    // As pugixml: the name must be the open element's, then optional spaces and '>'.
+    auto ch = [&](std::uint64_t i) -> unsigned char {
+        return i < text_.size() ? static_cast<unsigned char>(text_[i]) : 0;
+    };
+    const char* name = open.name();
+    std::uint64_t s = at + 2;
+    for (; isSymbol(ch(s)); ++s, ++name)
+        if (char(ch(s)) != *name) return {pugi::status_end_element_mismatch, at + 2};
+    if (*name) return {pugi::status_end_element_mismatch, at + 2};
+    while (isSpace(ch(s))) ++s;
+    if (ch(s) != '>') return {pugi::status_bad_end_element, s};
+    return {};
+}
+
+XmlLoadResult PiecewiseXml::load(std::string_view text, unsigned options, std::size_t pieceBytes,
+                                 const Tick& tick) {
+    doc_.reset();
+    text_ = text;
+    events_.clear();
+    ranges_.clear();
+    pieces_ = 0;
+    lastRange_ = 0;
+    scan(std::max<std::size_t>(pieceBytes, 1), tick);
+    if (events_.empty()) return append(doc_, 0, text, options, true);
+
+    // Every piece is parsed as a fragment: a run of content may hold no element.
+    const unsigned fragment = options | pugi::parse_fragment;
+    std::vector<pugi::xml_node> open{doc_};
+    std::uint64_t cursor = 0;
+    std::string tag;
+    auto flush = [&](std::uint64_t to) -> XmlLoadResult {
+        if (to <= cursor) return {};
+        return append(open.back(), cursor, text.substr(cursor, to - cursor), fragment, false);
+    };
+    for (const Event& e : events_) {
+        if (XmlLoadResult r = flush(e.pos); !r) return r;
+        cursor = e.pos;
+        if (e.kind == Event::Open) {
+            // The start tag as an empty-element tag: pugixml reads its name and attributes.
+            tag.assign(text.substr(e.pos, e.end - 1 - e.pos));
+            tag += "/>";
+            if (XmlLoadResult r = append(open.back(), e.pos, tag, fragment, false); !r) {
+                // pugixml reports some errors one past the character it stopped at: past the
+                // '/' of the copy is past the '>' in the text.
+                r.offset = std::min<std::uint64_t>(r.offset, e.end);
+                return r;
+            }
+            open.push_back(open.back().last_child());
+            cursor = e.end;
+        } else if (e.kind == Event::Close) {
+            if (XmlLoadResult r = checkEndTag(open.back(), e.pos); !r) return r;
+            open.pop_back();
+            cursor = e.end;
+        }
+        if (tick) tick(Phase::Build, cursor);
+    }
+    return flush(text.size());
+}
+
+std::int64_t PiecewiseXml::offsetOf(pugi::xml_node element) const {
+    if (element.type() != pugi::node_element) return -1;
+    if (ranges_.empty()) {
+        const std::ptrdiff_t o = element.offset_debug();
+        return o > 0 ? std::int64_t(o - 1) : -1;
+    }
+    const auto p = reinterpret_cast<std::uintptr_t>(element.name());
+    auto inside = [&](const Range& r) { return p > r.base && p <= r.base + r.length; };
+    if (lastRange_ < ranges_.size() && inside(ranges_[lastRange_]))
+        return std::int64_t(ranges_[lastRange_].offset + (p - ranges_[lastRange_].base) - 1);
+    auto it = std::upper_bound(ranges_.begin(), ranges_.end(), p,
+                               [](std::uintptr_t v, const Range& r) { return v < r.base; });
+    if (it == ranges_.begin()) return -1;
+    --it;
+    if (!inside(*it)) return -1;
+    lastRange_ = std::size_t(it - ranges_.begin());
+    return std::int64_t(it->offset + (p - it->base) - 1);
+}
+
+}  // namespace meshscope::rbx
