@@ -150,7 +150,12 @@ void sanitizeMesh(Asset& asset, Mesh& m) {
 // children exactly once, in no other list. Decoders build trees from untrusted links (a binary
 // model's PRNT chunk can chain 10 million instances); whatever they left, a node that closes a
 // cycle or lies deeper than the cap becomes a root, with a warning naming the cap.
-void sanitizeTree(Asset& asset, std::uint32_t maxDepth) {
+//
+// It reads each Node once (a place has hundreds of thousands of them, 176 bytes apart): the
+// parents and the child lists' claims go into compact arrays, the walks and checks run there,
+// and nodes are written only where something is repaired.
+void sanitizeTree(Asset& asset, std::vector<int>& parent, std::vector<int>& claimedBy,
+                  std::size_t repeatedClaims, std::uint32_t maxDepth) {
     auto& nodes = asset.nodes;
     const std::size_t n = nodes.size();
     constexpr std::uint32_t kUnknown = 0xffffffffu, kOnWalk = 0xfffffffeu;
@@ -158,47 +163,57 @@ void sanitizeTree(Asset& asset, std::uint32_t maxDepth) {
     std::vector<int> path;
     std::size_t cycles = 0, tooDeep = 0;
     int firstTooDeep = -1;
+    auto cut = [&](int v) {
+        parent[std::size_t(v)] = -1;
+        nodes[std::size_t(v)].parent = -1;
+    };
     for (std::size_t start = 0; start < n; ++start) {
+        if (depth[start] != kUnknown) continue;
         path.clear();
         int v = int(start);
         while (v >= 0 && depth[std::size_t(v)] == kUnknown) {
             depth[std::size_t(v)] = kOnWalk;
             path.push_back(v);
-            v = nodes[std::size_t(v)].parent;
+            v = parent[std::size_t(v)];
         }
         std::uint32_t d = 0;  // depth of the node above the walk's top (roots are at depth 1)
         if (v >= 0 && depth[std::size_t(v)] == kOnWalk) {
             // The top of the walk links back into it: cut that link.
-            nodes[std::size_t(path.back())].parent = -1;
+            cut(path.back());
             ++cycles;
         } else if (v >= 0) {
             d = depth[std::size_t(v)];
         }
         for (auto it = path.rbegin(); it != path.rend(); ++it) {
             if (++d > maxDepth) {
-                nodes[std::size_t(*it)].parent = -1;
+                cut(*it);
                 if (tooDeep++ == 0) firstTooDeep = *it;
                 d = 1;
             }
             depth[std::size_t(*it)] = d;
         }
     }
-    // Children lists follow the parents: drop entries whose parent says otherwise, and repeats.
-    std::vector<std::uint8_t> listed(n, 0);
-    std::size_t strays = 0;
-    for (std::size_t p = 0; p < n; ++p)
-        std::erase_if(nodes[p].children, [&](int c) {
-            const bool keep = nodes[std::size_t(c)].parent == int(p) && !listed[std::size_t(c)];
-            if (keep) listed[std::size_t(c)] = 1;
-            strays += !keep;
-            return !keep;
-        });
-    std::size_t unlisted = 0;
-    for (std::size_t c = 0; c < n; ++c)
-        if (nodes[c].parent >= 0 && !listed[c]) {
-            nodes[std::size_t(nodes[c].parent)].children.push_back(int(c));
-            ++unlisted;
-        }
+    // Children lists follow the parents. The lists agree when every node is claimed by exactly
+    // its parent's list and only once (the common case: nothing more to do); otherwise drop
+    // entries whose parent says otherwise and repeats, and add the nodes no list holds.
+    bool agree = repeatedClaims == 0;
+    for (std::size_t c = 0; c < n && agree; ++c) agree = claimedBy[c] == parent[c];
+    std::size_t strays = 0, unlisted = 0;
+    if (!agree) {
+        std::vector<std::uint8_t> listed(n, 0);
+        for (std::size_t p = 0; p < n; ++p)
+            std::erase_if(nodes[p].children, [&](int c) {
+                const bool keep = parent[std::size_t(c)] == int(p) && !listed[std::size_t(c)];
+                if (keep) listed[std::size_t(c)] = 1;
+                strays += !keep;
+                return !keep;
+            });
+        for (std::size_t c = 0; c < n; ++c)
+            if (parent[c] >= 0 && !listed[c]) {
+                nodes[std::size_t(parent[c])].children.push_back(int(c));
+                ++unlisted;
+            }
+    }
     if (cycles)
         asset.diagnostics.push_back({Severity::Warning, "node-cycle", 0, "",
                                      std::to_string(cycles) +
@@ -219,12 +234,17 @@ void sanitizeTree(Asset& asset, std::uint32_t maxDepth) {
 
 // Node links that point nowhere become -1 / are dropped, so views can follow them blindly.
 void sanitizeNodes(Asset& asset, std::uint32_t maxDepth) {
-    const int nodes = int(asset.nodes.size());
+    const std::size_t count = asset.nodes.size();
+    const int nodes = int(count);
     auto clamp = [](int& index, std::size_t size) {
         if (index < -1 || index >= int(size)) index = -1;
     };
-    for (auto& n : asset.nodes) {
-        clamp(n.parent, asset.nodes.size());
+    std::vector<int> parent(count), claimedBy(count, -1);
+    std::size_t repeatedClaims = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        Node& n = asset.nodes[i];
+        clamp(n.parent, count);
+        parent[i] = n.parent;
         clamp(n.mesh, asset.meshes.size());
         clamp(n.skeleton, asset.skeletons.size());
         clamp(n.facs, asset.facs.size());
@@ -234,10 +254,17 @@ void sanitizeNodes(Asset& asset, std::uint32_t maxDepth) {
             n.bone = -1;
         if (n.lod >= 0 && (n.mesh < 0 || n.lod >= int(asset.meshes[n.mesh].lods.size())))
             n.lod = -1;
+        if (n.children.empty()) continue;
         std::erase_if(n.children, [&](int c) { return c < 0 || c >= nodes; });
+        for (int c : n.children) {
+            if (claimedBy[std::size_t(c)] < 0)
+                claimedBy[std::size_t(c)] = int(i);
+            else
+                ++repeatedClaims;
+        }
     }
     for (auto& m : asset.meshes) clamp(m.node, asset.nodes.size());
-    sanitizeTree(asset, maxDepth);
+    sanitizeTree(asset, parent, claimedBy, repeatedClaims, maxDepth);
     for (auto& sk : asset.skeletons)
         for (auto& b : sk.bones) {
             clamp(b.parent, sk.bones.size());
@@ -296,9 +323,17 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
     } catch (...) {
         result.error = DecodeError{"internal", 0, "", "internal error"};
     }
-    // A cancelled decode's partial result is not shown: drop its byte map rather than sort and
-    // gap-fill (for a large XML model, most of the time between the flag and the return).
-    if (result.error && result.error->code == "cancelled") asset.byteMap.ranges().clear();
+    // A cancelled decode's partial result is never shown: return the format and the error with
+    // an empty asset instead of sanitising the partial tree and sorting the byte map (for a large
+    // place or XML model, most of the time between the flag and the return).
+    if (result.error && result.error->code == "cancelled") {
+        Asset empty;
+        empty.format = std::move(asset.format);
+        empty.formatName = std::move(asset.formatName);
+        empty.fileSize = bytes.size();
+        asset = std::move(empty);
+        return result;
+    }
     try {
         finish(asset, bytes.size(), options.limits);
     } catch (...) {

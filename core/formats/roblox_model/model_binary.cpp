@@ -75,8 +75,13 @@ public:
         readHeader(r);
         try {
             readChunks(r);
+        } catch (const DecodeFailure& f) {
+            // Keep the partial tree linked, unless the decode was cancelled (its result is
+            // dropped: linking a large place would only delay the answer).
+            if (f.error.code != "cancelled") finishTree();
+            throw;
         } catch (...) {
-            finishTree();  // keep the partial tree linked
+            finishTree();
             throw;
         }
         finishTree();
@@ -290,6 +295,13 @@ private:
         }
     }
 
+    // Cancel checks inside loops over rows or links: one chunk of a large place holds millions
+    // of rows, too long to wait for between chunks (DecodeOptions::cancel is answered within
+    // 100 ms). Checks every 65 536 iterations, at the current chunk (or the PRNT chunk).
+    void pollCancel(std::size_t i) const {
+        if ((i & 0xffffu) == 0 && i != 0) ctx_.checkCancel(chunk_ ? chunk_->offset : prntOffset_);
+    }
+
     int nodeForRef(std::int32_t ref) const {
         if (ref >= 0 && std::size_t(ref) < denseRefs_.size()) return denseRefs_[ref];
         auto it = sparseRefs_.find(ref);
@@ -373,6 +385,7 @@ private:
         const auto pc = propChunks_.find(classId);
         table.columns.reserve(pc == propChunks_.end() ? 0 : pc->second);
         for (std::uint32_t i = 0; i < count; ++i) {
+            pollCancel(i);
             const int node = int(asset_.nodes.size());
             Node& n = asset_.nodes.emplace_back();
             n.name = className;
@@ -458,6 +471,7 @@ private:
         out.resize(n);
         badRotationIds_ = 0;
         for (std::size_t i = 0; i < n; ++i) {
+            pollCancel(i);
             const std::uint8_t id = r.u8("rotation id");
             if (id == 0) {
                 if (quaternion) {
@@ -520,6 +534,7 @@ private:
                 try {
                     const bool isName = col.name == "Name";
                     for (; done < n; ++done) {
+                        pollCancel(done);
                         const std::uint32_t len = r.u32("string");
                         const ByteSpan b = r.bytes(len, "string");
                         if (len) std::memcpy(col.bytes.data() + used, b.data(), len);
@@ -932,6 +947,7 @@ private:
     // order. Never loops: every walk marks what it visited.
 
     void finishTree() {
+        chunk_ = nullptr;  // a chunk that failed left it set; the chunks are gone by now
         for (const auto& p : pendingRefs_) {
             const int target = nodeForRef(p.referent);
             PropertyColumn& col = asset_.propertyTables[std::size_t(p.table)].columns[p.column];
@@ -949,7 +965,9 @@ private:
         std::vector<int> parent(n, -1);
         std::vector<std::uint8_t> linked(n, 0);
         std::size_t missingParents = 0, unknownChildren = 0, duplicates = 0;
+        std::size_t polled = 0;
         for (const auto& [childRef, parentRef] : links_) {
+            pollCancel(++polled);
             const int c = nodeForRef(childRef);
             if (c < 0) {
                 ++unknownChildren;
@@ -1012,6 +1030,7 @@ private:
         for (std::size_t p = 0; p < n; ++p)
             if (childCount[p]) asset_.nodes[p].children.reserve(childCount[p]);
         for (const auto& [childRef, parentRef] : links_) {
+            pollCancel(++polled);
             const int c = nodeForRef(childRef);
             if (c < 0 || linked[c] != 1) continue;
             linked[c] = 2;  // first link only
