@@ -5,6 +5,7 @@
 #include <QVector3D>
 #include <Qt3DRender/QBlendEquation>
 #include <Qt3DRender/QBlendEquationArguments>
+#include <Qt3DRender/QCullFace>
 #include <Qt3DRender/QDepthTest>
 #include <Qt3DRender/QEffect>
 #include <Qt3DRender/QFilterKey>
@@ -70,7 +71,9 @@ LitMaterial::LitMaterial(Qt3DCore::QNode* parent) : QMaterial(parent) {
     technique_ = glTechnique(effect);
 
     auto* solid = new QRenderPass(technique_);
+    solidPass_ = solid;
     solid->setShaderProgram(program("lit.vert", "lit.frag", solid));
+    solid->addParameter(new QParameter(QStringLiteral("alphaFromColor"), 0.f, solid));
     auto* depth = new QDepthTest(solid);
     depth->setDepthFunction(QDepthTest::LessOrEqual);
     solid->addRenderState(depth);
@@ -80,6 +83,31 @@ LitMaterial::LitMaterial(Qt3DCore::QNode* parent) : QMaterial(parent) {
     offset->setDepthSteps(1.f);
     solid->addRenderState(offset);
     technique_->addRenderPass(solid);
+
+    // The translucent variant of the solid pass (swapped in by setTranslucent): colour alpha,
+    // "over" blending (colour: a·src + (1−a)·dst; alpha: a + (1−a)·dst alpha, so over a
+    // transparent clear the target holds premultiplied colour with the right coverage), depth
+    // test without depth writes, and back faces culled so a closed part blends once per pixel.
+    translucentPass_ = new QRenderPass(this);
+    translucentPass_->setShaderProgram(program("lit.vert", "lit.frag", translucentPass_));
+    translucentPass_->addParameter(
+        new QParameter(QStringLiteral("alphaFromColor"), 1.f, translucentPass_));
+    auto* translucentDepth = new QDepthTest(translucentPass_);
+    translucentDepth->setDepthFunction(QDepthTest::LessOrEqual);
+    translucentPass_->addRenderState(translucentDepth);
+    translucentPass_->addRenderState(new QNoDepthMask(translucentPass_));
+    auto* cull = new QCullFace(translucentPass_);
+    cull->setMode(QCullFace::Back);
+    translucentPass_->addRenderState(cull);
+    auto* overEquation = new QBlendEquation(translucentPass_);
+    overEquation->setBlendFunction(QBlendEquation::Add);
+    auto* over = new QBlendEquationArguments(translucentPass_);
+    over->setSourceRgb(QBlendEquationArguments::SourceAlpha);
+    over->setDestinationRgb(QBlendEquationArguments::OneMinusSourceAlpha);
+    over->setSourceAlpha(QBlendEquationArguments::One);
+    over->setDestinationAlpha(QBlendEquationArguments::OneMinusSourceAlpha);
+    translucentPass_->addRenderState(overEquation);
+    translucentPass_->addRenderState(over);
 
     wirePass_ = new QRenderPass(this);
     wirePass_->setShaderProgram(program("lit.vert", "wire.frag", wirePass_));
@@ -122,6 +150,16 @@ void LitMaterial::setWireframe(bool on) {
         technique_->addRenderPass(wirePass_);
     else
         technique_->removeRenderPass(wirePass_);
+}
+
+void LitMaterial::setTranslucent(bool on) {
+    if (on == translucent_) return;
+    translucent_ = on;
+    // Keep the wireframe pass after the solid one.
+    if (wireframe_) technique_->removeRenderPass(wirePass_);
+    technique_->removeRenderPass(on ? solidPass_ : translucentPass_);
+    technique_->addRenderPass(on ? translucentPass_ : solidPass_);
+    if (wireframe_) technique_->addRenderPass(wirePass_);
 }
 
 GridMaterial::GridMaterial(Qt3DCore::QNode* parent) : QMaterial(parent) {

@@ -8,6 +8,8 @@
 #include <QWindow>
 #include <Qt3DCore/QEntity>
 #include <Qt3DRender/QCamera>
+#include <Qt3DRender/QLayer>
+#include <algorithm>
 #include <map>
 
 #include "meshscope/core/asset_resolver.h"
@@ -51,7 +53,9 @@ RobloxPartsView::RobloxPartsView(Qt3DCore::QEntity* root, QWindow* window,
     : QObject(parent),
       window_(window),
       camera_(camera),
-      boxScene_(new AssetScene(root, nullptr, this)) {
+      boxScene_(new AssetScene(root, nullptr, this)),
+      translucentLayer_(new Qt3DRender::QLayer(root)) {
+    translucentLayer_->setObjectName(QStringLiteral("translucent parts"));
     if (window_) window_->installEventFilter(this);
 }
 
@@ -78,6 +82,7 @@ bool RobloxPartsView::hasParts(const Asset& asset) {
 void RobloxPartsView::clear() {
     parts_.clear();
     partOfNode_.clear();
+    translucentMeshes_.clear();
     resolvedMeshes_ = 0;
     sceneAsset_ = {};
     selected_ = -1;
@@ -111,6 +116,7 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
     sceneAsset.format = "roblox-parts";
     std::vector<RobloxPart> boxes;
     boxes.reserve(parts_.size());
+    std::vector<bool> translucent;  // per scene mesh
     for (const RobloxPart& p : parts_) {
         if (p.meshId.empty() || p.transparency >= 0.999f) {
             boxes.push_back(p);
@@ -151,16 +157,48 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
                 placed.skin.clear();
             }
             sceneAsset.meshes.push_back(std::move(placed));
+            translucent.push_back(p.transparency > 0);
             ++resolvedMeshes_;
         } else {
             boxes.push_back(p);
         }
     }
-    for (Mesh& m : buildPartMeshes(boxes)) sceneAsset.meshes.push_back(std::move(m));
+    // Opaque shapes batched; translucent ones after them, one mesh each so that they can be
+    // sorted back to front (batched too when there are very many).
+    const auto firstTranslucent = std::stable_partition(
+        boxes.begin(), boxes.end(), [](const RobloxPart& p) { return p.transparency <= 0; });
+    const std::vector<RobloxPart> opaqueBoxes(boxes.begin(), firstTranslucent);
+    std::vector<RobloxPart> translucentBoxes(firstTranslucent, boxes.end());
+    std::erase_if(translucentBoxes, [](const RobloxPart& p) { return p.transparency >= 0.999f; });
+    for (Mesh& m : buildPartMeshes(opaqueBoxes)) {
+        sceneAsset.meshes.push_back(std::move(m));
+        translucent.push_back(false);
+    }
+    std::vector<Mesh> translucentShapes;
+    if (translucentBoxes.size() <= kMaxSortedTranslucentParts) {
+        for (const RobloxPart& p : translucentBoxes)
+            for (Mesh& m : buildPartMeshes({p})) {
+                const std::string& name = asset.nodes[std::size_t(p.node)].name;
+                m.name = name.empty() ? p.className : name;
+                translucentShapes.push_back(std::move(m));
+            }
+    } else {
+        translucentShapes = buildPartMeshes(translucentBoxes);
+        for (Mesh& m : translucentShapes) m.name = "translucent " + m.name;
+    }
+    for (Mesh& m : translucentShapes) {
+        sceneAsset.meshes.push_back(std::move(m));
+        translucent.push_back(true);
+    }
     sceneAsset_ = std::move(sceneAsset);
     scene->setAsset(sceneAsset_);
-    for (int m = 0; m < scene->meshCount(); ++m)
+    for (int m = 0; m < scene->meshCount(); ++m) {
         scene->meshMaterial(m)->setBaseColor(QColor(255, 255, 255));
+        if (!translucent[std::size_t(m)]) continue;
+        scene->meshMaterial(m)->setTranslucent(true);
+        scene->meshEntity(m)->addComponent(translucentLayer_);
+        translucentMeshes_.push_back(m);
+    }
     if (!unresolved_.isEmpty()) emit unresolvedChanged(unresolved_);
     return true;
 }

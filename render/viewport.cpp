@@ -29,6 +29,7 @@
 #include <Qt3DRender/QRenderTarget>
 #include <Qt3DRender/QRenderTargetOutput>
 #include <Qt3DRender/QRenderTargetSelector>
+#include <Qt3DRender/QSortPolicy>
 #include <Qt3DRender/QSubtreeEnabler>
 #include <Qt3DRender/QTexture>
 #include <Qt3DRender/QViewport>
@@ -51,10 +52,12 @@ const QColor kTop(58, 64, 76);
 const QColor kBottom(22, 24, 29);
 constexpr int kMaxCaptureAttempts = 8;
 
-// Clears, then draws the background layer, then everything else, from `camera`.
-QRenderCapture* addViewBranches(QFrameGraphNode* parent, QLayer* backgroundLayer, QCamera* camera,
-                                QClearBuffers** clearOut, QSubtreeEnabler** backgroundOut,
-                                bool withCapture) {
+// Clears, then draws the background layer, then the opaque scene (everything on neither layer),
+// then the translucent layer back to front (its materials blend and write no depth), from
+// `camera`. A capture reads the target after the last branch.
+QRenderCapture* addViewBranches(QFrameGraphNode* parent, QLayer* backgroundLayer,
+                                QLayer* translucentLayer, QCamera* camera, QClearBuffers** clearOut,
+                                QSubtreeEnabler** backgroundOut, bool withCapture) {
     auto* clear = new QClearBuffers(parent);
     clear->setBuffers(QClearBuffers::ColorDepthBuffer);
     clear->setClearColor(kBottom);
@@ -70,10 +73,18 @@ QRenderCapture* addViewBranches(QFrameGraphNode* parent, QLayer* backgroundLayer
 
     auto* sceneFilter = new QLayerFilter(parent);
     sceneFilter->addLayer(backgroundLayer);
+    sceneFilter->addLayer(translucentLayer);
     sceneFilter->setFilterMode(QLayerFilter::DiscardAnyMatchingLayers);
     auto* sceneCamera = new QCameraSelector(sceneFilter);
     sceneCamera->setCamera(camera);
-    return withCapture ? new QRenderCapture(sceneCamera) : nullptr;
+
+    auto* translucentFilter = new QLayerFilter(parent);
+    translucentFilter->addLayer(translucentLayer);
+    auto* translucentCamera = new QCameraSelector(translucentFilter);
+    translucentCamera->setCamera(camera);
+    auto* sort = new QSortPolicy(translucentCamera);
+    sort->setSortTypes(QList<QSortPolicy::SortType>{QSortPolicy::BackToFront});
+    return withCapture ? new QRenderCapture(sort) : nullptr;
 }
 
 bool holdsMoreThanClear(const QImage& image, QRgb clear) {
@@ -165,7 +176,8 @@ void Viewport::buildFrameGraph() {
     // The window's own picture; a screenshot run switches it off (setOnscreenDrawing) so each
     // frame renders the scene once, into the capture target.
     onscreenBranch_ = new QSubtreeEnabler(onscreen);
-    addViewBranches(onscreenBranch_, backgroundLayer_, window_->camera(), nullptr, nullptr, false);
+    addViewBranches(onscreenBranch_, backgroundLayer_, parts_->translucentLayer(),
+                    window_->camera(), nullptr, nullptr, false);
     auto* idleClear = new QClearBuffers(onscreen);
     idleClear->setBuffers(QClearBuffers::ColorDepthBuffer);
     idleClear->setClearColor(kBottom);
@@ -199,8 +211,8 @@ void Viewport::buildFrameGraph() {
     targetSelector->setTarget(target);
     auto* offscreen = new QViewport(targetSelector);
     offscreen->setNormalizedRect(QRectF(0, 0, 1, 1));
-    capture_ = addViewBranches(offscreen, backgroundLayer_, captureCamera_, &captureClear_,
-                               &captureBackground_, true);
+    capture_ = addViewBranches(offscreen, backgroundLayer_, parts_->translucentLayer(),
+                               captureCamera_, &captureClear_, &captureBackground_, true);
 
     window_->setActiveFrameGraph(surface);
 }
@@ -307,7 +319,17 @@ void Viewport::startCapture() {
 void Viewport::finishCapture(const QImage& raw) {
     if (!pending_.active) return;
     const QSize want = pending_.options.size;
-    QImage image = raw.convertToFormat(QImage::Format_ARGB32);
+    QImage image = raw;
+    if (pending_.options.transparentBackground) {
+        // Blending "over" a transparent clear leaves premultiplied colour in the target (opaque
+        // and empty pixels read the same either way): read it as such, so that translucent
+        // pixels keep their colour when converted to straight ARGB.
+        if (image.format() == QImage::Format_RGBA8888)
+            image.reinterpretAsFormat(QImage::Format_RGBA8888_Premultiplied);
+        else if (image.format() == QImage::Format_ARGB32)
+            image.reinterpretAsFormat(QImage::Format_ARGB32_Premultiplied);
+    }
+    image = image.convertToFormat(QImage::Format_ARGB32);
     const QRgb clear = pending_.options.transparentBackground ? qRgba(0, 0, 0, 0) : kBottom.rgba();
     // The first captures after a change hold only the clear colour, or a frame rendered before
     // the buffers or the target size arrived: accept a frame only when it holds something and

@@ -2,7 +2,8 @@
 // Lit mesh material, fragment stage: a headlight (light at the eye) plus hemisphere ambient
 // (sky above, ground below), multiplied by the vertex colour. Meshes without normals (zero
 // vectors) fall back to the face normal from screen-space derivatives; back faces are lit as
-// front faces so meshes with flipped winding stay readable.
+// front faces so meshes with flipped winding stay readable. Opaque passes write alpha 1; the
+// translucent pass (alphaFromColor = 1) writes base colour alpha × vertex colour alpha.
 
 in vec3 worldPosition;
 in vec3 worldNormal;
@@ -16,6 +17,7 @@ uniform vec3 skyColor;
 uniform vec3 groundColor;
 uniform vec3 highlightColor;
 uniform float highlight;
+uniform float alphaFromColor;
 
 void main()
 {
@@ -37,5 +39,5 @@ void main()
     float rim = pow(1.0 - head, 2.0);
     lit = mix(lit, highlightColor, highlight * (0.22 + 0.5 * rim));
 
-    fragColor = vec4(lit, 1.0);
+    fragColor = vec4(lit, mix(1.0, baseColor.a * color.a, alphaFromColor));
 }

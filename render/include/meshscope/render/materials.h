@@ -1,6 +1,7 @@
 // The GLSL materials of the viewer (OpenGL 3.2 core profile; shaders in resources/shaders):
 // LitMaterial (headlight + hemisphere lighting times vertex colour, optional wireframe overlay
-// pass and selection highlight), GridMaterial (fading lines) and BackgroundMaterial (gradient).
+// pass and selection highlight, opaque or translucent), GridMaterial (fading lines) and
+// BackgroundMaterial (gradient).
 #pragma once
 
 #include <QColor>
@@ -24,14 +25,23 @@ public:
     bool highlighted() const { return highlighted_; }
     void setWireframe(bool on);
     bool wireframe() const { return wireframe_; }
+    // Translucent: alpha = base colour alpha × vertex colour alpha, blended over what is drawn
+    // ("over", so a transparent background keeps the right coverage), depth tested but not
+    // written, back faces culled. Draw such meshes after the opaque ones, back to front (the
+    // viewport's translucent layer does).
+    void setTranslucent(bool on);
+    bool translucent() const { return translucent_; }
 
 private:
     Qt3DRender::QTechnique* technique_ = nullptr;
+    Qt3DRender::QRenderPass* solidPass_ = nullptr;
+    Qt3DRender::QRenderPass* translucentPass_ = nullptr;
     Qt3DRender::QRenderPass* wirePass_ = nullptr;
     Qt3DRender::QParameter* baseColor_ = nullptr;
     Qt3DRender::QParameter* highlight_ = nullptr;
     bool highlighted_ = false;
     bool wireframe_ = false;
+    bool translucent_ = false;
 };
 
 class GridMaterial : public Qt3DRender::QMaterial {

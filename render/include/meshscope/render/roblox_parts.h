@@ -1,12 +1,15 @@
 // The 3D side of Roblox models and places: turns a decoded instance tree into a scene asset
 // (parts batched into a few merged meshes; MeshPart / SpecialMesh meshes resolved from the asset
 // folders and placed), draws a selection box around the selected part and picks parts under the
-// mouse with a CPU ray cast against their boxes. Owned by the Viewport.
+// mouse with a CPU ray cast against their boxes. Translucent parts (0 < Transparency < 1) get
+// their own entities with a translucent LitMaterial and the translucentLayer(), which the
+// viewport draws after the opaque scene, back to front. Owned by the Viewport.
 #pragma once
 
 #include <QObject>
 #include <QPointF>
 #include <QStringList>
+#include <cstddef>
 #include <vector>
 
 #include "meshscope/core/asset.h"
@@ -17,7 +20,8 @@ class QEntity;
 }
 namespace Qt3DRender {
 class QCamera;
-}
+class QLayer;
+}  // namespace Qt3DRender
 class QWindow;
 
 namespace meshscope::render {
@@ -41,10 +45,20 @@ public:
     // True when `asset` is a Roblox model with at least one renderable part.
     static bool hasParts(const Asset& asset);
     // Builds the scene asset for `asset` (merged part meshes + resolved meshes) and shows it in
-    // `scene` with white base colours (vertex colours carry the part colours). Returns false and
-    // does nothing when the asset has no parts; the selection and pick list are cleared then.
+    // `scene` with white base colours (vertex colours carry the part colours). Opaque shapes come
+    // first, batched; then each translucent shape as a mesh of its own (up to
+    // kMaxSortedTranslucentParts; more are batched and drawn in part order), translucent, on
+    // translucentLayer(). Returns false and does nothing when the asset has no parts; the
+    // selection and pick list are cleared then.
     bool show(const Asset& asset, AssetScene* scene);
     void clear();
+
+    // Translucent parts up to this count are sorted back to front each frame (one entity each).
+    static constexpr std::size_t kMaxSortedTranslucentParts = 256;
+    // The layer of translucent part entities (created under `root`, owned by it).
+    Qt3DRender::QLayer* translucentLayer() const { return translucentLayer_; }
+    // Scene meshes drawn translucent (indices into the scene passed to show()).
+    const std::vector<int>& translucentMeshes() const { return translucentMeshes_; }
 
     const std::vector<RobloxPart>& parts() const { return parts_; }
     // The asset shown in the scene (its meshes are the scene's; skinned MeshPart meshes come with
@@ -74,6 +88,8 @@ private:
     QWindow* window_;
     Qt3DRender::QCamera* camera_;
     AssetScene* boxScene_;
+    Qt3DRender::QLayer* translucentLayer_;
+    std::vector<int> translucentMeshes_;
     std::vector<RobloxPart> parts_;
     Asset sceneAsset_;
     std::vector<int> partOfNode_;

@@ -1,0 +1,233 @@
+// Translucent Roblox parts (needs a display: run under xvfb-run): a generated model with an
+// opaque red block behind a blue block of Transparency 0.5 (and a green one of Transparency 1,
+// which must not show). The picture is compared with a stored baseline
+// (tests/data/baselines/parts_translucent.png; refresh with MESHSCOPE_UPDATE_BASELINES=1), and
+// independently of it: where the blue block covers the red one, the pixel is the average of the
+// two parts as each renders alone (alpha 0.5 "over"), so the red block shows through; with a
+// transparent background the blue block alone has coverage ½ and keeps its colour; the
+// selection box and the wireframe still show on the translucent part.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QImage>
+#include <Qt3DRender/QCamera>
+#include <cmath>
+#include <optional>
+
+#include "meshscope/core/decode.h"
+#include "meshscope/core/roblox_model_writer.h"
+#include "meshscope/core/roblox_parts.h"
+#include "meshscope/render/asset_scene.h"
+#include "meshscope/render/roblox_parts.h"
+#include "meshscope/render/viewport.h"
+#include "support/image_baseline.h"
+#include "support/test_support.h"
+
+using namespace meshscope;
+
+namespace {
+
+Property prop(std::string name, std::string type, Value v) {
+    Property p;
+    p.name = std::move(name);
+    p.type = std::move(type);
+    p.value = std::move(v);
+    return p;
+}
+
+struct Block {
+    Vec3 position;
+    Vec3 size;
+    Vec3 color;
+    std::optional<double> transparency;  // none: not stored (opaque)
+};
+
+// The blocks written to a binary model and decoded again (the viewer's path).
+Asset model(const std::vector<Block>& blocks) {
+    Asset a;
+    a.format = "roblox-model";
+    const int root = a.addNode("Translucency", "Model");
+    for (const Block& b : blocks) {
+        const int n = a.addNode("Part", "Part", root);
+        CFrame cf;
+        cf.position = b.position;
+        Node& node = a.nodes[std::size_t(n)];
+        node.properties = {prop("Name", "string", std::string("Part")),
+                           prop("CFrame", "CFrame", cf), prop("size", "Vector3", b.size),
+                           prop("Color3uint8", "Color3uint8", b.color),
+                           prop("shape", "Enum", std::int64_t(1))};
+        if (b.transparency)
+            node.properties.push_back(prop("Transparency", "float", *b.transparency));
+    }
+    const auto written = writeRobloxModel(a);
+    EXPECT_TRUE(written.ok());
+    return decodeBytes(ByteSpan(written.bytes.data(), written.bytes.size())).asset;
+}
+
+// The default camera (yaw 145°, pitch 22°) looks from -Z, +X and above: the blue block at
+// z = -1.5 stands in front of the red one at z = +2.
+const Block kRed{{0, 2, 2}, {8, 4, 1}, {0.9f, 0.1f, 0.1f}, std::nullopt};
+const Block kBlue{{0, 2, -1.5f}, {3, 3, 1}, {0.1f, 0.2f, 0.9f}, 0.5};
+const Block kGreenHidden{{-2, 1, -4}, {2, 2, 2}, {0.1f, 0.9f, 0.1f}, 1.0};
+
+int pixelsOfHue(const QImage& img, int hue, int tolerance) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor c = QColor::fromRgba(img.pixel(x, y));
+            if (c.hsvSaturation() < 120 || c.value() < 60) continue;
+            const int d = std::abs(c.hsvHue() - hue);
+            if (std::min(d, 360 - d) < tolerance) ++n;
+        }
+    return n;
+}
+
+class TranslucentParts : public ::testing::Test {
+protected:
+    void SetUp() override {
+        view_.resize(640, 480);
+        view_.show();
+        view_.setGridVisible(false);
+        for (int i = 0; i < 20; ++i) QApplication::processEvents();
+    }
+
+    // Shows `blocks` framed as the full model is (so every picture has the same camera).
+    QImage render(const std::vector<Block>& blocks, bool transparentBackground = false) {
+        view_.setAsset(model(blocks));
+        view_.camera()->setPosition(eye_);
+        view_.camera()->setViewCenter(center_);
+        render::CaptureOptions options;
+        options.size = kSize;
+        options.transparentBackground = transparentBackground;
+        return view_.captureImageBlocking(options).convertToFormat(QImage::Format_ARGB32);
+    }
+
+    // Frames the full model and remembers the camera.
+    void frameFullModel() {
+        view_.setAsset(model({kRed, kBlue, kGreenHidden}));
+        eye_ = view_.camera()->position();
+        center_ = view_.camera()->viewCenter();
+    }
+
+    // Pixel of the capture where world point `p` projects (the capture camera copies the
+    // view's camera with the capture's aspect ratio).
+    QPoint project(Vec3 p) const {
+        const Qt3DRender::QCamera* cam = view_.camera();
+        QMatrix4x4 proj;
+        proj.perspective(cam->fieldOfView(), float(kSize.width()) / float(kSize.height()),
+                         cam->nearPlane(), cam->farPlane());
+        const QVector3D ndc = (proj * cam->viewMatrix()).map(QVector3D(p.x, p.y, p.z));
+        return {int(std::lround((ndc.x() + 1) / 2 * kSize.width())),
+                int(std::lround((1 - ndc.y()) / 2 * kSize.height()))};
+    }
+
+    static constexpr QSize kSize{400, 300};
+    render::Viewport view_;
+    QVector3D eye_, center_;
+};
+
+TEST_F(TranslucentParts, OpaqueShowsThroughAndMatchesBaseline) {
+    frameFullModel();
+    ASSERT_EQ(view_.robloxParts()->parts().size(), 3u);
+    // Transparency 1 is left out; the translucent block is a mesh of its own on the layer.
+    EXPECT_EQ(view_.robloxParts()->translucentMeshes().size(), 1u);
+    EXPECT_EQ(view_.scene()->meshCount(), 2);
+
+    const QImage both = render({kRed, kBlue, kGreenHidden});
+    Block opaqueBlue = kBlue;
+    opaqueBlue.transparency.reset();
+    const QImage blueOpaque = render({kRed, opaqueBlue});
+    const QImage redOnly = render({kRed});
+    ASSERT_FALSE(both.isNull());
+    ASSERT_FALSE(blueOpaque.isNull());
+    ASSERT_FALSE(redOnly.isNull());
+    if (qEnvironmentVariableIsSet("MESHSCOPE_KEEP_IMAGES")) {
+        both.save("/tmp/parts_translucent.png");
+        blueOpaque.save("/tmp/parts_blue_opaque.png");
+        redOnly.save("/tmp/parts_red_only.png");
+    }
+
+    // The blue block's centre: in front of the red block (red there when blue is absent).
+    const QPoint centre = project(kBlue.position);
+    ASSERT_TRUE(QRect(QPoint(0, 0), kSize).contains(centre));
+    const QRgb red = redOnly.pixel(centre), blue = blueOpaque.pixel(centre),
+               mixed = both.pixel(centre);
+    EXPECT_GT(qRed(red), 2 * qBlue(red)) << "red block not behind the blue one";
+    EXPECT_GT(qBlue(blue), 2 * qRed(blue)) << "blue block not in front";
+    // Alpha ½ over the red block: each channel halfway between the two parts' own colours
+    // (strictly between them, and the red block visibly contributes).
+    using Channel = int (*)(QRgb);
+    const Channel channels[] = {qRed, qGreen, qBlue};
+    for (Channel channel : channels) {
+        const int lo = std::min(channel(red), channel(blue)),
+                  hi = std::max(channel(red), channel(blue));
+        EXPECT_NEAR(channel(mixed), (channel(red) + channel(blue)) / 2.0, 4.0);
+        if (hi - lo > 10) {
+            EXPECT_GT(channel(mixed), lo);
+            EXPECT_LT(channel(mixed), hi);
+        }
+    }
+    // The fully transparent green block does not show at all.
+    EXPECT_EQ(pixelsOfHue(both, 120, 20), 0);
+
+    test::expectMatchesBaseline(both, "parts_translucent.png", {24, 0.02});
+}
+
+TEST_F(TranslucentParts, TransparentBackgroundKeepsCoverageAndColour) {
+    frameFullModel();
+    Block opaqueBlue = kBlue;
+    opaqueBlue.transparency.reset();
+    // Only the blue block, the red one out of the way: alone over nothing.
+    const QImage alone = render({kBlue}, true);
+    const QImage aloneOpaque = render({opaqueBlue}, true);
+    const QImage overRed = render({kRed, kBlue}, true);
+    ASSERT_FALSE(alone.isNull());
+    if (qEnvironmentVariableIsSet("MESHSCOPE_KEEP_IMAGES")) {
+        alone.save("/tmp/parts_translucent_alone_transparent.png");
+        overRed.save("/tmp/parts_translucent_transparent.png");
+    }
+    const QPoint centre = project(kBlue.position);
+    const QRgb a = alone.pixel(centre), o = aloneOpaque.pixel(centre);
+    EXPECT_NEAR(qAlpha(a), 128, 3);
+    EXPECT_EQ(qAlpha(o), 255);
+    // Straight colour: the part's own lit colour, not darkened by the coverage.
+    EXPECT_NEAR(qRed(a), qRed(o), 4);
+    EXPECT_NEAR(qGreen(a), qGreen(o), 4);
+    EXPECT_NEAR(qBlue(a), qBlue(o), 4);
+    // Over the opaque red block the pixel is fully covered.
+    EXPECT_EQ(qAlpha(overRed.pixel(centre)), 255);
+    // The corners stay empty.
+    EXPECT_EQ(qAlpha(alone.pixel(0, 0)), 0);
+}
+
+TEST_F(TranslucentParts, SelectionBoxAndWireframeShowOnTranslucentPart) {
+    frameFullModel();
+    const QImage before = render({kRed, kBlue, kGreenHidden});
+    render::RobloxPartsView* parts = view_.robloxParts();
+    ASSERT_EQ(parts->parts().size(), 3u);
+    parts->setSelectedNode(parts->parts()[1].node);  // the blue block
+    ASSERT_TRUE(parts->selectionBoxVisible());
+    render::CaptureOptions options;
+    options.size = kSize;
+    const QImage selected = view_.captureImageBlocking(options);
+    ASSERT_FALSE(selected.isNull());
+    // The orange box (255, 170, 40: hue 40) around the blue block.
+    EXPECT_GT(pixelsOfHue(selected, 40, 6), pixelsOfHue(before, 40, 6) + 20);
+    parts->setSelectedNode(-1);
+
+    view_.setWireframe(true);
+    const QImage wire = view_.captureImageBlocking(options);
+    view_.setWireframe(false);
+    ASSERT_FALSE(wire.isNull());
+    if (qEnvironmentVariableIsSet("MESHSCOPE_KEEP_IMAGES")) {
+        selected.save("/tmp/parts_translucent_selected.png");
+        wire.save("/tmp/parts_translucent_wire.png");
+    }
+    // The wireframe lines are dark grey: the blue block's silhouette edge pixels change. Count
+    // pixels inside the blue block's projected area that differ between the two pictures.
+    const QPoint c = project(kBlue.position);
+    const QRect around(c - QPoint(60, 60), QSize(120, 120));
+    EXPECT_GT(test::differingPixels(wire, before, 24, around), 20);
+}
+
+}  // namespace
