@@ -145,6 +145,9 @@ private:
     }
 
     void readItems(pugi::xml_node root) {
+        // Referents by item: one per item, and an item takes a few hundred bytes at least, so
+        // the table is sized once instead of rehashing as it grows (never past the file size).
+        refs_.reserve(text_.size() / 512);
         struct Frame {
             pugi::xml_node item;
             int parent;

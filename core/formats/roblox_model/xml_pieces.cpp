@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace meshscope::rbx {
 namespace {
 
 // pugixml's ct_start_symbol and ct_symbol (bytes >= 0x80 count as letters) and ct_space.
-bool isStartSymbol(unsigned char c) {
+constexpr bool isStartSymbol(unsigned char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' || c >= 0x80;
 }
 bool isSymbol(unsigned char c) {
@@ -19,6 +22,22 @@ bool isSymbol(unsigned char c) {
 }
 bool isSpace(unsigned char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+// The first of the characters Cs in [s, end), or end: 16 bytes at a time where SSE2 is there.
+template <char... Cs>
+[[gnu::always_inline]] inline const char* findFirst(const char* s, const char* end) {
+#if defined(__SSE2__)
+    while (end - s >= 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+        __m128i hit = _mm_setzero_si128();
+        ((hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(Cs)))), ...);
+        if (const int bits = _mm_movemask_epi8(hit)) return s + __builtin_ctz(unsigned(bits));
+        s += 16;
+    }
+#endif
+    while (s < end && ((*s != Cs) && ...)) ++s;
+    return s;
 }
 
 // Nesting the scanner follows; deeper text is left unsplit (parsed in one piece).
@@ -65,81 +84,82 @@ void PiecewiseXml::scan(std::size_t pieceBytes, const Tick& tick) {
         std::size_t firstEvent;
         bool hasChild;
     };
+    // Pointer loops rather than find(): most runs of text and most tags are a few bytes long.
+    const char* const begin = text_.data();
+    const char* end = begin + text_.size();
     // pugixml reads the text as a C string: a NUL byte ends it.
-    const void* nul = std::memchr(text_.data(), 0, text_.size());
-    const std::string_view t =
-        nul ? text_.substr(0, std::size_t(static_cast<const char*>(nul) - text_.data())) : text_;
-    std::vector<Frame> stack;
-    std::size_t p = 0;
-    std::size_t nextTick = pieceBytes;
-    auto find = [&](std::string_view what, std::size_t from) {
-        const std::size_t at = t.find(what, from);
-        return at == std::string_view::npos ? at : at + what.size();
+    if (const void* nul = std::memchr(begin, 0, text_.size())) end = static_cast<const char*>(nul);
+    auto past = [&](const char* from, std::string_view what) -> const char* {
+        const std::string_view rest(from, std::size_t(end - from));
+        const std::size_t at = rest.find(what);
+        return at == std::string_view::npos ? nullptr : from + at + what.size();
     };
+    std::vector<Frame> stack;
+    const char* s = begin;
+    std::size_t nextTick = pieceBytes;
     while (true) {
+        const std::uint64_t p = std::uint64_t(s - begin);
         if (p >= nextTick) {
             if (tick) tick(Phase::Scan, p);
             nextTick = p + pieceBytes;
         }
-        const std::size_t lt = t.find('<', p);
-        if (lt == std::string_view::npos) break;  // end of the text
-        p = lt;
-        if (p + 1 >= t.size()) break;
-        const std::string_view at = t.substr(p);
-        const unsigned char c = static_cast<unsigned char>(at[1]);
-        std::size_t next = std::string_view::npos;
-        if (at.starts_with("<!--")) {
-            next = find("-->", p + 4);
-        } else if (at.starts_with("<![CDATA[")) {
-            if (!stack.empty()) next = find("]]>", p + 9);  // document-level CDATA: a node
-        } else if (c == '?') {
-            if (at.size() > 2 && isStartSymbol(static_cast<unsigned char>(at[2])))
-                next = find("?>", p + 2);
-        } else if (c == '/') {
-            const std::size_t gt = t.find('>', p + 2);
-            if (!stack.empty() && gt != std::string_view::npos) {
+        s = findFirst<'<'>(s, end);
+        if (end - s < 2) break;  // the end of the text (or a '<' at its end)
+        const std::uint64_t at = std::uint64_t(s - begin);
+        const std::string_view tag(s, std::size_t(end - s));
+        const unsigned char c = static_cast<unsigned char>(s[1]);
+        const char* next = nullptr;
+        if (c == '/') {
+            const char* gt = findFirst<'>'>(s + 2, end);
+            if (!stack.empty() && gt < end) {
                 next = gt + 1;
+                const std::uint64_t tagEnd = std::uint64_t(next - begin);
                 const Frame f = stack.back();
                 stack.pop_back();
-                if (f.hasChild && next - f.start >= pieceBytes) {
+                if (f.hasChild && tagEnd - f.start >= pieceBytes) {
                     events_.insert(events_.begin() + std::ptrdiff_t(f.firstEvent),
                                    Event{Event::Open, f.start, f.contentEnd});
-                    events_.push_back({Event::Close, p, next});
-                    if (!stack.empty()) stack.back().runStart = next;
+                    events_.push_back({Event::Close, at, tagEnd});
+                    if (!stack.empty()) stack.back().runStart = tagEnd;
                 }
             }
         } else if (isStartSymbol(c)) {
             // The start tag ends at the first '>' outside quoted attribute values.
-            std::size_t q = p + 2;
-            while (q < t.size()) {
-                const char ch = t[q];
-                if (ch == '>') break;
-                if (ch == '"' || ch == '\'') {
-                    q = t.find(ch, q + 1);
-                    if (q == std::string_view::npos) break;
-                }
-                ++q;
+            const char* gt = findFirst<'>', '"', '\''>(s + 2, end);
+            while (gt < end && *gt != '>') {
+                gt = *gt == '"' ? findFirst<'"'>(gt + 1, end) : findFirst<'\''>(gt + 1, end);
+                if (gt < end) gt = findFirst<'>', '"', '\''>(gt + 1, end);
             }
-            if (q < t.size() && stack.size() < kMaxScanDepth) {
-                next = q + 1;
+            if (gt < end && stack.size() < kMaxScanDepth) {
+                next = gt + 1;
                 if (!stack.empty()) {
                     Frame& parent = stack.back();
                     parent.hasChild = true;
-                    if (p - parent.runStart >= pieceBytes) {
-                        events_.push_back({Event::Cut, p, p});
-                        parent.runStart = p;
+                    if (at - parent.runStart >= pieceBytes) {
+                        events_.push_back({Event::Cut, at, at});
+                        parent.runStart = at;
                     }
                 }
-                if (t[q - 1] != '/') stack.push_back({p, next, next, events_.size(), false});
+                if (gt[-1] != '/') {
+                    const std::uint64_t contentEnd = std::uint64_t(next - begin);
+                    stack.push_back({at, contentEnd, contentEnd, events_.size(), false});
+                }
             }
+        } else if (tag.starts_with("<!--")) {
+            next = past(s + 4, "-->");
+        } else if (tag.starts_with("<![CDATA[")) {
+            if (!stack.empty()) next = past(s + 9, "]]>");  // document-level CDATA: a node
+        } else if (c == '?') {
+            if (tag.size() > 2 && isStartSymbol(static_cast<unsigned char>(s[2])))
+                next = past(s + 2, "?>");
         }
-        if (next == std::string_view::npos) {
+        if (!next) {
             // Something the scanner does not follow: leave it to pugixml, in one piece with
             // whatever is still open. At the document level, the whole text is one piece.
             if (stack.empty()) events_.clear();
             break;
         }
-        p = next;
+        s = next;
     }
     if (!stack.empty()) events_.resize(stack.front().firstEvent);
 }
