@@ -89,14 +89,14 @@ public:
         // Progress: the scan for piece boundaries, pugixml's parse of the pieces, then the items
         // (shares of the decode time of a large place).
         const double size = double(std::max<std::size_t>(text_.size(), 1));
-        const XmlLoadResult res = xml_.load(
-            text_, pugi::parse_default | pugi::parse_ws_pcdata_single, kPieceBytes,
-            [&](PiecewiseXml::Phase phase, std::uint64_t at) {
-                ctx_.progress(phase == PiecewiseXml::Phase::Scan
-                                  ? kScanShare * double(at) / size
-                                  : kScanShare + kParseShare * double(at) / size);
-                ctx_.checkCancel(at);
-            });
+        const XmlLoadResult res =
+            xml_.load(text_, pugi::parse_default | pugi::parse_ws_pcdata_single, kPieceBytes,
+                      [&](PiecewiseXml::Phase phase, std::uint64_t at) {
+                          ctx_.progress(phase == PiecewiseXml::Phase::Scan
+                                            ? kScanShare * double(at) / size
+                                            : kScanShare + kParseShare * double(at) / size);
+                          ctx_.checkCancel(at);
+                      });
         if (!res)
             // pugixml reports "end of input" errors one past the last byte: clamp to the file.
             ctx_.fail(std::min<std::uint64_t>(res.offset, text_.size()), "xml",

@@ -49,17 +49,19 @@ std::size_t firstStartTag(std::string_view piece) {
     std::size_t i = 0;
     while ((i = piece.find('<', i)) != std::string_view::npos) {
         const std::string_view at = piece.substr(i);
-        std::size_t close = std::string_view::npos;
-        if (at.size() > 1 && isStartSymbol(static_cast<unsigned char>(at[1])))
-            return i;
-        else if (at.starts_with("<!--"))
-            close = piece.find("-->", i + 4), close += close == std::string_view::npos ? 0 : 3;
+        if (at.size() > 1 && isStartSymbol(static_cast<unsigned char>(at[1]))) return i;
+        std::string_view open, close;  // searched for past the whole opening, as pugixml does
+        if (at.starts_with("<!--"))
+            open = "<!--", close = "-->";
         else if (at.starts_with("<![CDATA["))
-            close = piece.find("]]>", i + 9), close += close == std::string_view::npos ? 0 : 3;
+            open = "<![CDATA[", close = "]]>";
         else if (at.starts_with("<?"))
-            close = piece.find("?>", i + 2), close += close == std::string_view::npos ? 0 : 2;
-        if (close == std::string_view::npos) return std::string_view::npos;
-        i = close;
+            open = "<?", close = "?>";
+        else
+            return std::string_view::npos;
+        const std::size_t end = piece.find(close, i + open.size());
+        if (end == std::string_view::npos) return std::string_view::npos;
+        i = end + close.size();
     }
     return std::string_view::npos;
 }
@@ -197,11 +199,10 @@ XmlLoadResult PiecewiseXml::append(pugi::xml_node parent, std::uint64_t from,
         if (k != std::string_view::npos) {
             const Range r{reinterpret_cast<std::uintptr_t>(first.name()) - (k + 1), piece.size(),
                           from};
-            ranges_.insert(std::upper_bound(ranges_.begin(), ranges_.end(), r,
-                                            [](const Range& a, const Range& b) {
-                                                return a.base < b.base;
-                                            }),
-                           r);
+            ranges_.insert(
+                std::upper_bound(ranges_.begin(), ranges_.end(), r,
+                                 [](const Range& a, const Range& b) { return a.base < b.base; }),
+                r);
         }
     }
     return {};

@@ -6,6 +6,8 @@
 // pugixml's load_buffer node for node (type, name, value, attributes, offset) and fails with the
 // same status at the same offset. Then a decoded multi-megabyte model (split at the decoder's own
 // 1 MB) keeps absolute offsets for its items and properties.
+#include "formats/roblox_model/xml_pieces.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,7 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "formats/roblox_model/xml_pieces.h"
 #include "meshscope/core/decode.h"
 #include "support/test_support.h"
 
@@ -31,8 +32,8 @@ std::string diffTrees(pugi::xml_node a, pugi::xml_node b, const PiecewiseXml& pi
     while (!stack.empty()) {
         auto [x, y] = stack.back();
         stack.pop_back();
-        const std::string where = std::string("<") + x.name() + "> at " +
-                                  std::to_string(x.offset_debug()) + ": ";
+        const std::string where =
+            std::string("<") + x.name() + "> at " + std::to_string(x.offset_debug()) + ": ";
         if (x.type() != y.type()) return where + "node type differs";
         if (std::string(x.name()) != y.name()) return where + "name " + y.name();
         if (std::string(x.value()) != y.value()) return where + "value \"" + y.value() + "\"";
@@ -94,13 +95,15 @@ std::string item(int i, const std::string& inner = {}) {
 // '>' inside), processing instructions, CDATA, attributes holding '>', '/' and quotes, entities,
 // CR LF, whitespace-only and mixed content, nested items.
 std::string sampleDocument(int items = 12) {
-    std::string doc = "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- a <comment> -- "
-                      "-> -->\n<roblox xmlns:xmime=\"http://www.w3.org/2005/05/xmlmime\" "
-                      "version=\"4\">\n<External>null</External><?pi data ?>";
+    std::string doc =
+        "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- a <comment> -- "
+        "-> -->\n<roblox xmlns:xmime=\"http://www.w3.org/2005/05/xmlmime\" "
+        "version=\"4\">\n<External>null</External><?pi data ?>";
     for (int i = 0; i < items; ++i)
         doc += item(i, i % 3 == 0 ? item(1000 + i, item(2000 + i)) + "text<!--x-->more" : "");
-    doc += "<SharedStrings><SharedString md5=\"x\">QUJD</SharedString></SharedStrings>\n"
-           "</roblox>\n<!-- trailing -->\n";
+    doc +=
+        "<SharedStrings><SharedString md5=\"x\">QUJD</SharedString></SharedStrings>\n"
+        "</roblox>\n<!-- trailing -->\n";
     return doc;
 }
 
@@ -117,8 +120,7 @@ TEST(XmlPieces, SampleDocumentIsTheSameInPieces) {
     const std::string doc = sampleDocument();
     EXPECT_GT(expectSameAsWhole(doc, "sample"), 100u) << "the document was not split";
     // Without a declaration, BOM or anything after the root.
-    EXPECT_GT(expectSameAsWhole("<roblox>" + item(1, item(2)) + item(3) + "</roblox>", "bare"),
-              5u);
+    EXPECT_GT(expectSameAsWhole("<roblox>" + item(1, item(2)) + item(3) + "</roblox>", "bare"), 5u);
 }
 
 TEST(XmlPieces, EveryTruncationFailsAlike) {
@@ -147,6 +149,7 @@ TEST(XmlPieces, MalformedAndOddDocuments) {
         {"second root", "<roblox>" + body + "</roblox><roblox>" + body + "</roblox>"},
         {"nul inside", "<roblox>" + body + std::string(1, '\0') + body + "</roblox>"},
         {"nul after the root", "<roblox>" + body + "</roblox>" + std::string(1, '\0') + "<x"},
+        {"comment opened by <!-->", "<roblox>" + body + "<!-->x<a>--><s/>" + body + "</roblox>"},
         {"bad comment", "<roblox>" + body + "<!- x -->" + body + "</roblox>"},
         {"unterminated comment", "<roblox>" + body + "<!-- x" + body + "</roblox>"},
         {"bad pi", "<roblox>" + body + "<? x ?>" + body + "</roblox>"},
@@ -174,12 +177,61 @@ TEST(XmlPieces, SeededMutationsFailOrBuildAlike) {
             const std::size_t at = rng() % m.size();
             const char c = alphabet[rng() % alphabet.size()];
             switch (rng() % 3) {
-            case 0: m[at] = c; break;
-            case 1: m.insert(m.begin() + std::ptrdiff_t(at), c); break;
-            default: m.erase(at, 1 + rng() % 8); break;
+                case 0:
+                    m[at] = c;
+                    break;
+                case 1:
+                    m.insert(m.begin() + std::ptrdiff_t(at), c);
+                    break;
+                default:
+                    m.erase(at, 1 + rng() % 8);
+                    break;
             }
         }
         expectSameAsWhole(m, "mutation " + std::to_string(i), {1, 23});
+    }
+}
+
+// The tick runs during the scan and between pieces, with positions that never go back, and an
+// exception from it abandons the load part-way (what the decoder's cancel check does).
+TEST(XmlPieces, TickRunsBetweenPiecesAndCanStopTheLoad) {
+    std::string doc = "<roblox>";
+    for (int i = 0; i < 2000; ++i) doc += item(i);
+    doc += "</roblox>";
+    const std::size_t pieceBytes = 32u << 10;
+    ASSERT_GT(doc.size(), 12 * pieceBytes);
+    std::size_t scans = 0, builds = 0;
+    std::uint64_t last = 0;
+    bool backwards = false;
+    PiecewiseXml pieces;
+    ASSERT_TRUE(
+        pieces.load(doc, kOptions, pieceBytes, [&](PiecewiseXml::Phase phase, std::uint64_t at) {
+            if (phase == PiecewiseXml::Phase::Scan) {
+                ++scans;
+            } else {
+                backwards = backwards || (builds > 0 && at < last);
+                last = at;
+                ++builds;
+            }
+        }));
+    EXPECT_GE(scans, doc.size() / pieceBytes - 1);
+    EXPECT_GE(builds, doc.size() / pieceBytes - 1);
+    EXPECT_GE(pieces.pieceCount(), doc.size() / pieceBytes - 1);
+    EXPECT_FALSE(backwards);
+    const std::size_t allItems = pieces.document().child("roblox").select_nodes("Item").size();
+    EXPECT_EQ(allItems, 2000u);
+
+    struct Stop {};
+    for (const PiecewiseXml::Phase stopIn :
+         {PiecewiseXml::Phase::Scan, PiecewiseXml::Phase::Build}) {
+        PiecewiseXml stopped;
+        std::size_t calls = 0;
+        EXPECT_THROW(stopped.load(doc, kOptions, pieceBytes,
+                                  [&](PiecewiseXml::Phase phase, std::uint64_t) {
+                                      if (phase == stopIn && ++calls == 3) throw Stop{};
+                                  }),
+                     Stop);
+        EXPECT_LT(stopped.document().child("roblox").select_nodes("Item").size(), allItems);
     }
 }
 
@@ -203,8 +255,9 @@ TEST(XmlPieces, CorpusXmlFilesAreTheSameInPieces) {
 // The decoder's own pieces (1 MB): a 5 MB model with one big Workspace. Every item's and
 // property's offset still points at its element in the file.
 TEST(XmlPieces, DecodedModelKeepsAbsoluteOffsets) {
-    std::string doc = "<roblox version=\"4\"><Item class=\"Workspace\" referent=\"W\"><Properties>"
-                      "<string name=\"Name\">Workspace</string></Properties>";
+    std::string doc =
+        "<roblox version=\"4\"><Item class=\"Workspace\" referent=\"W\"><Properties>"
+        "<string name=\"Name\">Workspace</string></Properties>";
     for (int i = 0; i < 16000; ++i) doc += item(i);
     doc += "</Item></roblox>";
     ASSERT_GT(doc.size(), 4u << 20);

@@ -157,25 +157,83 @@ TEST(CancelLatency, BinaryPlace) {
         200'000, 64u << 20);
 }
 
+namespace {
+
+Sized xmlModel(std::size_t items) {
+    std::string doc = "<roblox version=\"4\">";
+    for (std::size_t i = 0; i < items; ++i) {
+        doc += "<Item class=\"Part\" referent=\"RBX" + std::to_string(i) +
+               "\"><Properties><string name=\"Name\">P" + std::to_string(i) +
+               "</string><Vector3 name=\"Size\"><X>1</X><Y>2</Y><Z>3</Z></Vector3>"
+               "<CoordinateFrame name=\"CFrame\"><X>1</X><Y>2</Y><Z>3</Z><R00>1</R00><R01>0"
+               "</R01><R02>0</R02><R10>0</R10><R11>1</R11><R12>0</R12><R20>0</R20><R21>0</R21>"
+               "<R22>1</R22></CoordinateFrame><bool name=\"Anchored\">true</bool></Properties>"
+               "</Item>";
+    }
+    doc += "</roblox>";
+    return Sized{Bytes(doc.begin(), doc.end()), std::to_string(items) + " items"};
+}
+
+}  // namespace
+
 TEST(CancelLatency, XmlModel) {
-    measure(
-        "XML model",
-        [](std::size_t items) {
-            std::string doc = "<roblox version=\"4\">";
-            for (std::size_t i = 0; i < items; ++i) {
-                doc +=
-                    "<Item class=\"Part\" referent=\"RBX" + std::to_string(i) +
-                    "\"><Properties><string name=\"Name\">P" + std::to_string(i) +
-                    "</string><Vector3 name=\"Size\"><X>1</X><Y>2</Y><Z>3</Z></Vector3>"
-                    "<CoordinateFrame name=\"CFrame\"><X>1</X><Y>2</Y><Z>3</Z><R00>1</R00><R01>0"
-                    "</R01><R02>0</R02><R10>0</R10><R11>1</R11><R12>0</R12><R20>0</R20><R21>0</R21>"
-                    "<R22>1</R22></CoordinateFrame><bool name=\"Anchored\">true</bool></Properties>"
-                    "</Item>";
+    // The document is parsed in ~1 MB pieces (progress 0-50%: the scan for piece boundaries,
+    // then pugixml's parse), then its items are read (50-100%). 10% of the time falls inside
+    // pugixml's parse.
+    measure("XML model", xmlModel, 200'000, 256u << 20, 0.1);
+}
+
+// The same document, cancelled at more points of each phase: from the progress callback at 10%
+// and 25% (the parse), 75% (the items), and from another thread at 5%, 20% and 35% of the decode
+// time (the parse). A decode cancelled from its progress must end in "cancelled" (so progress is
+// reported, and the flag checked, before 10% and 25%: inside the parse); latencies are printed.
+TEST(CancelLatency, XmlModelPhases) {
+    auto [input, full] = calibrate(xmlModel, 200'000, 256u << 20);
+    auto report = [&](const std::string& when, double latency, const DecodeResult& result) {
+        std::printf(
+            "[ measured ] cancel latency %-18s %8.1f ms  (flag %s of a %.2f s decode, "
+            "%s; %s, %.1f MB)\n",
+            "XML model", latency * 1e3, when.c_str(), full,
+            result.ok() ? "finished" : result.error->code.c_str(), input.what.c_str(),
+            double(input.bytes.size()) / 1e6);
+    };
+    for (const double at : {0.10, 0.25, 0.75}) {
+        std::atomic<bool> cancel{false};
+        Clock::time_point flagged;
+        DecodeOptions options;
+        options.cancel = &cancel;
+        options.progress = [&](double fraction) {
+            if (fraction >= at && !cancel.load()) {
+                flagged = Clock::now();
+                cancel = true;
             }
-            doc += "</roblox>";
-            return Sized{Bytes(doc.begin(), doc.end()), std::to_string(items) + " items"};
-        },
-        200'000, 256u << 20, 0.1);  // 10% of the time: inside pugixml's parse of the document
+        };
+        const DecodeResult result = decodeBytes(input.bytes, options);
+        const auto returned = Clock::now();
+        ASSERT_TRUE(cancel.load()) << "no progress reported up to " << at;
+        ASSERT_FALSE(result.ok()) << "the decode finished despite the cancel at " << at;
+        EXPECT_EQ(result.error->code, "cancelled") << result.error->toString();
+        report("at " + std::to_string(int(at * 100)) + "% progress", seconds(returned - flagged),
+               result);
+    }
+    for (const double timeFraction : {0.05, 0.20, 0.35}) {
+        std::atomic<bool> cancel{false};
+        DecodeOptions options;
+        options.cancel = &cancel;
+        DecodeResult result;
+        Clock::time_point returned;
+        std::thread worker([&] {
+            result = decodeBytes(input.bytes, options);
+            returned = Clock::now();
+        });
+        std::this_thread::sleep_for(std::chrono::duration<double>(full * timeFraction));
+        const auto flagged = Clock::now();
+        cancel = true;
+        worker.join();
+        // A wall-clock point: a faster run may finish first, so this is printed, not asserted.
+        report("at " + std::to_string(int(timeFraction * 100)) + "% of the time",
+               seconds(returned - flagged), result);
+    }
 }
 
 TEST(CancelLatency, SecondLifeMesh) {
