@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "meshscope/core/roblox_mesh_writer.h"
+
 namespace meshscope::test {
 
 std::optional<std::filesystem::path> corpusDir() {
@@ -40,6 +42,17 @@ std::filesystem::path tempDir(const std::string& name) {
     std::filesystem::remove_all(p);
     std::filesystem::create_directories(p);
     return p;
+}
+
+std::filesystem::path writeFileMeshFixture(const std::string& dir, const std::string& name,
+                                           const Asset& asset, const std::string& version) {
+    FileMeshWriteOptions options;
+    options.version = version;
+    const FileMeshWriteResult written = writeFileMesh(asset, 0, options);
+    EXPECT_TRUE(written.ok()) << version << ": " << (written.error ? *written.error : "");
+    const auto path = tempDir(dir) / name;
+    writeFile(path, written.bytes);
+    return path;
 }
 
 }  // namespace meshscope::test

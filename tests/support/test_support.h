@@ -20,6 +20,11 @@ std::vector<std::uint8_t> readFile(const std::filesystem::path& path);
 void writeFile(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes);
 // A fresh, empty temporary directory for one test (unique per running test).
 std::filesystem::path tempDir(const std::string& name);
+// Writes `asset` as a FileMesh of `version` (its mesh 0) to tempDir(dir)/name and returns the
+// path; a failed write fails the current test.
+std::filesystem::path writeFileMeshFixture(const std::string& dir, const std::string& name,
+                                           const Asset& asset,
+                                           const std::string& version = "4.00");
 
 }  // namespace meshscope::test
 

@@ -23,17 +23,6 @@ using meshscope::RangeKind;
 
 namespace {
 
-void ensureApplication() {
-    if (QApplication::instance()) return;
-    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
-        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    static int argc = 1;
-    static char name[] = "test_app_hex";
-    static char* argv[] = {name, nullptr};
-    new QApplication(argc, argv);
-}
-
 void put32(QByteArray& b, int at, std::uint32_t v) {
     for (int i = 0; i < 4; ++i) b[at + i] = char((v >> (8 * i)) & 0xff);
 }
@@ -113,7 +102,6 @@ Sample makeSample() {
 
 class HexDockTest : public ::testing::Test {
 protected:
-    static void SetUpTestSuite() { ensureApplication(); }
 };
 
 }  // namespace

@@ -23,17 +23,6 @@ using meshscope::RangeKind;
 
 namespace {
 
-void ensureApplication() {
-    if (QApplication::instance()) return;
-    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
-        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    static int argc = 1;
-    static char name[] = "test_app_hex";
-    static char* argv[] = {name, nullptr};
-    new QApplication(argc, argv);
-}
-
 QByteArray patternBytes(int size) {
     QByteArray bytes(size, Qt::Uninitialized);
     for (int i = 0; i < size; ++i) bytes[i] = char((i * 7 + (i >> 8)) & 0xff);
@@ -42,7 +31,6 @@ QByteArray patternBytes(int size) {
 
 class HexViewTest : public ::testing::Test {
 protected:
-    static void SetUpTestSuite() { ensureApplication(); }
     void SetUp() override {
         view = std::make_unique<HexView>();
         view->resize(760, 420);

@@ -14,13 +14,7 @@ namespace meshscope::inspector_test {
 
 inline QString writeFileMeshFixture(const std::string& dir, const std::string& name,
                                     const Asset& asset, const std::string& version = "4.00") {
-    FileMeshWriteOptions options;
-    options.version = version;
-    const FileMeshWriteResult written = writeFileMesh(asset, 0, options);
-    EXPECT_TRUE(written.ok()) << (written.error ? *written.error : "");
-    const auto path = test::tempDir(dir) / name;
-    test::writeFile(path, written.bytes);
-    return QString::fromStdString(path.string());
+    return QString::fromStdString(test::writeFileMeshFixture(dir, name, asset, version).string());
 }
 
 // Four spheres of falling detail named as Second Life's LOD blocks.

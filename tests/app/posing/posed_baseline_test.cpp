@@ -35,13 +35,8 @@ const test::ImageTolerance kTolerance{24, 0.01};
 const test::ImageTolerance kHeadTolerance{24, 0.002};
 
 QString writeFixture(const std::string& name, const Asset& asset, const std::string& version) {
-    FileMeshWriteOptions options;
-    options.version = version;
-    const FileMeshWriteResult written = writeFileMesh(asset, 0, options);
-    EXPECT_TRUE(written.ok()) << (written.error ? *written.error : "");
-    const auto path = test::tempDir("app_posed_baseline") / name;
-    test::writeFile(path, written.bytes);
-    return QString::fromStdString(path.string());
+    return QString::fromStdString(
+        test::writeFileMeshFixture("app_posed_baseline", name, asset, version).string());
 }
 
 // Opens `path` in a shown window with the skeleton overlay off, and frames the bind-pose bounds

@@ -41,13 +41,8 @@ namespace {
 
 QString writeFileMeshFixture(const std::string& name, const Asset& asset,
                              const std::string& version) {
-    FileMeshWriteOptions options;
-    options.version = version;
-    const FileMeshWriteResult written = writeFileMesh(asset, 0, options);
-    EXPECT_TRUE(written.ok()) << (written.error ? *written.error : "");
-    const auto path = test::tempDir("app_posing") / name;
-    test::writeFile(path, written.bytes);
-    return QString::fromStdString(path.string());
+    return QString::fromStdString(
+        test::writeFileMeshFixture("app_posing", name, asset, version).string());
 }
 
 QImage capture(MainWindow& window) {

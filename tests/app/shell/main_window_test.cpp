@@ -25,6 +25,7 @@
 #include "node_tree_model.h"
 #include "properties_dock.h"
 #include "structure_dock.h"
+#include "support/qt_test_support.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -34,13 +35,7 @@ namespace {
 
 QString writeFixture(const std::string& dir, const std::string& name, const Asset& asset,
                      const std::string& version = "4.00") {
-    FileMeshWriteOptions options;
-    options.version = version;
-    const FileMeshWriteResult written = writeFileMesh(asset, 0, options);
-    EXPECT_TRUE(written.ok()) << (written.error ? *written.error : "");
-    const auto path = test::tempDir(dir) / name;
-    test::writeFile(path, written.bytes);
-    return QString::fromStdString(path.string());
+    return test::qPath(test::writeFileMeshFixture(dir, name, asset, version));
 }
 
 int countRows(const QAbstractItemModel& model, const QModelIndex& parent = {}) {
@@ -188,16 +183,8 @@ TEST(MainWindow, DroppingAFileOpensIt) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     ASSERT_TRUE(window.openFileNow(first));
 
-    QMimeData mime;
-    mime.setUrls({QUrl::fromLocalFile(dropped)});
     QSignalSpy opened(&window, &MainWindow::fileOpened);
-    const QPoint centre = window.rect().center();
-    QDragEnterEvent enter(centre, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(&window, &enter);
-    EXPECT_TRUE(enter.isAccepted());
-    QDropEvent drop(QPointF(centre), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(&window, &drop);
-    EXPECT_TRUE(drop.isAccepted());
+    EXPECT_TRUE(test::dropUrls(window, {QUrl::fromLocalFile(dropped)}));
     // Decoding runs on a worker thread.
     ASSERT_TRUE(opened.count() > 0 || opened.wait(15000));
     EXPECT_EQ(window.document()->filePath(), dropped);

@@ -18,6 +18,7 @@
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
+#include "support/qt_test_support.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -28,41 +29,15 @@ const QString kViewer = QStringLiteral(MESHSCOPE_BINARY_DIR "/app/viewer/meshsco
 const QString kResources = QStringLiteral(MESHSCOPE_TEST_DATA_DIR "/../../resources");
 
 std::filesystem::path writeFixture(const std::string& dir, const Asset& asset) {
-    FileMeshWriteOptions options;
-    options.version = "4.00";
-    const FileMeshWriteResult written = writeFileMesh(asset, 0, options);
-    EXPECT_TRUE(written.ok());
-    const auto path = test::tempDir(dir) / "fixture.mesh";
-    test::writeFile(path, written.bytes);
-    return path;
+    return test::writeFileMeshFixture(dir, "fixture.mesh", asset);
 }
 
-struct ViewerRun {
-    int exitCode = -1;
-    QString stderrText;
-    qint64 ms = 0;
-};
-
-ViewerRun runViewer(const QStringList& args) {
-    QProcess p;
-    QElapsedTimer t;
-    t.start();
-    p.start(kViewer, args);
-    ViewerRun r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        r.stderrText = "timed out";
-        return r;
-    }
-    r.ms = t.elapsed();
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.stderrText = QString::fromLocal8Bit(p.readAllStandardError());
-    return r;
+test::ProcessRun runViewer(const QStringList& args) {
+    return test::runProcess(kViewer, args);
 }
 
 QString qs(const std::filesystem::path& p) {
-    return QString::fromStdString(p.string());
+    return test::qPath(p);
 }
 
 }  // namespace
@@ -71,7 +46,7 @@ TEST(Thumbnail, SquareTransparentAndFramed) {
     const auto fixture = writeFixture("thumb_sphere", makeUvSphere(16, 24, 1.0f));
     const auto out = fixture.parent_path() / "thumb.png";
     std::filesystem::remove(out);
-    const ViewerRun r = runViewer({"--thumbnail", "128", qs(fixture), qs(out)});
+    const test::ProcessRun r = runViewer({"--thumbnail", "128", qs(fixture), qs(out)});
     ASSERT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
     const QImage image(qs(out));
     ASSERT_FALSE(image.isNull());
@@ -94,7 +69,7 @@ TEST(Thumbnail, FileOverTheCapIsRefusedWithoutDecoding) {
     std::filesystem::remove(out);
     const auto bytes = std::filesystem::file_size(fixture);
     ASSERT_GT(bytes, 1000u);
-    const ViewerRun r =
+    const test::ProcessRun r =
         runViewer({"--thumbnail", "128", qs(fixture), qs(out), "--max-size", "1000"});
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_TRUE(r.stderrText.contains("cap")) << r.stderrText.toStdString();

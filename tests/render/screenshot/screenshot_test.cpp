@@ -8,6 +8,7 @@
 
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
+#include "support/qt_test_support.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -15,35 +16,11 @@ using namespace meshscope;
 namespace {
 
 std::filesystem::path writeFixture(const std::string& dir, const Asset& asset) {
-    FileMeshWriteOptions options;
-    options.version = "4.00";
-    const FileMeshWriteResult written = writeFileMesh(asset, 0, options);
-    EXPECT_TRUE(written.ok());
-    const auto path = test::tempDir(dir) / "fixture.mesh";
-    test::writeFile(path, written.bytes);
-    return path;
+    return test::writeFileMeshFixture(dir, "fixture.mesh", asset);
 }
 
-struct ViewerRun {
-    int exitCode = -1;
-    QString stderrText;
-};
-
-ViewerRun runViewer(const QStringList& args) {
-    QProcess p;
-    p.setProgram(QStringLiteral(MESHSCOPE_VIEWER_PATH));
-    p.setArguments(args);
-    p.start();
-    ViewerRun r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        r.stderrText = "timed out";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.stderrText = QString::fromLocal8Bit(p.readAllStandardError());
-    return r;
+test::ProcessRun runViewer(const QStringList& args) {
+    return test::runProcess(QStringLiteral(MESHSCOPE_VIEWER_PATH), args);
 }
 
 QImage shoot(const std::filesystem::path& fixture, const std::string& name, QStringList extra) {
@@ -51,7 +28,7 @@ QImage shoot(const std::filesystem::path& fixture, const std::string& name, QStr
     QStringList args{"--screenshot", QString::fromStdString(out.string()), "--size", "320x240"};
     args += extra;
     args << QString::fromStdString(fixture.string());
-    const ViewerRun r = runViewer(args);
+    const test::ProcessRun r = runViewer(args);
     EXPECT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
     return QImage(QString::fromStdString(out.string()));
 }
@@ -107,7 +84,7 @@ TEST(Screenshot, UnreadableFileFailsWithTheCoreMessage) {
     const auto dir = test::tempDir("shot_error");
     const auto bad = dir / "bad.mesh";
     test::writeFile(bad, {'v', 'e', 'r', 's', 'i', 'o', 'n', ' ', '2', '.', '0', '0', '\n', 12, 0});
-    const ViewerRun r = runViewer({"--screenshot", QString::fromStdString((dir / "out.png").string()),
+    const test::ProcessRun r = runViewer({"--screenshot", QString::fromStdString((dir / "out.png").string()),
                              QString::fromStdString(bad.string())});
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_TRUE(r.stderrText.contains("offset 0x")) << r.stderrText.toStdString();
@@ -115,11 +92,11 @@ TEST(Screenshot, UnreadableFileFailsWithTheCoreMessage) {
 }
 
 TEST(Screenshot, HelpAndVersion) {
-    ViewerRun help = runViewer({"--help"});
+    test::ProcessRun help = runViewer({"--help"});
     EXPECT_EQ(help.exitCode, 0);
-    ViewerRun version = runViewer({"--version"});
+    test::ProcessRun version = runViewer({"--version"});
     EXPECT_EQ(version.exitCode, 0);
-    ViewerRun bad = runViewer({"--size", "12by3", "x.mesh", "--screenshot", "y.png"});
+    test::ProcessRun bad = runViewer({"--size", "12by3", "x.mesh", "--screenshot", "y.png"});
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_TRUE(bad.stderrText.contains("--size"));
 }
