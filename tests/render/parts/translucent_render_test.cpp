@@ -4,8 +4,9 @@
 // (tests/data/baselines/parts_translucent.png; refresh with MESHSCOPE_UPDATE_BASELINES=1), and
 // independently of it: where the blue block covers the red one, the pixel is the average of the
 // two parts as each renders alone (alpha 0.5 "over"), so the red block shows through; with a
-// transparent background the blue block alone has coverage ½ and keeps its colour; the
-// selection box and the wireframe still show on the translucent part.
+// transparent background the blue block alone has coverage ½ and keeps its colour; two
+// translucent blocks written front first still composite back to front; the selection box and
+// the wireframe still show on the translucent part.
 #include <gtest/gtest.h>
 
 #include <QApplication>
@@ -102,9 +103,9 @@ protected:
         return view_.captureImageBlocking(options).convertToFormat(QImage::Format_ARGB32);
     }
 
-    // Frames the full model and remembers the camera.
-    void frameFullModel() {
-        view_.setAsset(model({kRed, kBlue, kGreenHidden}));
+    // Frames `blocks` (by default the full model) and remembers the camera.
+    void frameFullModel(const std::vector<Block>& blocks = {kRed, kBlue, kGreenHidden}) {
+        view_.setAsset(model(blocks));
         eye_ = view_.camera()->position();
         center_ = view_.camera()->viewCenter();
     }
@@ -198,6 +199,56 @@ TEST_F(TranslucentParts, TransparentBackgroundKeepsCoverageAndColour) {
     EXPECT_EQ(qAlpha(overRed.pixel(centre)), 255);
     // The corners stay empty.
     EXPECT_EQ(qAlpha(alone.pixel(0, 0)), 0);
+}
+
+TEST_F(TranslucentParts, TwoTranslucentPartsCompositeBackToFront) {
+    // A yellow block in front of a blue one, both Transparency 0.5, before a grey wall; the
+    // file lists the front block first, so drawing in file order would blend them the wrong
+    // way round.
+    const Block wall{{0, 2, 3}, {10, 6, 1}, {0.6f, 0.6f, 0.6f}, std::nullopt};
+    const Block front{{0, 2, -3}, {3, 3, 1}, {0.9f, 0.8f, 0.1f}, 0.5};
+    const Block back{{0, 2, 0}, {3, 3, 1}, {0.1f, 0.2f, 0.9f}, 0.5};
+    frameFullModel({wall, front, back});
+    // Each block's own lit colour at the test pixel, and the wall's.
+    Block frontOpaque = front, backOpaque = back;
+    frontOpaque.transparency.reset();
+    backOpaque.transparency.reset();
+    const QImage both = render({wall, front, back});
+    const QImage f = render({wall, frontOpaque});
+    const QImage b = render({wall, backOpaque});
+    const QImage w = render({wall});
+    ASSERT_FALSE(both.isNull());
+    if (qEnvironmentVariableIsSet("MESHSCOPE_KEEP_IMAGES"))
+        both.save("/tmp/parts_two_translucent.png");
+    // A pixel where both blocks are drawn (each changes the wall picture there), away from
+    // their edges: the middle one of the overlap, with its 7×7 neighbourhood inside it too.
+    const auto covers = [&](const QImage& img, int x, int y) {
+        return test::differingPixels(img, w, 40, QRect(x, y, 1, 1)) == 1;
+    };
+    std::vector<QPoint> overlap;
+    for (int y = 3; y < kSize.height() - 3; ++y)
+        for (int x = 3; x < kSize.width() - 3; ++x) {
+            bool inside = true;
+            for (int dy = -3; dy <= 3 && inside; dy += 3)
+                for (int dx = -3; dx <= 3 && inside; dx += 3)
+                    inside = covers(f, x + dx, y + dy) && covers(b, x + dx, y + dy);
+            if (inside) overlap.emplace_back(x, y);
+        }
+    ASSERT_GT(overlap.size(), 50u) << "the blocks do not overlap on screen";
+    const QPoint pixel = overlap[overlap.size() / 2];
+    const QRgb cf = f.pixel(pixel), cb = b.pixel(pixel), cw = w.pixel(pixel),
+               got = both.pixel(pixel);
+    EXPECT_GT(qRed(cf), 2 * qBlue(cf)) << "front block not at the pixel";
+    EXPECT_GT(qBlue(cb), 2 * qRed(cb)) << "back block not at the pixel";
+    // Back to front: wall, then back block (½), then front block (½) on top.
+    SCOPED_TRACE(
+        QStringLiteral("front %1 back %2 wall %3 got %4")
+            .arg(QColor(cf).name(), QColor(cb).name(), QColor(cw).name(), QColor(got).name())
+            .toStdString());
+    using Channel = int (*)(QRgb);
+    const Channel channels[] = {qRed, qGreen, qBlue};
+    for (Channel channel : channels)
+        EXPECT_NEAR(channel(got), 0.5 * channel(cf) + 0.25 * channel(cb) + 0.25 * channel(cw), 5.0);
 }
 
 TEST_F(TranslucentParts, SelectionBoxAndWireframeShowOnTranslucentPart) {
