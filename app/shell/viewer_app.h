@@ -56,7 +56,8 @@ QString screenshotPath(const QString& out, int index, int count);
 
 // The --screenshot run in `window` (not shown yet): each FILE (or the sample) rendered with the
 // options and written to screenshotPath(). Returns the exit code: 0, 1 when a file could not be
-// opened or written (the others are still written), 2 for a bad --pose / --bone.
+// opened or written (the others are still written), 2 for a bad --pose / --bone. The window's
+// document holds neither the files' bytes nor their tangents (nothing in the image uses them).
 int writeScreenshots(MainWindow& window, const ViewerOptions& options);
 
 // The interactive start in `window` (not shown yet): shows it, opens the first FILE (or the
@@ -64,6 +65,8 @@ int writeScreenshots(MainWindow& window, const ViewerOptions& options);
 // and --bone apply to each. Returns the windows that open a file, `window` first.
 QList<MainWindow*> openViewerWindows(MainWindow& window, const ViewerOptions& options);
 
+// A --screenshot run ends the process (std::_Exit) once its images are written, without
+// tearing down the window and the asset.
 int runViewer(QApplication& app, const ViewerOptions& options);
 
 }  // namespace meshscope::shell
