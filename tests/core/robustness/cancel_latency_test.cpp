@@ -177,8 +177,8 @@ Sized xmlModel(std::size_t items) {
 }  // namespace
 
 TEST(CancelLatency, XmlModel) {
-    // The document is parsed in ~1 MB pieces (progress 0-50%: the scan for piece boundaries,
-    // then pugixml's parse), then its items are read (50-100%). 10% of the time falls inside
+    // The document is parsed in ~1 MB pieces (progress 0-35%: the scan for piece boundaries,
+    // then pugixml's parse), then its items are read (35-100%). 10% of the time falls inside
     // pugixml's parse.
     measure("XML model", xmlModel, 200'000, 256u << 20, 0.1);
 }
