@@ -83,7 +83,8 @@ void PiecewiseXml::scan(std::size_t pieceBytes, const Tick& tick) {
         std::uint64_t start;       // '<'
         std::uint64_t contentEnd;  // one past the start tag's '>'
         std::uint64_t runStart;    // where the current run of content began
-        std::size_t firstEvent;
+        std::size_t firstEvent;    // in events_
+        std::size_t firstOpen;     // in opens
         bool hasChild;
     };
     // Pointer loops rather than find(): most runs of text and most tags are a few bytes long.
@@ -97,6 +98,9 @@ void PiecewiseXml::scan(std::size_t pieceBytes, const Tick& tick) {
         return at == std::string_view::npos ? nullptr : from + at + what.size();
     };
     std::vector<Frame> stack;
+    // Open events are known when their element closes: kept apart (in the order elements
+    // close) and merged by position at the end, rather than inserted into events_ each time.
+    std::vector<Event> opens;
     const char* s = begin;
     std::size_t nextTick = pieceBytes;
     while (true) {
@@ -119,8 +123,7 @@ void PiecewiseXml::scan(std::size_t pieceBytes, const Tick& tick) {
                 const Frame f = stack.back();
                 stack.pop_back();
                 if (f.hasChild && tagEnd - f.start >= pieceBytes) {
-                    events_.insert(events_.begin() + std::ptrdiff_t(f.firstEvent),
-                                   Event{Event::Open, f.start, f.contentEnd});
+                    opens.push_back({Event::Open, f.start, f.contentEnd});
                     events_.push_back({Event::Close, at, tagEnd});
                     if (!stack.empty()) stack.back().runStart = tagEnd;
                 }
@@ -144,7 +147,8 @@ void PiecewiseXml::scan(std::size_t pieceBytes, const Tick& tick) {
                 }
                 if (gt[-1] != '/') {
                     const std::uint64_t contentEnd = std::uint64_t(next - begin);
-                    stack.push_back({at, contentEnd, contentEnd, events_.size(), false});
+                    stack.push_back(
+                        {at, contentEnd, contentEnd, events_.size(), opens.size(), false});
                 }
             }
         } else if (tag.starts_with("<!--")) {
@@ -158,12 +162,26 @@ void PiecewiseXml::scan(std::size_t pieceBytes, const Tick& tick) {
         if (!next) {
             // Something the scanner does not follow: leave it to pugixml, in one piece with
             // whatever is still open. At the document level, the whole text is one piece.
-            if (stack.empty()) events_.clear();
+            if (stack.empty()) events_.clear(), opens.clear();
             break;
         }
         s = next;
     }
-    if (!stack.empty()) events_.resize(stack.front().firstEvent);
+    if (!stack.empty()) {
+        events_.resize(stack.front().firstEvent);
+        opens.resize(stack.front().firstOpen);
+    }
+    // Cut and Close events are in position order already; an element's Open goes after a Cut
+    // at the same position (the Cut ends the run before that child).
+    std::sort(opens.begin(), opens.end(),
+              [](const Event& a, const Event& b) { return a.pos < b.pos; });
+    std::vector<Event> merged(events_.size() + opens.size());
+    std::merge(events_.begin(), events_.end(), opens.begin(), opens.end(), merged.begin(),
+               [](const Event& a, const Event& b) {
+                   return a.pos < b.pos ||
+                          (a.pos == b.pos && a.kind == Event::Cut && b.kind == Event::Open);
+               });
+    events_ = std::move(merged);
 }
 
 XmlLoadResult PiecewiseXml::append(pugi::xml_node parent, std::uint64_t from,
@@ -199,10 +217,7 @@ XmlLoadResult PiecewiseXml::append(pugi::xml_node parent, std::uint64_t from,
         if (k != std::string_view::npos) {
             const Range r{reinterpret_cast<std::uintptr_t>(first.name()) - (k + 1), piece.size(),
                           from};
-            ranges_.insert(
-                std::upper_bound(ranges_.begin(), ranges_.end(), r,
-                                 [](const Range& a, const Range& b) { return a.base < b.base; }),
-                r);
+            ranges_.push_back(r);  // sorted at the end of load()
         }
     }
     return {};
@@ -234,6 +249,14 @@ XmlLoadResult PiecewiseXml::load(std::string_view text, unsigned options, std::s
     scan(std::max<std::size_t>(pieceBytes, 1), tick);
     if (events_.empty()) return append(doc_, 0, text, options, true);
 
+    // offsetOf() searches the pieces' copies by address: sorted once, whichever way this ends.
+    struct SortRanges {
+        std::vector<Range>& ranges;
+        ~SortRanges() {
+            std::sort(ranges.begin(), ranges.end(),
+                      [](const Range& a, const Range& b) { return a.base < b.base; });
+        }
+    } sortRanges{ranges_};
     // Every piece is parsed as a fragment: a run of content may hold no element.
     const unsigned fragment = options | pugi::parse_fragment;
     std::vector<pugi::xml_node> open{doc_};

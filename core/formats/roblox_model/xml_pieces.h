@@ -76,7 +76,7 @@ private:
     pugi::xml_document doc_;
     std::string_view text_;
     std::vector<Event> events_;
-    std::vector<Range> ranges_;  // sorted by base
+    std::vector<Range> ranges_;  // sorted by base when load() returns
     std::size_t pieces_ = 0;
     mutable std::size_t lastRange_ = 0;
 };

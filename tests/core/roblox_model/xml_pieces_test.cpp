@@ -162,6 +162,8 @@ TEST(XmlPieces, MalformedAndOddDocuments) {
         {"unquoted gt in text", "<roblox>a > b" + body + "c > d</roblox>"},
         {"quote in text", "<roblox>it's \"" + body + "\"</roblox>"},
         {"deep nesting", deepDocument(700)},
+        // 20 000 nested elements, each split: events and pieces stay linear in number.
+        {"very deep nesting", deepDocument(20000)},
     };
     for (const auto& [label, doc] : cases) expectSameAsWhole(doc, label);
 }
