@@ -22,6 +22,14 @@ void writeFile(const std::filesystem::path& path, const std::vector<std::uint8_t
 std::filesystem::path tempDir(const std::string& name);
 // Writes `asset` as a FileMesh of `version` (its mesh 0) to tempDir(dir)/name and returns the
 // path; a failed write fails the current test.
+// A node property for hand-built models.
+inline Property prop(std::string name, std::string type, Value value) {
+    Property p;
+    p.name = std::move(name);
+    p.type = std::move(type);
+    p.value = std::move(value);
+    return p;
+}
 std::filesystem::path writeFileMeshFixture(const std::string& dir, const std::string& name,
                                            const Asset& asset,
                                            const std::string& version = "4.00");

@@ -190,13 +190,7 @@ TEST(MultiMeshPosing, SecondLifeLodsShareTheSkin) {
 
 namespace {
 
-Property prop(std::string name, std::string type, Value v) {
-    Property p;
-    p.name = std::move(name);
-    p.type = std::move(type);
-    p.value = std::move(v);
-    return p;
-}
+using meshscope::test::prop;
 
 }  // namespace
 

@@ -11,13 +11,7 @@
 namespace meshscope {
 namespace {
 
-Property prop(std::string name, std::string type, Value v) {
-    Property p;
-    p.name = std::move(name);
-    p.type = std::move(type);
-    p.value = std::move(v);
-    return p;
-}
+using test::prop;
 
 int addPart(Asset& a, const std::string& cls, Vec3 pos, Vec3 size, int parent = -1) {
     const int n = a.addNode(cls, cls, parent);

@@ -27,13 +27,7 @@ using namespace meshscope;
 
 namespace {
 
-Property prop(std::string name, std::string type, Value v) {
-    Property p;
-    p.name = std::move(name);
-    p.type = std::move(type);
-    p.value = std::move(v);
-    return p;
-}
+using meshscope::test::prop;
 
 // One part of each shape in a row along X, each in its own primary-ish colour, plus a
 // MeshPart whose mesh cannot be resolved (drawn as its box).
