@@ -76,7 +76,10 @@ std::pair<Sized, double> calibrate(const std::function<Sized(std::size_t)>& make
 // phase that reports no progress, such as the XML parse: printed only).
 void measure(const char* family, const std::function<Sized(std::size_t)>& make, std::size_t scale,
              std::size_t maxBytes = 256u << 20, double timerFraction = 0) {
-    auto [input, full] = calibrate(make, scale, maxBytes);
+    // Not a structured binding: clang 14 cannot capture one in a lambda.
+    const auto calibrated = calibrate(make, scale, maxBytes);
+    const Sized& input = calibrated.first;
+    const double full = calibrated.second;
     auto report = [&](const char* when, double latency, const DecodeResult& result) {
         std::printf(
             "[ measured ] cancel latency %-18s %8.1f ms  (flag %s of a %.2f s decode, "
@@ -188,7 +191,9 @@ TEST(CancelLatency, XmlModel) {
 // time (the parse). A decode cancelled from its progress must end in "cancelled" (so progress is
 // reported, and the flag checked, before 10% and 25%: inside the parse); latencies are printed.
 TEST(CancelLatency, XmlModelPhases) {
-    auto [input, full] = calibrate(xmlModel, 200'000, 256u << 20);
+    const auto calibrated = calibrate(xmlModel, 200'000, 256u << 20);
+    const Sized& input = calibrated.first;
+    const double full = calibrated.second;
     auto report = [&](const std::string& when, double latency, const DecodeResult& result) {
         std::printf(
             "[ measured ] cancel latency %-18s %8.1f ms  (flag %s of a %.2f s decode, "
