@@ -287,11 +287,19 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
                         const FormatDecoder* forced = nullptr) {
     DecodeResult result;
     Asset& asset = result.asset;
+    // What a cancelled decoder handed back (DecodeContext::discard), kept past the context.
+    std::vector<std::shared_ptr<void>> discarded;
+    struct KeepDiscarded {
+        DecodeContext& ctx;
+        std::vector<std::shared_ptr<void>>& out;
+        ~KeepDiscarded() { out = ctx.takeDiscarded(); }
+    };
     try {
         if (forced) {
             asset.format = forced->id;
             asset.formatName = forced->name;
             DecodeContext ctx(bytes, options, asset);
+            KeepDiscarded keep{ctx, discarded};
             forced->decode(ctx);
         } else if (looksLikeGzip(bytes) && depth == 0) {
             // Asset downloads can arrive gzip-compressed: decode what is inside.
@@ -312,6 +320,7 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
             asset.format = s.decoder->id;
             asset.formatName = s.decoder->name;
             DecodeContext ctx(bytes, options, asset);
+            KeepDiscarded keep{ctx, discarded};
             s.decoder->decode(ctx);
         }
     } catch (const DecodeFailure& f) {
@@ -325,13 +334,20 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
     }
     // A cancelled decode's partial result is never shown: return the format and the error with
     // an empty asset instead of sanitising the partial tree and sorting the byte map (for a large
-    // place or XML model, most of the time between the flag and the return).
+    // place or XML model, most of the time between the flag and the return). The partial asset
+    // and what the decoder handed back are not freed here either (about 0.1 s for 200 000 XML
+    // items): DecodeResult::discarded carries them to the caller.
     if (result.error && result.error->code == "cancelled") {
-        Asset empty;
-        empty.format = std::move(asset.format);
-        empty.formatName = std::move(asset.formatName);
-        empty.fileSize = bytes.size();
-        asset = std::move(empty);
+        struct Partial {
+            Asset asset;
+            std::vector<std::shared_ptr<void>> decoderData;
+        };
+        auto partial = std::make_shared<Partial>(Partial{std::move(asset), std::move(discarded)});
+        asset = Asset{};
+        asset.format = partial->asset.format;
+        asset.formatName = partial->asset.formatName;
+        asset.fileSize = bytes.size();
+        result.discarded = std::move(partial);
         return result;
     }
     try {

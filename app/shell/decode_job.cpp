@@ -6,6 +6,8 @@
 #include <QMetaObject>
 #include <QPointer>
 #include <QThread>
+#include <QThreadPool>
+#include <algorithm>
 
 namespace meshscope::shell {
 
@@ -30,7 +32,29 @@ DecodeOutcome DecodeJob::decodeNow(const QString& path, const std::atomic<bool>*
         out.readError = file.errorString();
         return out;
     }
-    out.bytes = file.readAll();
+    // Read in 8 MiB steps so that Cancel also stops the read of a large file (~0.1 s for
+    // 100 MB here).
+    constexpr qint64 kStep = qint64(8) << 20;
+    const qint64 size = file.size();
+    if (size > kStep) {
+        out.bytes.resize(size);
+        qint64 done = 0;
+        while (done < size) {
+            if (cancel && cancel->load(std::memory_order_relaxed)) {
+                out.bytes = QByteArray();
+                out.cancelled = true;
+                out.result.error =
+                    DecodeError{"cancelled", std::uint64_t(done), "", "decoding was cancelled"};
+                return out;
+            }
+            const qint64 n = file.read(out.bytes.data() + done, std::min(kStep, size - done));
+            if (n <= 0) break;
+            done += n;
+        }
+        out.bytes.resize(done);
+    } else {
+        out.bytes = file.readAll();
+    }
     if (file.error() != QFileDevice::NoError) {
         out.readError = file.errorString();
         return out;
@@ -59,6 +83,11 @@ void DecodeJob::start() {
                 },
                 Qt::QueuedConnection);
         });
+        // A cancelled decode hands back what it had built instead of freeing it (for a large
+        // model, 0.1 s or more): free it on a pool thread so that "cancelled" reaches the window
+        // at once.
+        if (std::shared_ptr<void> garbage = std::move(outcome_->result.discarded))
+            QThreadPool::globalInstance()->start([garbage]() mutable { garbage.reset(); });
     });
     connect(thread_, &QThread::finished, this, [this]() {
         thread_->deleteLater();

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,10 @@ public:
     void checkCancel(std::uint64_t offset) const;
     // The decoder's own progress, 0..1 (from then on checkCancel reports none).
     void progress(double fraction) const;
+    // A cancelled decoder hands its working data here instead of freeing it on the way out
+    // (DecodeResult::discarded keeps it).
+    void discard(std::shared_ptr<void> data) { discarded_.push_back(std::move(data)); }
+    std::vector<std::shared_ptr<void>> takeDiscarded() { return std::move(discarded_); }
 
 private:
     ByteSpan bytes_;
@@ -81,6 +86,7 @@ private:
     void reportProgress(double fraction) const;
     mutable double reportedProgress_ = -1.0;
     mutable bool ownProgress_ = false;
+    std::vector<std::shared_ptr<void>> discarded_;
 };
 
 }  // namespace meshscope

@@ -18,7 +18,9 @@ std::optional<std::filesystem::path> corpusDir() {
     return std::nullopt;
 }
 
-std::filesystem::path testDataDir() { return MESHSCOPE_TEST_DATA_DIR; }
+std::filesystem::path testDataDir() {
+    return MESHSCOPE_TEST_DATA_DIR;
+}
 
 std::vector<std::uint8_t> readFile(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -53,6 +55,21 @@ std::filesystem::path writeFileMeshFixture(const std::string& dir, const std::st
     const auto path = tempDir(dir) / name;
     writeFile(path, written.bytes);
     return path;
+}
+
+std::string xmlPartsModel(std::size_t items) {
+    std::string doc = "<roblox version=\"4\">";
+    for (std::size_t i = 0; i < items; ++i) {
+        doc += "<Item class=\"Part\" referent=\"RBX" + std::to_string(i) +
+               "\"><Properties><string name=\"Name\">P" + std::to_string(i) +
+               "</string><Vector3 name=\"Size\"><X>1</X><Y>2</Y><Z>3</Z></Vector3>"
+               "<CoordinateFrame name=\"CFrame\"><X>1</X><Y>2</Y><Z>3</Z><R00>1</R00><R01>0"
+               "</R01><R02>0</R02><R10>0</R10><R11>1</R11><R12>0</R12><R20>0</R20><R21>0</R21>"
+               "<R22>1</R22></CoordinateFrame><bool name=\"Anchored\">true</bool></Properties>"
+               "</Item>";
+    }
+    doc += "</roblox>";
+    return doc;
 }
 
 }  // namespace meshscope::test

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <memory>
 #include <pugixml.hpp>
 #include <unordered_map>
 
@@ -83,6 +84,19 @@ public:
           asset_(ctx.asset()),
           text_(reinterpret_cast<const char*>(ctx.bytes().data()), ctx.bytes().size()) {}
 
+    // A cancelled decode leaves its parsed document and tables to the caller
+    // (DecodeContext::discard): freeing them takes tens of ms for a large place.
+    void handOver() {
+        struct Working {
+            std::shared_ptr<PiecewiseXml> xml;
+            std::unordered_map<std::string, std::string> sharedStrings;
+            std::unordered_map<std::string, int> refs;
+            std::vector<PendingRef> pendingRefs;
+        };
+        ctx_.discard(std::make_shared<Working>(Working{std::move(xml_), std::move(sharedStrings_),
+                                                       std::move(refs_), std::move(pendingRefs_)}));
+    }
+
     void run() {
         auto s = ctx_.scope("XML");
         ctx_.mapRange(0, text_.size(), RangeKind::Chunk, "document");
@@ -90,18 +104,18 @@ public:
         // (shares of the decode time of a large place).
         const double size = double(std::max<std::size_t>(text_.size(), 1));
         const XmlLoadResult res =
-            xml_.load(text_, pugi::parse_default | pugi::parse_ws_pcdata_single, kPieceBytes,
-                      [&](PiecewiseXml::Phase phase, std::uint64_t at) {
-                          ctx_.progress(phase == PiecewiseXml::Phase::Scan
-                                            ? kScanShare * double(at) / size
-                                            : kScanShare + kParseShare * double(at) / size);
-                          ctx_.checkCancel(at);
-                      });
+            xml_->load(text_, pugi::parse_default | pugi::parse_ws_pcdata_single, kPieceBytes,
+                       [&](PiecewiseXml::Phase phase, std::uint64_t at) {
+                           ctx_.progress(phase == PiecewiseXml::Phase::Scan
+                                             ? kScanShare * double(at) / size
+                                             : kScanShare + kParseShare * double(at) / size);
+                           ctx_.checkCancel(at);
+                       });
         if (!res)
             // pugixml reports "end of input" errors one past the last byte: clamp to the file.
             ctx_.fail(std::min<std::uint64_t>(res.offset, text_.size()), "xml",
                       std::string("malformed XML: ") + res.description());
-        const pugi::xml_node root = xml_.document().child("roblox");
+        const pugi::xml_node root = xml_->document().child("roblox");
         if (!root) ctx_.fail(0, "xml", "no <roblox> root element");
         asset_.version = root.attribute("version").value();
         ctx_.mapRange(startOf(root), tagEnd(startOf(root)) - startOf(root), RangeKind::Header,
@@ -118,7 +132,7 @@ private:
 
     // Offset of an element's '<'.
     std::uint64_t startOf(pugi::xml_node n) const {
-        const std::int64_t o = xml_.offsetOf(n);
+        const std::int64_t o = xml_->offsetOf(n);
         return o > 0 ? std::uint64_t(o) : 0;
     }
     // Offset just past the '>' of the tag that starts at `start`.
@@ -461,7 +475,8 @@ private:
     DecodeContext& ctx_;
     Asset& asset_;
     std::string_view text_;
-    PiecewiseXml xml_;
+    // Shared so that a cancelled decode can hand the parsed document back (handOver).
+    std::shared_ptr<PiecewiseXml> xml_ = std::make_shared<PiecewiseXml>();
     std::unordered_map<std::string, std::string> sharedStrings_;
     std::unordered_map<std::string, int> refs_;
     std::vector<PendingRef> pendingRefs_;
@@ -470,7 +485,13 @@ private:
 }  // namespace
 
 void decodeXmlModel(DecodeContext& ctx) {
-    XmlDecoder(ctx).run();
+    XmlDecoder decoder(ctx);
+    try {
+        decoder.run();
+    } catch (const DecodeFailure& f) {
+        if (f.error.code == "cancelled") decoder.handOver();
+        throw;
+    }
 }
 
 }  // namespace meshscope::rbx

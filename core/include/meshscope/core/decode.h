@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,8 +22,8 @@ using ByteSpan = std::span<const std::uint8_t>;
 struct DecodeOptions {
     Limits limits;
     std::string fileName;  // hint only (extension breaks ties; used in messages)
-    const std::atomic<bool>* cancel = nullptr;     // set to true to stop decoding
-    std::function<void(double)> progress;          // 0..1, called from the decoding thread
+    const std::atomic<bool>* cancel = nullptr;  // set to true to stop decoding
+    std::function<void(double)> progress;       // 0..1, called from the decoding thread
 };
 
 // The asset holds whatever was decoded, also when `error` is set (a partial result: the byte map
@@ -33,14 +34,19 @@ struct DecodeResult {
     // Set when the file was gzip-wrapped: the inflated bytes that offsets and the byte map
     // refer to (show these in a hex view, not the file's bytes).
     std::optional<Bytes> innerBytes;
+    // What a cancelled decode had built (its partial asset, a parsed XML document ...), handed
+    // back instead of freed, so that "cancelled" comes without waiting for hundreds of MB to
+    // be released; dropping the result frees it. A caller that answers a user's Cancel drops it
+    // where waiting does not matter (the viewer: on a pool thread). Empty unless cancelled.
+    std::shared_ptr<void> discarded;
     bool ok() const { return !error.has_value(); }
 };
 
 class DecodeContext;
 
 struct FormatDecoder {
-    const char* id;           // "roblox-mesh"
-    const char* name;         // "Roblox FileMesh"
+    const char* id;                       // "roblox-mesh"
+    const char* name;                     // "Roblox FileMesh"
     std::vector<std::string> extensions;  // lower case, with dot: ".mesh"
     // 0 = not this format; 100 = certain. Must be cheap and safe on any bytes.
     int (*probe)(ByteSpan bytes);
@@ -64,7 +70,8 @@ DecodeResult decodeBytes(ByteSpan bytes, const DecodeOptions& options = {});
 
 // Decode with one named decoder (FormatDecoder::id), skipping the sniffing: for fuzzing and for
 // forcing a format. An unknown id is an error.
-DecodeResult decodeAs(const std::string& formatId, ByteSpan bytes, const DecodeOptions& options = {});
+DecodeResult decodeAs(const std::string& formatId, ByteSpan bytes,
+                      const DecodeOptions& options = {});
 
 // Read a file (read-only) and decode it.
 DecodeResult decodeFile(const std::string& path, const DecodeOptions& options = {});
