@@ -8,6 +8,7 @@
 // printed, never asserted.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -69,6 +70,52 @@ std::pair<Sized, double> calibrate(const std::function<Sized(std::size_t)>& make
     return {std::move(input), t};
 }
 
+struct Cancelled {
+    DecodeResult result;
+    bool flagged = false;  // the flag was set (progress reached the point)
+    double latency = 0;    // seconds from setting the flag to decodeBytes returning
+};
+
+// Decodes `bytes`, setting the cancel flag from the progress callback once progress reaches `at`.
+Cancelled cancelAtProgress(const Bytes& bytes, double at) {
+    std::atomic<bool> cancel{false};
+    Clock::time_point flagged;
+    DecodeOptions options;
+    options.cancel = &cancel;
+    options.progress = [&](double fraction) {
+        if (fraction >= at && !cancel.load()) {
+            flagged = Clock::now();
+            cancel = true;
+        }
+    };
+    Cancelled c;
+    c.result = decodeBytes(bytes, options);
+    const auto returned = Clock::now();
+    c.flagged = cancel.load();
+    c.latency = seconds(returned - flagged);
+    return c;
+}
+
+// Decodes `bytes` on another thread and sets the cancel flag after `delay` seconds.
+Cancelled cancelAfter(const Bytes& bytes, double delay) {
+    std::atomic<bool> cancel{false};
+    DecodeOptions options;
+    options.cancel = &cancel;
+    Cancelled c;
+    Clock::time_point returned;
+    std::thread worker([&] {
+        c.result = decodeBytes(bytes, options);
+        returned = Clock::now();
+    });
+    std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+    const auto flagged = Clock::now();
+    cancel = true;
+    worker.join();
+    c.flagged = true;
+    c.latency = std::max(0.0, seconds(returned - flagged));
+    return c;
+}
+
 // Cancels a decode of the calibrated input from its progress callback: first at its first
 // progress report (nearly all the work is still ahead, so a decoder without checks in its long
 // loops finishes instead: asserted), then at half its progress (printed: a decode whose last
@@ -90,21 +137,10 @@ void measure(const char* family, const std::function<Sized(std::size_t)>& make, 
             double(input.bytes.size()) / 1e6);
     };
     for (const double at : {0.0, 0.5}) {
-        std::atomic<bool> cancel{false};
-        Clock::time_point flagged;
-        DecodeOptions options;
-        options.cancel = &cancel;
-        options.progress = [&](double fraction) {
-            if (fraction >= at && !cancel.load()) {
-                flagged = Clock::now();
-                cancel = true;
-            }
-        };
-        const DecodeResult result = decodeBytes(input.bytes, options);
-        const auto returned = Clock::now();
-        ASSERT_TRUE(cancel.load()) << family << ": the decoder reported no progress";
-        report(at == 0 ? "at its first progress" : "at 50% progress", seconds(returned - flagged),
-               result);
+        const Cancelled c = cancelAtProgress(input.bytes, at);
+        const DecodeResult& result = c.result;
+        ASSERT_TRUE(c.flagged) << family << ": the decoder reported no progress";
+        report(at == 0 ? "at its first progress" : "at 50% progress", c.latency, result);
         if (at == 0) {
             ASSERT_FALSE(result.ok()) << family << ": the decode finished despite the cancel";
             EXPECT_EQ(result.error->code, "cancelled") << result.error->toString();
@@ -114,22 +150,11 @@ void measure(const char* family, const std::function<Sized(std::size_t)>& make, 
         }
     }
     if (timerFraction > 0) {
-        std::atomic<bool> cancel{false};
-        DecodeOptions options;
-        options.cancel = &cancel;
-        DecodeResult result;
-        Clock::time_point returned;
-        std::thread worker([&] {
-            result = decodeBytes(input.bytes, options);
-            returned = Clock::now();
-        });
-        std::this_thread::sleep_for(std::chrono::duration<double>(full * timerFraction));
-        const auto flagged = Clock::now();
-        cancel = true;
-        worker.join();
+        const Cancelled c = cancelAfter(input.bytes, full * timerFraction);
+        const DecodeResult& result = c.result;
         char when[64];
         std::snprintf(when, sizeof when, "at %.0f%% of the time", timerFraction * 100);
-        report(when, seconds(returned - flagged), result);
+        report(when, c.latency, result);
     }
 }
 
@@ -197,49 +222,26 @@ TEST(CancelLatency, XmlModelPhases) {
             double(input.bytes.size()) / 1e6);
     };
     for (const double at : {0.10, 0.25, 0.75}) {
-        std::atomic<bool> cancel{false};
-        Clock::time_point flagged;
-        DecodeOptions options;
-        options.cancel = &cancel;
-        options.progress = [&](double fraction) {
-            if (fraction >= at && !cancel.load()) {
-                flagged = Clock::now();
-                cancel = true;
-            }
-        };
-        DecodeResult result = decodeBytes(input.bytes, options);
-        const auto returned = Clock::now();
-        ASSERT_TRUE(cancel.load()) << "no progress reported up to " << at;
+        Cancelled c = cancelAtProgress(input.bytes, at);
+        DecodeResult& result = c.result;
+        ASSERT_TRUE(c.flagged) << "no progress reported up to " << at;
         ASSERT_FALSE(result.ok()) << "the decode finished despite the cancel at " << at;
         EXPECT_EQ(result.error->code, "cancelled") << result.error->toString();
         // What it had built (the parsed document, the partial tree) comes back to be freed by
         // the caller, after the answer.
         EXPECT_NE(result.discarded, nullptr);
         EXPECT_TRUE(result.asset.nodes.empty());
-        report("at " + std::to_string(int(at * 100)) + "% progress", seconds(returned - flagged),
-               result);
+        report("at " + std::to_string(int(at * 100)) + "% progress", c.latency, result);
         const auto freeing = Clock::now();
         result.discarded.reset();
         std::printf("[ measured ] freeing what the cancelled decode handed back: %.1f ms\n",
                     seconds(Clock::now() - freeing) * 1e3);
     }
     for (const double timeFraction : {0.05, 0.20, 0.35}) {
-        std::atomic<bool> cancel{false};
-        DecodeOptions options;
-        options.cancel = &cancel;
-        DecodeResult result;
-        Clock::time_point returned;
-        std::thread worker([&] {
-            result = decodeBytes(input.bytes, options);
-            returned = Clock::now();
-        });
-        std::this_thread::sleep_for(std::chrono::duration<double>(full * timeFraction));
-        const auto flagged = Clock::now();
-        cancel = true;
-        worker.join();
+        const Cancelled c = cancelAfter(input.bytes, full * timeFraction);
         // A wall-clock point: a faster run may finish first, so this is printed, not asserted.
-        report("at " + std::to_string(int(timeFraction * 100)) + "% of the time",
-               seconds(returned - flagged), result);
+        report("at " + std::to_string(int(timeFraction * 100)) + "% of the time", c.latency,
+               c.result);
     }
 }
 
