@@ -73,7 +73,7 @@ QStringList RobloxPartsView::assetFolders() {
 }
 
 bool RobloxPartsView::hasParts(const Asset& asset) {
-    if (asset.format != "roblox-model") return false;
+    if (!isRobloxModel(asset)) return false;
     for (const Node& n : asset.nodes)
         if (isRenderablePartClass(n.kind)) return true;
     return false;

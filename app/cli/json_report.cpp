@@ -7,6 +7,8 @@
 #include <map>
 #include <sstream>
 
+#include "meshscope/core/roblox_parts.h"
+
 namespace meshscope::cli {
 
 using Json = nlohmann::ordered_json;
@@ -39,7 +41,7 @@ std::string base64(const Bytes& b) {
 }
 
 bool isModel(const Asset& a) {
-    return a.format.rfind("roblox-model", 0) == 0;
+    return isRobloxModel(a);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "asset_document.h"
 #include "class_icons.h"
+#include "meshscope/core/roblox_parts.h"
 
 namespace meshscope::shell {
 
@@ -85,7 +86,7 @@ QVariant NodeTreeModel::data(const QModelIndex& index, int role) const {
         }
         case Qt::DecorationRole:
             if (index.column() != NameColumn) return {};
-            if (document_->asset().format == "roblox-model")
+            if (isRobloxModel(document_->asset()))
                 if (QIcon icon = classIcon(n.kind, n.service); !icon.isNull()) return icon;
             if (n.mesh >= 0 || n.lod >= 0)
                 return QApplication::style()->standardIcon(QStyle::SP_FileDialogDetailedView);

@@ -224,6 +224,10 @@ const char* partShapeName(PartShape shape) {
     return "Block";
 }
 
+bool isRobloxModel(const Asset& asset) {
+    return asset.format == "roblox-model" || asset.format == "roblox-model-xml";
+}
+
 bool isRenderablePartClass(const std::string& c) {
     static constexpr std::string_view kClasses[] = {"Part",
                                                     "WedgePart",

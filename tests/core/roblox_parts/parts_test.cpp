@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/mesh_generators.h"
+#include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/roblox_parts.h"
 #include "support/test_support.h"
@@ -185,6 +187,51 @@ TEST(RobloxParts, GeneratedPlaceExtractsEveryPart) {
     EXPECT_EQ(std::count_if(parts.begin(), parts.end(),
                             [](const RobloxPart& p) { return p.transparency == 0.5f; }),
               100);
+}
+
+}  // namespace
+}  // namespace meshscope
+
+namespace meshscope {
+namespace {
+
+// The same red block as a binary model (writer) and as an XML model (hand-written, the layout
+// of Studio's .rbxmx): both are Roblox models and give the same part.
+TEST(RobloxParts, BinaryAndXmlModelsBothGiveTheirParts) {
+    const std::string xml =
+        "<roblox version=\"4\"><Item class=\"Part\" referent=\"RBX0\"><Properties>"
+        "<string name=\"Name\">Block</string><CoordinateFrame name=\"CFrame\"><X>1</X><Y>2</Y>"
+        "<Z>3</Z><R00>1</R00><R01>0</R01><R02>0</R02><R10>0</R10><R11>1</R11><R12>0</R12>"
+        "<R20>0</R20><R21>0</R21><R22>1</R22></CoordinateFrame><Vector3 name=\"size\"><X>4</X>"
+        "<Y>2</Y><Z>6</Z></Vector3><Color3 name=\"Color\"><R>1</R><G>0</G><B>0</B></Color3>"
+        "<float name=\"Transparency\">0.25</float></Properties></Item></roblox>";
+    const DecodeResult fromXml =
+        decodeBytes(ByteSpan(reinterpret_cast<const std::uint8_t*>(xml.data()), xml.size()),
+                    {.fileName = "block.rbxmx"});
+    ASSERT_TRUE(fromXml.ok()) << fromXml.error->toString();
+    EXPECT_EQ(fromXml.asset.format, "roblox-model-xml");
+    EXPECT_TRUE(isRobloxModel(fromXml.asset));
+
+    const RobloxModelWriteResult binary = writeRobloxModel(fromXml.asset);
+    ASSERT_TRUE(binary.ok());
+    const DecodeResult fromBinary = decodeBytes(binary.bytes, {.fileName = "block.rbxm"});
+    ASSERT_TRUE(fromBinary.ok()) << fromBinary.error->toString();
+    EXPECT_EQ(fromBinary.asset.format, "roblox-model");
+    EXPECT_TRUE(isRobloxModel(fromBinary.asset));
+
+    for (const DecodeResult* r : {&fromXml, &fromBinary}) {
+        const std::vector<RobloxPart> parts = extractRobloxParts(r->asset);
+        ASSERT_EQ(parts.size(), 1u) << r->asset.format;
+        EXPECT_EQ(parts[0].cframe.position, (Vec3{1, 2, 3}));
+        EXPECT_EQ(parts[0].size, (Vec3{4, 2, 6}));
+        EXPECT_EQ(parts[0].color, (Vec3{1, 0, 0}));
+        EXPECT_FLOAT_EQ(parts[0].transparency, 0.25f);
+    }
+
+    FileMeshWriteOptions options;
+    const DecodeResult mesh = decodeBytes(writeFileMesh(makeUvSphere(), 0, options).bytes);
+    ASSERT_TRUE(mesh.ok());
+    EXPECT_FALSE(isRobloxModel(mesh.asset));
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/roblox_parts.h"
 #include "meshscope/render/viewport.h"
+#include "support/qt_test_support.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -137,6 +138,27 @@ TEST(PartsRender, ScreenshotMatchesBaseline) {
     ASSERT_EQ(shot.size(), baseline.size());
     // Drivers round shading differently; a few percent of pixels may move by more than 24.
     EXPECT_LT(differingFraction(shot, baseline, 24), 0.03);
+}
+
+// An XML model (.rbxmx) is drawn like a binary one: a red block fills the middle of the shot.
+TEST(PartsRender, XmlModelPartsAreDrawn) {
+    const std::string xml =
+        "<roblox version=\"4\"><Item class=\"Part\" referent=\"RBX0\"><Properties>"
+        "<string name=\"Name\">Block</string><Vector3 name=\"size\"><X>4</X><Y>4</Y><Z>4</Z>"
+        "</Vector3><Color3 name=\"Color\"><R>1</R><G>0</G><B>0</B></Color3></Properties>"
+        "</Item></roblox>";
+    const auto dir = test::tempDir("parts_render_xml");
+    const auto fixture = dir / "block.rbxmx";
+    test::writeFile(fixture, Bytes(xml.begin(), xml.end()));
+    const auto out = dir / "shot.png";
+    const test::ProcessRun run = test::runProcess(
+        QStringLiteral(MESHSCOPE_VIEWER_PATH),
+        {"--screenshot", test::qPath(out), "--size", "200x150", test::qPath(fixture)});
+    ASSERT_EQ(run.exitCode, 0) << run.stderrText.toStdString();
+    const QImage shot = QImage(test::qPath(out)).convertToFormat(QImage::Format_RGB32);
+    ASSERT_FALSE(shot.isNull());
+    // The framed block covers much of the image; the background and grid have no red.
+    EXPECT_GT(pixelsOfHue(shot, 0), 200 * 150 / 10);
 }
 
 class PartsViewport : public ::testing::Test {

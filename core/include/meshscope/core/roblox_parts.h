@@ -38,6 +38,10 @@ struct RobloxPart {
 // True for the BasePart-derived class names the viewer draws.
 bool isRenderablePartClass(const std::string& className);
 
+// True for a Roblox model or place, binary ("roblox-model") or XML ("roblox-model-xml"): an
+// instance tree whose nodes are Roblox classes.
+bool isRobloxModel(const Asset& asset);
+
 // Every renderable part of the tree, in node order. Properties are looked up by their
 // serialized names as well as their current names (size/Size, shape/Shape, Color3uint8/Color,
 // BrickColor/brickColor), because files in the wild hold either.
