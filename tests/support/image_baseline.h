@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QColor>
 #include <QImage>
 #include <QRect>
 #include <QString>
@@ -53,6 +54,20 @@ inline int differingPixels(const QImage& a, const QImage& b, int tolerance, QRec
             n += d > tolerance;
         }
     }
+    return n;
+}
+
+// Pixels whose hue lies within `tolerance` degrees of `hue` and that are saturated and bright
+// enough to be a part's colour (the background, grid and shading are not).
+inline int pixelsOfHue(const QImage& img, int hue, int tolerance = 20) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor c = QColor::fromRgba(img.pixel(x, y));
+            if (c.hsvSaturation() < 120 || c.value() < 60) continue;
+            const int d = std::abs(c.hsvHue() - hue);
+            if (std::min(d, 360 - d) < tolerance) ++n;
+        }
     return n;
 }
 

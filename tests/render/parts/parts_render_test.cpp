@@ -21,6 +21,7 @@
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/roblox_parts.h"
 #include "meshscope/render/viewport.h"
+#include "support/image_baseline.h"
 #include "support/qt_test_support.h"
 #include "support/test_support.h"
 
@@ -81,32 +82,7 @@ Asset decoded(const std::filesystem::path& path) {
     return decodeFile(path.string()).asset;
 }
 
-// Fraction of pixels whose channels differ by more than `tolerance` from the baseline.
-double differingFraction(const QImage& a, const QImage& b, int tolerance) {
-    int n = 0;
-    for (int y = 0; y < a.height(); ++y)
-        for (int x = 0; x < a.width(); ++x) {
-            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
-            if (std::abs(qRed(p) - qRed(q)) > tolerance ||
-                std::abs(qGreen(p) - qGreen(q)) > tolerance ||
-                std::abs(qBlue(p) - qBlue(q)) > tolerance)
-                ++n;
-        }
-    return double(n) / (a.width() * a.height());
-}
-
-// Pixels whose hue is near `hue` (degrees) and saturated: the part of that colour is visible.
-int pixelsOfHue(const QImage& img, int hue, int tolerance = 20) {
-    int n = 0;
-    for (int y = 0; y < img.height(); ++y)
-        for (int x = 0; x < img.width(); ++x) {
-            const QColor c = QColor::fromRgb(img.pixel(x, y));
-            if (c.hsvSaturation() < 120 || c.value() < 60) continue;
-            const int d = std::abs(c.hsvHue() - hue);
-            if (std::min(d, 360 - d) < tolerance) ++n;
-        }
-    return n;
-}
+using test::pixelsOfHue;
 
 TEST(PartsRender, ScreenshotMatchesBaseline) {
     const auto fixture = writeModel("parts_render", shapesModel());
@@ -137,7 +113,8 @@ TEST(PartsRender, ScreenshotMatchesBaseline) {
         << baselinePath << " is missing; create it with MESHSCOPE_UPDATE_BASELINES=1";
     ASSERT_EQ(shot.size(), baseline.size());
     // Drivers round shading differently; a few percent of pixels may move by more than 24.
-    EXPECT_LT(differingFraction(shot, baseline, 24), 0.03);
+    EXPECT_LT(double(test::differingPixels(shot, baseline, 24)) / (shot.width() * shot.height()),
+              0.03);
 }
 
 // An XML model (.rbxmx) is drawn like a binary one: a red block fills the middle of the shot.

@@ -65,17 +65,7 @@ const Block kRed{{0, 2, 2}, {8, 4, 1}, {0.9f, 0.1f, 0.1f}, std::nullopt};
 const Block kBlue{{0, 2, -1.5f}, {3, 3, 1}, {0.1f, 0.2f, 0.9f}, 0.5};
 const Block kGreenHidden{{-2, 1, -4}, {2, 2, 2}, {0.1f, 0.9f, 0.1f}, 1.0};
 
-int pixelsOfHue(const QImage& img, int hue, int tolerance) {
-    int n = 0;
-    for (int y = 0; y < img.height(); ++y)
-        for (int x = 0; x < img.width(); ++x) {
-            const QColor c = QColor::fromRgba(img.pixel(x, y));
-            if (c.hsvSaturation() < 120 || c.value() < 60) continue;
-            const int d = std::abs(c.hsvHue() - hue);
-            if (std::min(d, 360 - d) < tolerance) ++n;
-        }
-    return n;
-}
+using test::pixelsOfHue;
 
 class TranslucentParts : public ::testing::Test {
 protected:
