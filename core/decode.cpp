@@ -154,7 +154,7 @@ void sanitizeMesh(Asset& asset, Mesh& m) {
 // It reads each Node once (a place has hundreds of thousands of them, 176 bytes apart): the
 // parents and the child lists' claims go into compact arrays, the walks and checks run there,
 // and nodes are written only where something is repaired.
-void sanitizeTree(Asset& asset, std::vector<int>& parent, std::vector<int>& claimedBy,
+void sanitizeTree(Asset& asset, std::vector<int>& parent, const std::vector<int>& claimedBy,
                   std::size_t repeatedClaims, std::uint32_t maxDepth) {
     auto& nodes = asset.nodes;
     const std::size_t n = nodes.size();
