@@ -104,6 +104,7 @@ int runThumbnail(const ThumbnailOptions& options) {
     // The viewport alone, as a small frameless tool window that takes no focus and is fully
     // transparent where a compositor runs: Qt 3D only renders into an exposed window, but the
     // image itself comes from the offscreen capture branch at the requested size.
+    render::Viewport::setWindowSamples(0);
     render::Viewport viewport;
     viewport.setWindowFlags(Qt::Tool | Qt::FramelessWindowHint | Qt::WindowDoesNotAcceptFocus |
                             Qt::BypassWindowManagerHint);

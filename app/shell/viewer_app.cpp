@@ -315,6 +315,9 @@ int runViewer(QApplication& app, const ViewerOptions& options) {
         // (An empty list would mean the default folders again: a folder that does not exist.)
         QIcon::setThemeSearchPaths({QStringLiteral(":/meshscope-no-icon-theme")});
         QIcon::setFallbackSearchPaths({QStringLiteral(":/meshscope-no-icon-theme")});
+        // The images come from the single-sampled capture target and the window shows only
+        // its background: a multisampled window surface would be pure cost.
+        render::Viewport::setWindowSamples(0);
         MainWindow window;
         const int exitCode = writeScreenshots(window, options);
         // Every image is written and its file closed: the process ends here instead of tearing

@@ -8,6 +8,7 @@
 //       ctest --test-dir build -R 'Baseline\.' --output-on-failure
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QImage>
 #include <QTest>
 #include <cstdio>
@@ -81,4 +82,22 @@ TEST_F(Baseline, TransparentScreenshot) {
     EXPECT_EQ(qAlpha(image.pixel(0, 0)), 0) << "nothing drawn in the corner";
     EXPECT_EQ(qAlpha(image.pixel(kSize.width() / 2, kSize.height() / 2)), 255) << "the sphere";
     expectMatchesBaseline(image, "lod_sphere_transparent.png");
+}
+
+// A screenshot without the transparent option is opaque everywhere. Blending writes alpha as
+// well as colour, so the grid's anti-aliased lines used to leave alpha 90 over the background
+// (14 % of the pixels here), which image viewers show as holes.
+TEST_F(Baseline, OpaqueScreenshotHasNoTranslucentPixels) {
+    window_.lodDock()->pinLevel(0);
+    ASSERT_TRUE(window_.viewport()->gridVisible());
+    const QString out = QDir(QDir::tempPath()).filePath("meshscope_opaque_screenshot.png");
+    QString error;
+    ASSERT_TRUE(window_.exportScreenshot(out, kSize, false, &error)) << error.toStdString();
+    const QImage image = QImage(out).convertToFormat(QImage::Format_ARGB32);
+    ASSERT_EQ(image.size(), kSize);
+    int translucent = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) translucent += qAlpha(image.pixel(x, y)) != 255;
+    EXPECT_EQ(translucent, 0);
+    EXPECT_EQ(qAlpha(capture().pixel(0, 0)), 255) << "the capture itself, before any file";
 }

@@ -7,6 +7,7 @@
 
 #include <QImage>
 #include <QTest>
+#include <QWindow>
 #include <Qt3DCore/QBuffer>
 #include <Qt3DCore/QEntity>
 #include <Qt3DCore/QNode>
@@ -36,8 +37,9 @@ qsizetype normalsBufferBytes(render::Viewport& viewport) {
     return -1;
 }
 
-// The `captures`-th capture of `asset` in a new viewport (160 × 120).
-QImage captureOf(const Asset& asset, bool onscreenDrawing, int captures) {
+// The `captures`-th capture of `asset` in a new viewport (160 × 120); `samples` receives the
+// window surface's samples per pixel.
+QImage captureOf(const Asset& asset, bool onscreenDrawing, int captures, int* samples = nullptr) {
     render::Viewport viewport;
     viewport.resize(320, 240);
     viewport.setOnscreenDrawing(onscreenDrawing);
@@ -49,6 +51,7 @@ QImage captureOf(const Asset& asset, bool onscreenDrawing, int captures) {
     options.size = QSize(160, 120);
     QImage image;
     for (int i = 0; i < captures; ++i) image = viewport.captureImageBlocking(options);
+    if (samples) *samples = viewport.renderWindow()->format().samples();
     return image;
 }
 
@@ -87,6 +90,25 @@ TEST(FirstFrame, AWindowThatDoesNotDrawTheSceneCapturesTheSamePicture) {
     ASSERT_EQ(drawn.size(), QSize(160, 120));
     ASSERT_EQ(captureOnly.size(), QSize(160, 120));
     EXPECT_LT(test::differingPixels(drawn, captureOnly, 8), 160 * 120 / 100);
+}
+
+// A --screenshot run gives its window a single-sampled surface (the capture target never was
+// multisampled): the picture is the same, and llvmpipe compiles 6 shaders instead of 22.
+TEST(FirstFrame, ASingleSampledWindowCapturesTheSamePicture) {
+    const Asset sphere = makeLodSphere(2);
+    int defaultSamples = -2, singleSamples = -2;
+    const QImage multisampled = captureOf(sphere, false, 1, &defaultSamples);
+    render::Viewport::setWindowSamples(0);
+    const QImage single = captureOf(sphere, false, 1, &singleSamples);
+    render::Viewport::setWindowSamples(-1);
+    EXPECT_GT(defaultSamples, 1) << "Qt 3D's window asks for a multisampled surface";
+    EXPECT_LE(singleSamples, 1);
+    ASSERT_EQ(single.size(), QSize(160, 120));
+    EXPECT_EQ(test::differingPixels(multisampled, single, 0), 0);
+    // Views created afterwards are multisampled again.
+    int laterSamples = -2;
+    captureOf(sphere, false, 1, &laterSamples);
+    EXPECT_EQ(laterSamples, defaultSamples);
 }
 
 TEST(FirstFrame, TheFirstCaptureOfANewWindowEqualsALaterOne) {
