@@ -298,7 +298,10 @@ void Viewport::captureImage(const CaptureOptions& options,
         done(QImage());
         return;
     }
-    pending_ = {.options = options, .done = std::move(done), .active = true};
+    pending_ = PendingCapture();
+    pending_.options = options;
+    pending_.done = std::move(done);
+    pending_.active = true;
     if (!pending_.options.size.isValid() || pending_.options.size.isEmpty())
         pending_.options.size = container_->size() * container_->devicePixelRatioF();
     const QSize s = pending_.options.size.boundedTo(QSize(maxCaptureSize(), maxCaptureSize()))
