@@ -16,6 +16,8 @@
 #include <optional>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/mesh_generators.h"
+#include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/roblox_parts.h"
 #include "meshscope/render/asset_scene.h"
@@ -35,6 +37,7 @@ struct Block {
     Vec3 size;
     Vec3 color;
     std::optional<double> transparency;  // none: not stored (opaque)
+    std::string meshId = {};             // set: a MeshPart showing that mesh
 };
 
 // The blocks written to a binary model and decoded again (the viewer's path).
@@ -43,7 +46,8 @@ Asset model(const std::vector<Block>& blocks) {
     a.format = "roblox-model";
     const int root = a.addNode("Translucency", "Model");
     for (const Block& b : blocks) {
-        const int n = a.addNode("Part", "Part", root);
+        const char* cls = b.meshId.empty() ? "Part" : "MeshPart";
+        const int n = a.addNode(cls, cls, root);
         CFrame cf;
         cf.position = b.position;
         Node& node = a.nodes[std::size_t(n)];
@@ -53,6 +57,7 @@ Asset model(const std::vector<Block>& blocks) {
                            prop("shape", "Enum", std::int64_t(1))};
         if (b.transparency)
             node.properties.push_back(prop("Transparency", "float", *b.transparency));
+        if (!b.meshId.empty()) node.properties.push_back(prop("MeshId", "Content", b.meshId));
     }
     const auto written = writeRobloxModel(a);
     EXPECT_TRUE(written.ok());
@@ -266,3 +271,48 @@ TEST_F(TranslucentParts, SelectionBoxAndWireframeShowOnTranslucentPart) {
 }
 
 }  // namespace
+
+// Runs last in this file: the asset folder it adds stays for the process (ctest runs each test
+// in its own process). A MeshPart of Transparency 0.5 whose mesh resolves (a sphere written to
+// an asset folder) is drawn on the translucent layer like a shape, and the red block behind it
+// shows through by half.
+TEST_F(TranslucentParts, TranslucentMeshPartBlendsOverWhatIsBehind) {
+    FileMeshWriteOptions options;
+    options.version = "4.00";
+    const auto written = writeFileMesh(makeUvSphere(), 0, options);
+    ASSERT_TRUE(written.ok());
+    const auto folder = test::tempDir("translucent_meshpart_assets");
+    test::writeFile(folder / "5151515151.mesh", written.bytes);
+    render::RobloxPartsView::addSessionFolder(QString::fromStdString(folder.string()));
+
+    Block sphere{kBlue.position, {3, 3, 3}, kBlue.color, 0.5, "rbxassetid://5151515151"};
+    frameFullModel({kRed, sphere});
+    render::RobloxPartsView* parts = view_.robloxParts();
+    EXPECT_TRUE(parts->unresolved().isEmpty()) << parts->unresolved().join('\n').toStdString();
+    ASSERT_EQ(parts->resolvedMeshCount(), 1);
+    // The resolved sphere is the one translucent mesh; the red block is batched, opaque.
+    ASSERT_EQ(view_.scene()->meshCount(), 2);
+    ASSERT_EQ(parts->translucentMeshes().size(), 1u);
+    const std::vector<Mesh>& drawn = parts->sceneAsset().meshes;
+    ASSERT_LT(std::size_t(parts->translucentMeshes()[0]), drawn.size());
+    EXPECT_EQ(drawn[std::size_t(parts->translucentMeshes()[0])].triangleCount(),
+              makeUvSphere().meshes[0].triangleCount());
+
+    Block opaqueSphere = sphere;
+    opaqueSphere.transparency.reset();
+    const QImage both = render({kRed, sphere});
+    const QImage sphereOpaque = render({kRed, opaqueSphere});
+    const QImage redOnly = render({kRed});
+    ASSERT_FALSE(both.isNull());
+    if (qEnvironmentVariableIsSet("MESHSCOPE_KEEP_IMAGES"))
+        both.save("/tmp/parts_translucent_meshpart.png");
+    const QPoint centre = project(sphere.position);
+    const QRgb red = redOnly.pixel(centre), blue = sphereOpaque.pixel(centre),
+               mixed = both.pixel(centre);
+    EXPECT_GT(qRed(red), 2 * qBlue(red)) << "red block not behind the sphere";
+    EXPECT_GT(qBlue(blue), 2 * qRed(blue)) << "sphere not in front";
+    using Channel = int (*)(QRgb);
+    const Channel channels[] = {qRed, qGreen, qBlue};
+    for (Channel channel : channels)
+        EXPECT_NEAR(channel(mixed), (channel(red) + channel(blue)) / 2.0, 4.0);
+}
