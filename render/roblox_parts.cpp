@@ -5,7 +5,10 @@
 #include <QFileInfo>
 #include <QMouseEvent>
 #include <QSettings>
+#include <QTimer>
+#include <QVector3D>
 #include <QWindow>
+#include <Qt3DCore/QBuffer>
 #include <Qt3DCore/QEntity>
 #include <Qt3DRender/QCamera>
 #include <Qt3DRender/QLayer>
@@ -57,6 +60,9 @@ RobloxPartsView::RobloxPartsView(Qt3DCore::QEntity* root, QWindow* window,
       translucentLayer_(new Qt3DRender::QLayer(root)) {
     translucentLayer_->setObjectName(QStringLiteral("translucent parts"));
     if (window_) window_->installEventFilter(this);
+    if (camera_)
+        connect(camera_, &Qt3DRender::QCamera::viewMatrixChanged, this,
+                &RobloxPartsView::scheduleTranslucentSort);
 }
 
 RobloxPartsView::~RobloxPartsView() = default;
@@ -83,6 +89,8 @@ void RobloxPartsView::clear() {
     parts_.clear();
     partOfNode_.clear();
     translucentMeshes_.clear();
+    partSorted_.clear();
+    scene_ = nullptr;
     resolvedMeshes_ = 0;
     sceneAsset_ = {};
     selected_ = -1;
@@ -175,6 +183,7 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
         translucent.push_back(false);
     }
     std::vector<Mesh> translucentShapes;
+    std::vector<PartIndexRange> translucentRanges;  // of the batched ones
     if (translucentBoxes.size() <= kMaxSortedTranslucentParts) {
         for (const RobloxPart& p : translucentBoxes)
             for (Mesh& m : buildPartMeshes({p})) {
@@ -183,8 +192,12 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
                 translucentShapes.push_back(std::move(m));
             }
     } else {
-        translucentShapes = buildPartMeshes(translucentBoxes);
+        translucentShapes = buildPartMeshes(translucentBoxes, 4'000'000, &translucentRanges);
         for (Mesh& m : translucentShapes) m.name = "translucent " + m.name;
+        const int first = int(sceneAsset.meshes.size());
+        for (std::size_t m = 0; m < translucentShapes.size(); ++m)
+            partSorted_.push_back({first + int(m), {}, {}});
+        for (const PartIndexRange& r : translucentRanges) partSorted_[r.mesh].ranges.push_back(r);
     }
     for (Mesh& m : translucentShapes) {
         sceneAsset.meshes.push_back(std::move(m));
@@ -199,8 +212,47 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
         scene->meshEntity(m)->addComponent(translucentLayer_);
         translucentMeshes_.push_back(m);
     }
+    scene_ = scene;
+    sortTranslucentParts();
     if (!unresolved_.isEmpty()) emit unresolvedChanged(unresolved_);
     return true;
+}
+
+std::vector<int> RobloxPartsView::partSortedMeshes() const {
+    std::vector<int> out;
+    for (const PartSortedMesh& m : partSorted_) out.push_back(m.sceneMesh);
+    return out;
+}
+
+void RobloxPartsView::scheduleTranslucentSort() {
+    // The camera changes position, centre and up vector one by one: sort once they are all set.
+    if (partSorted_.empty() || sortScheduled_) return;
+    sortScheduled_ = true;
+    QTimer::singleShot(0, this, [this]() {
+        sortScheduled_ = false;
+        sortTranslucentParts();
+    });
+}
+
+int RobloxPartsView::sortTranslucentParts() {
+    if (!scene_ || !camera_ || partSorted_.empty()) return 0;
+    const QVector3D eye = camera_->position();
+    const QVector3D forward = (camera_->viewCenter() - eye).normalized();
+    int rewritten = 0;
+    for (PartSortedMesh& m : partSorted_) {
+        if (m.sceneMesh < 0 || std::size_t(m.sceneMesh) >= sceneAsset_.meshes.size()) continue;
+        Qt3DCore::QBuffer* buffer = scene_->indexBuffer(m.sceneMesh);
+        if (!buffer) continue;
+        std::vector<std::uint32_t> order = partIndicesBackToFront(
+            sceneAsset_.meshes[std::size_t(m.sceneMesh)].indices, m.ranges,
+            {eye.x(), eye.y(), eye.z()}, {forward.x(), forward.y(), forward.z()});
+        if (order == m.order) continue;
+        buffer->setData(QByteArray(reinterpret_cast<const char*>(order.data()),
+                                   qsizetype(order.size() * sizeof(std::uint32_t))));
+        m.order = std::move(order);
+        ++rewritten;
+    }
+    return rewritten;
 }
 
 int RobloxPartsView::partForNode(int node) const {

@@ -433,7 +433,9 @@ Mesh partShapeMesh(PartShape shape) {
 }
 
 std::vector<Mesh> buildPartMeshes(const std::vector<RobloxPart>& parts,
-                                  std::size_t maxVerticesPerMesh) {
+                                  std::size_t maxVerticesPerMesh,
+                                  std::vector<PartIndexRange>* ranges) {
+    if (ranges) ranges->clear();
     std::array<Mesh, 5> units;
     for (int s = 0; s < 5; ++s) units[std::size_t(s)] = partShapeMesh(PartShape(s));
     std::vector<Mesh> out;
@@ -442,14 +444,56 @@ std::vector<Mesh> buildPartMeshes(const std::vector<RobloxPart>& parts,
         m.name = out.empty() ? "parts" : "parts " + std::to_string(out.size() + 1);
         out.push_back(std::move(m));
     };
-    for (const RobloxPart& p : parts) {
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const RobloxPart& p = parts[i];
         if (p.transparency >= 0.999f) continue;
         const Mesh& unit = units[std::size_t(p.shape)];
         if (out.empty() || out.back().positions.size() + unit.positions.size() > maxVerticesPerMesh)
             startMesh();
+        if (ranges)
+            ranges->push_back({i, std::uint32_t(out.size() - 1),
+                               std::uint32_t(out.back().indices.size()),
+                               std::uint32_t(unit.indices.size()), p.cframe.position});
         appendPlaced(out.back(), unit, p, shapeScale(p), {});
     }
     for (Mesh& m : out) finishMesh(m);
+    return out;
+}
+
+std::vector<std::uint32_t> partIndicesBackToFront(const std::vector<std::uint32_t>& indices,
+                                                  const std::vector<PartIndexRange>& ranges,
+                                                  Vec3 eye, Vec3 forward) {
+    struct Key {
+        float depth;
+        std::uint32_t range;
+    };
+    std::vector<Key> keys;
+    keys.reserve(ranges.size());
+    std::vector<std::uint8_t> covered(indices.size(), 0);
+    for (std::size_t r = 0; r < ranges.size(); ++r) {
+        const PartIndexRange& pr = ranges[r];
+        const std::uint64_t end = std::uint64_t(pr.firstIndex) + pr.indexCount;
+        if (end > indices.size()) continue;
+        bool overlaps = false;
+        for (std::uint64_t i = pr.firstIndex; i < end && !overlaps; ++i) overlaps = covered[i];
+        if (overlaps) continue;
+        std::fill(covered.begin() + pr.firstIndex, covered.begin() + std::ptrdiff_t(end), 1);
+        const Vec3 d = pr.center - eye;
+        float depth = d.x * forward.x + d.y * forward.y + d.z * forward.z;
+        if (!std::isfinite(depth)) depth = 0;
+        keys.push_back({depth, std::uint32_t(r)});
+    }
+    std::stable_sort(keys.begin(), keys.end(),
+                     [](const Key& a, const Key& b) { return a.depth > b.depth; });
+    std::vector<std::uint32_t> out;
+    out.reserve(indices.size());
+    for (const Key& k : keys) {
+        const PartIndexRange& pr = ranges[k.range];
+        out.insert(out.end(), indices.begin() + pr.firstIndex,
+                   indices.begin() + pr.firstIndex + pr.indexCount);
+    }
+    for (std::size_t i = 0; i < indices.size(); ++i)
+        if (!covered[i]) out.push_back(indices[i]);
     return out;
 }
 

@@ -1,6 +1,7 @@
 // Part extraction, BrickColor palette, shape meshes, batching and CPU picking (roblox_parts.h).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "meshscope/core/decode.h"
@@ -156,6 +157,65 @@ TEST(RobloxParts, BatchingPlacesColoursAndSplits) {
     std::size_t triangles = 0;
     for (const Mesh& m : split) triangles += m.triangleCount();
     EXPECT_EQ(triangles, one[0].triangleCount());
+}
+
+TEST(RobloxParts, BatchIndexRangesCoverEachDrawnPartOnce) {
+    std::vector<RobloxPart> parts(7);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        parts[i].cframe.position = {float(i) * 10, 0, 0};
+        parts[i].shape = i % 2 ? PartShape::Ball : PartShape::Block;
+    }
+    parts[2].transparency = 1;  // left out: no range
+    std::vector<PartIndexRange> ranges;
+    // Room for one ball and one block per mesh: the batch splits.
+    const std::size_t room = partShapeMesh(PartShape::Ball).positions.size() +
+                             partShapeMesh(PartShape::Block).positions.size();
+    const auto meshes = buildPartMeshes(parts, room, &ranges);
+    ASSERT_GE(meshes.size(), 3u);
+    ASSERT_EQ(ranges.size(), 6u);
+    std::vector<std::size_t> covered(meshes.size(), 0);
+    for (std::size_t r = 0; r < ranges.size(); ++r) {
+        const PartIndexRange& pr = ranges[r];
+        EXPECT_EQ(pr.part, r < 2 ? r : r + 1);
+        ASSERT_LT(pr.mesh, meshes.size());
+        EXPECT_EQ(pr.firstIndex, covered[pr.mesh]) << "ranges are contiguous, in index order";
+        covered[pr.mesh] += pr.indexCount;
+        EXPECT_EQ(pr.center.x, parts[pr.part].cframe.position.x);
+        // Every vertex of the range lies within the part's own bounds (radius < 5 studs).
+        const Mesh& m = meshes[pr.mesh];
+        for (std::uint32_t i = pr.firstIndex; i < pr.firstIndex + pr.indexCount; ++i)
+            EXPECT_LT(std::abs(m.positions[m.indices[i]].x - pr.center.x), 5.f);
+    }
+    for (std::size_t m = 0; m < meshes.size(); ++m) EXPECT_EQ(covered[m], meshes[m].indices.size());
+}
+
+TEST(RobloxParts, PartIndicesBackToFrontPutFarPartsFirst) {
+    // Three blocks on the Z axis, written nearest first as seen from z = -100 looking along +Z.
+    std::vector<RobloxPart> parts(3);
+    for (std::size_t i = 0; i < 3; ++i) parts[i].cframe.position = {0, 0, float(i) * 10};
+    std::vector<PartIndexRange> ranges;
+    const auto meshes = buildPartMeshes(parts, 4'000'000, &ranges);
+    ASSERT_EQ(meshes.size(), 1u);
+    const auto& idx = meshes[0].indices;
+    const std::uint32_t n = ranges[0].indexCount;
+    const auto sorted = partIndicesBackToFront(idx, ranges, {0, 0, -100}, {0, 0, 1});
+    ASSERT_EQ(sorted.size(), idx.size());
+    // The farthest block (the last written) first, the nearest last.
+    EXPECT_TRUE(std::equal(sorted.begin(), sorted.begin() + n, idx.begin() + 2 * n));
+    EXPECT_TRUE(std::equal(sorted.begin() + n, sorted.begin() + 2 * n, idx.begin() + n));
+    EXPECT_TRUE(std::equal(sorted.begin() + 2 * n, sorted.end(), idx.begin()));
+    // Seen from the other side the file order is already back to front.
+    EXPECT_EQ(partIndicesBackToFront(idx, ranges, {0, 0, 100}, {0, 0, -1}), idx);
+    // Ranges past the end or overlapping an earlier one are not moved; nothing is lost.
+    auto broken = ranges;
+    broken[1].firstIndex = std::uint32_t(idx.size());
+    broken[2].firstIndex = 0;
+    const auto kept = partIndicesBackToFront(idx, broken, {0, 0, -100}, {0, 0, 1});
+    EXPECT_EQ(kept, idx);
+    auto a = kept, b = idx;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    EXPECT_EQ(a, b);
 }
 
 TEST(RobloxParts, PickNearestAlongTheRay) {

@@ -11,6 +11,7 @@
 
 #include <QApplication>
 #include <QImage>
+#include <Qt3DCore/QBuffer>
 #include <Qt3DRender/QCamera>
 #include <cmath>
 #include <optional>
@@ -111,6 +112,8 @@ protected:
                 int(std::lround((1 - ndc.y()) / 2 * kSize.height()))};
     }
 
+    void expectFrontBlockOverBackBlock(const std::vector<Block>& fillers);
+
     static constexpr QSize kSize{400, 300};
     render::Viewport view_;
     QVector3D eye_, center_;
@@ -190,10 +193,10 @@ TEST_F(TranslucentParts, TransparentBackgroundKeepsCoverageAndColour) {
     EXPECT_EQ(qAlpha(alone.pixel(0, 0)), 0);
 }
 
-TEST_F(TranslucentParts, TwoTranslucentPartsCompositeBackToFront) {
-    // A yellow block in front of a blue one, both Transparency 0.5, before a grey wall; the
-    // file lists the front block first, so drawing in file order would blend them the wrong
-    // way round.
+// A yellow block in front of a blue one, both Transparency 0.5, before a grey wall; the file
+// lists the front block first, so drawing in file order would blend them the wrong way round.
+// `fillers` are more translucent parts, out of view, written after them.
+void TranslucentParts::expectFrontBlockOverBackBlock(const std::vector<Block>& fillers) {
     const Block wall{{0, 2, 3}, {10, 6, 1}, {0.6f, 0.6f, 0.6f}, std::nullopt};
     const Block front{{0, 2, -3}, {3, 3, 1}, {0.9f, 0.8f, 0.1f}, 0.5};
     const Block back{{0, 2, 0}, {3, 3, 1}, {0.1f, 0.2f, 0.9f}, 0.5};
@@ -202,13 +205,17 @@ TEST_F(TranslucentParts, TwoTranslucentPartsCompositeBackToFront) {
     Block frontOpaque = front, backOpaque = back;
     frontOpaque.transparency.reset();
     backOpaque.transparency.reset();
-    const QImage both = render({wall, front, back});
+    std::vector<Block> all{wall, front, back};
+    all.insert(all.end(), fillers.begin(), fillers.end());
+    const QImage both = render(all);
+    const bool batched = !view_.robloxParts()->partSortedMeshes().empty();
+    EXPECT_EQ(batched, all.size() - 1 > render::RobloxPartsView::kMaxSortedTranslucentParts);
     const QImage f = render({wall, frontOpaque});
     const QImage b = render({wall, backOpaque});
     const QImage w = render({wall});
     ASSERT_FALSE(both.isNull());
     if (qEnvironmentVariableIsSet("MESHSCOPE_KEEP_IMAGES"))
-        both.save("/tmp/parts_two_translucent.png");
+        both.save(batched ? "/tmp/parts_many_translucent.png" : "/tmp/parts_two_translucent.png");
     // A pixel where both blocks are drawn (each changes the wall picture there), away from
     // their edges: the middle one of the overlap, with its 7×7 neighbourhood inside it too.
     const auto covers = [&](const QImage& img, int x, int y) {
@@ -238,6 +245,58 @@ TEST_F(TranslucentParts, TwoTranslucentPartsCompositeBackToFront) {
     const Channel channels[] = {qRed, qGreen, qBlue};
     for (Channel channel : channels)
         EXPECT_NEAR(channel(got), 0.5 * channel(cf) + 0.25 * channel(cb) + 0.25 * channel(cw), 5.0);
+}
+
+TEST_F(TranslucentParts, TwoTranslucentPartsCompositeBackToFront) {
+    expectFrontBlockOverBackBlock({});
+}
+
+// Beyond kMaxSortedTranslucentParts the translucent parts share batched meshes; their parts are
+// still drawn back to front (the index buffer is reordered for the camera), so the two blocks,
+// written front first, composite as before. The 300 small fillers stand just behind the opaque
+// wall, hidden by it (far away they would change the camera's near plane).
+TEST_F(TranslucentParts, ManyTranslucentPartsStillCompositeBackToFront) {
+    std::vector<Block> fillers;
+    for (int i = 0; i < 300; ++i)
+        fillers.push_back(
+            {{-4 + 0.4f * float(i % 15), 0.5f + 0.25f * float(i / 15 % 10), 5.f + float(i / 150)},
+             {0.2f, 0.2f, 0.2f},
+             {0.9f, 0.1f, 0.9f},
+             0.5});
+    expectFrontBlockOverBackBlock(fillers);
+}
+
+// Moving the camera to the other side reorders the batched parts: the back block comes last.
+TEST_F(TranslucentParts, BatchedTranslucentPartsAreReorderedWhenTheCameraMoves) {
+    std::vector<Block> blocks;
+    for (int i = 0; i < 300; ++i)
+        blocks.push_back({{0, 1, float(i) * 2}, {1, 1, 1}, {0.1f, 0.2f, 0.9f}, 0.5});
+    view_.setAsset(model(blocks));
+    render::RobloxPartsView* parts = view_.robloxParts();
+    ASSERT_EQ(parts->partSortedMeshes().size(), 1u);
+    const int mesh = parts->partSortedMeshes()[0];
+    const auto uploaded = [&]() {
+        const QByteArray data = view_.scene()->indexBuffer(mesh)->data();
+        return std::vector<std::uint32_t>(
+            reinterpret_cast<const std::uint32_t*>(data.constData()),
+            reinterpret_cast<const std::uint32_t*>(data.constData()) + data.size() / 4);
+    };
+    const std::vector<std::uint32_t>& fileOrder = parts->sceneAsset().meshes[mesh].indices;
+    const std::size_t n = fileOrder.size() / 300;  // indices per block
+    // Looking along +Z from in front of the first block: the last block is the farthest.
+    view_.camera()->setPosition({0, 1, -50});
+    view_.camera()->setViewCenter({0, 1, 0});
+    QApplication::processEvents();
+    std::vector<std::uint32_t> order = uploaded();
+    ASSERT_EQ(order.size(), fileOrder.size());
+    EXPECT_TRUE(std::equal(order.begin(), order.begin() + std::ptrdiff_t(n),
+                           fileOrder.end() - std::ptrdiff_t(n)));
+    // From the far end looking back along -Z: file order is back to front.
+    view_.camera()->setPosition({0, 1, 700});
+    view_.camera()->setViewCenter({0, 1, 0});
+    QApplication::processEvents();
+    EXPECT_EQ(uploaded(), fileOrder);
+    EXPECT_EQ(parts->sortTranslucentParts(), 0) << "nothing to rewrite when nothing moved";
 }
 
 TEST_F(TranslucentParts, SelectionBoxAndWireframeShowOnTranslucentPart) {

@@ -61,11 +61,32 @@ Mesh partShapeMesh(PartShape shape);
 // dimension and a Cylinder's diameter is the smaller of Y and Z (as Roblox draws them).
 Vec3 partShapeScale(PartShape shape, Vec3 size);
 
+// Where one part's triangles lie in the meshes buildPartMeshes returns: a contiguous run of
+// indices, so that a viewer can reorder whole parts (back to front for translucent ones).
+struct PartIndexRange {
+    std::size_t part = 0;          // index into the `parts` given
+    std::uint32_t mesh = 0;        // index into the meshes returned
+    std::uint32_t firstIndex = 0;  // into that mesh's `indices`
+    std::uint32_t indexCount = 0;
+    Vec3 center;  // the part's position (its CFrame's)
+};
+
 // The parts merged into a few meshes (one per batch of at most `maxVerticesPerMesh`), each part
 // scaled by its size, placed at its CFrame and painted with its colour as vertex colour. Parts
 // with transparency >= 1 are left out. Meshes are named "parts" / "parts N" and have node -1.
+// `ranges`, when given, receives each drawn part's index range, in mesh and index order.
 std::vector<Mesh> buildPartMeshes(const std::vector<RobloxPart>& parts,
-                                  std::size_t maxVerticesPerMesh = 4'000'000);
+                                  std::size_t maxVerticesPerMesh = 4'000'000,
+                                  std::vector<PartIndexRange>* ranges = nullptr);
+
+// `indices` (one mesh of buildPartMeshes) with the runs of `ranges` (that mesh's, in index
+// order, as buildPartMeshes gave them) reordered so that parts farther along `forward` from
+// `eye` come first; parts at the same depth keep their order. Drawn in that order, translucent
+// parts composite back to front however many share the mesh. Indices outside the ranges, and
+// ranges that do not fit `indices`, are kept as they are, after the sorted ones.
+std::vector<std::uint32_t> partIndicesBackToFront(const std::vector<std::uint32_t>& indices,
+                                                  const std::vector<PartIndexRange>& ranges,
+                                                  Vec3 eye, Vec3 forward);
 
 // A mesh placed like a part: `mesh`'s positions (FileMesh units) scaled by the SpecialMesh scale
 // (MeshParts: fitted to the part's size), moved by the offset and transformed by the CFrame.

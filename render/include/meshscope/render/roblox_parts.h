@@ -3,7 +3,9 @@
 // folders and placed), draws a selection box around the selected part and picks parts under the
 // mouse with a CPU ray cast against their boxes. Translucent parts (0 < Transparency < 1) get
 // their own entities with a translucent LitMaterial and the translucentLayer(), which the
-// viewport draws after the opaque scene, back to front. Owned by the Viewport.
+// viewport draws after the opaque scene, back to front; beyond kMaxSortedTranslucentParts they
+// share batched meshes whose index buffers are reordered part by part, back to front, whenever
+// the camera moves. Owned by the Viewport.
 #pragma once
 
 #include <QObject>
@@ -47,14 +49,21 @@ public:
     // Builds the scene asset for `asset` (merged part meshes + resolved meshes) and shows it in
     // `scene` with white base colours (vertex colours carry the part colours). Opaque shapes come
     // first, batched; then each translucent shape as a mesh of its own (up to
-    // kMaxSortedTranslucentParts; more are batched and drawn in part order), translucent, on
-    // translucentLayer(). Returns false and does nothing when the asset has no parts; the
-    // selection and pick list are cleared then.
+    // kMaxSortedTranslucentParts; more are batched, their parts drawn back to front from the
+    // camera), translucent, on translucentLayer(). Returns false and does nothing when the asset
+    // has no parts; the selection and pick list are cleared then.
     bool show(const Asset& asset, AssetScene* scene);
     void clear();
 
-    // Translucent parts up to this count are sorted back to front each frame (one entity each).
+    // Translucent parts up to this count are sorted back to front each frame (one entity each);
+    // more share a few batched meshes whose parts are reordered when the camera moves.
     static constexpr std::size_t kMaxSortedTranslucentParts = 256;
+    // Scene meshes holding many translucent parts, reordered part by part (a subset of
+    // translucentMeshes()).
+    std::vector<int> partSortedMeshes() const;
+    // Reorders those meshes' parts back to front for the camera now (done by itself, once per
+    // event-loop turn, after the camera moves). Returns the number of index buffers rewritten.
+    int sortTranslucentParts();
     // The layer of translucent part entities (created under `root`, owned by it).
     Qt3DRender::QLayer* translucentLayer() const { return translucentLayer_; }
     // Scene meshes drawn translucent (indices into the scene passed to show()).
@@ -85,8 +94,19 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // A batched translucent mesh and where each of its parts' triangles lie.
+    struct PartSortedMesh {
+        int sceneMesh = -1;
+        std::vector<PartIndexRange> ranges;
+        std::vector<std::uint32_t> order;  // the index order uploaded last
+    };
+    void scheduleTranslucentSort();
+
     QWindow* window_;
     Qt3DRender::QCamera* camera_;
+    AssetScene* scene_ = nullptr;  // the scene show() filled
+    std::vector<PartSortedMesh> partSorted_;
+    bool sortScheduled_ = false;
     AssetScene* boxScene_;
     Qt3DRender::QLayer* translucentLayer_;
     std::vector<int> translucentMeshes_;
