@@ -211,13 +211,8 @@ namespace {
 // Runs last in this file: the session folder it adds stays for the process (ctest runs each
 // test in its own process).
 TEST_F(PartsViewport, MeshPartResolvedFromAssetFolderIsFittedToItsSize) {
-    FileMeshWriteOptions options;
-    options.version = "4.00";
-    const auto written = writeFileMesh(makeUvSphere(), 0, options);
-    ASSERT_TRUE(written.ok());
-    const auto folder = test::tempDir("parts_assets");
-    test::writeFile(folder / "4242424242.mesh", written.bytes);
-    render::RobloxPartsView::addSessionFolder(QString::fromStdString(folder.string()));
+    const auto mesh = test::writeFileMeshFixture("parts_assets", "4242424242.mesh", makeUvSphere());
+    render::RobloxPartsView::addSessionFolder(QString::fromStdString(mesh.parent_path().string()));
 
     const Asset asset = decoded(writeModel("parts_resolved", shapesModel()));
     view_.setAsset(asset);

@@ -336,13 +336,9 @@ TEST_F(TranslucentParts, SelectionBoxAndWireframeShowOnTranslucentPart) {
 // an asset folder) is drawn on the translucent layer like a shape, and the red block behind it
 // shows through by half.
 TEST_F(TranslucentParts, TranslucentMeshPartBlendsOverWhatIsBehind) {
-    FileMeshWriteOptions options;
-    options.version = "4.00";
-    const auto written = writeFileMesh(makeUvSphere(), 0, options);
-    ASSERT_TRUE(written.ok());
-    const auto folder = test::tempDir("translucent_meshpart_assets");
-    test::writeFile(folder / "5151515151.mesh", written.bytes);
-    render::RobloxPartsView::addSessionFolder(QString::fromStdString(folder.string()));
+    const auto mesh = test::writeFileMeshFixture("translucent_meshpart_assets", "5151515151.mesh",
+                                                 makeUvSphere());
+    render::RobloxPartsView::addSessionFolder(QString::fromStdString(mesh.parent_path().string()));
 
     Block sphere{kBlue.position, {3, 3, 3}, kBlue.color, 0.5, "rbxassetid://5151515151"};
     frameFullModel({kRed, sphere});
