@@ -15,7 +15,6 @@
 
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
-#include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/roblox_parts.h"
 #include "meshscope/render/asset_scene.h"
