@@ -232,23 +232,24 @@ void sanitizeTree(Asset& asset, std::vector<int>& parent, const std::vector<int>
                                          "repaired"});
 }
 
+void clampIndex(int& index, std::size_t size) {
+    if (index < -1 || index >= int(size)) index = -1;
+}
+
 // Node links that point nowhere become -1 / are dropped, so views can follow them blindly.
-void sanitizeNodes(Asset& asset, std::uint32_t maxDepth) {
+void sanitizeNodeArray(Asset& asset, std::uint32_t maxDepth) {
     const std::size_t count = asset.nodes.size();
     const int nodes = int(count);
-    auto clamp = [](int& index, std::size_t size) {
-        if (index < -1 || index >= int(size)) index = -1;
-    };
     std::vector<int> parent(count), claimedBy(count, -1);
     std::size_t repeatedClaims = 0;
     for (std::size_t i = 0; i < count; ++i) {
         Node& n = asset.nodes[i];
-        clamp(n.parent, count);
+        clampIndex(n.parent, count);
         parent[i] = n.parent;
-        clamp(n.mesh, asset.meshes.size());
-        clamp(n.skeleton, asset.skeletons.size());
-        clamp(n.facs, asset.facs.size());
-        clamp(n.animation, asset.animations.size());
+        clampIndex(n.mesh, asset.meshes.size());
+        clampIndex(n.skeleton, asset.skeletons.size());
+        clampIndex(n.facs, asset.facs.size());
+        clampIndex(n.animation, asset.animations.size());
         if (n.bone >= 0 &&
             (n.skeleton < 0 || n.bone >= int(asset.skeletons[n.skeleton].bones.size())))
             n.bone = -1;
@@ -263,18 +264,24 @@ void sanitizeNodes(Asset& asset, std::uint32_t maxDepth) {
                 ++repeatedClaims;
         }
     }
-    for (auto& m : asset.meshes) clamp(m.node, asset.nodes.size());
     sanitizeTree(asset, parent, claimedBy, repeatedClaims, maxDepth);
+}
+
+// `treeChecked`: the decoder vouched for its node array (DecodeContext::setTreeChecked); only
+// the links into it from outside are checked.
+void sanitizeNodes(Asset& asset, std::uint32_t maxDepth, bool treeChecked) {
+    if (!treeChecked) sanitizeNodeArray(asset, maxDepth);
+    for (auto& m : asset.meshes) clampIndex(m.node, asset.nodes.size());
     for (auto& sk : asset.skeletons)
         for (auto& b : sk.bones) {
-            clamp(b.parent, sk.bones.size());
-            clamp(b.lodParent, sk.bones.size());
+            clampIndex(b.parent, sk.bones.size());
+            clampIndex(b.lodParent, sk.bones.size());
         }
 }
 
-void finish(Asset& asset, std::uint64_t fileSize, const Limits& limits) {
+void finish(Asset& asset, std::uint64_t fileSize, const Limits& limits, bool treeChecked) {
     for (auto& m : asset.meshes) sanitizeMesh(asset, m);
-    sanitizeNodes(asset, limits.maxDepth);
+    sanitizeNodes(asset, limits.maxDepth, treeChecked);
     // A decoder may have computed the bounds while reading the positions (the FileMesh decoder
     // does, block by block while they are in cache); only meshes without valid bounds get them.
     for (auto& m : asset.meshes)
@@ -289,17 +296,23 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
     Asset& asset = result.asset;
     // What a cancelled decoder handed back (DecodeContext::discard), kept past the context.
     std::vector<std::shared_ptr<void>> discarded;
+    // Whether the decoder vouched for its node tree (DecodeContext::setTreeChecked).
+    bool treeChecked = false;
     struct KeepDiscarded {
         DecodeContext& ctx;
         std::vector<std::shared_ptr<void>>& out;
-        ~KeepDiscarded() { out = ctx.takeDiscarded(); }
+        bool& treeChecked;
+        ~KeepDiscarded() {
+            out = ctx.takeDiscarded();
+            treeChecked = ctx.treeChecked();
+        }
     };
     try {
         if (forced) {
             asset.format = forced->id;
             asset.formatName = forced->name;
             DecodeContext ctx(bytes, options, asset);
-            KeepDiscarded keep{ctx, discarded};
+            KeepDiscarded keep{ctx, discarded, treeChecked};
             forced->decode(ctx);
         } else if (looksLikeGzip(bytes) && depth == 0) {
             // Asset downloads can arrive gzip-compressed: decode what is inside.
@@ -320,7 +333,7 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
             asset.format = s.decoder->id;
             asset.formatName = s.decoder->name;
             DecodeContext ctx(bytes, options, asset);
-            KeepDiscarded keep{ctx, discarded};
+            KeepDiscarded keep{ctx, discarded, treeChecked};
             s.decoder->decode(ctx);
         }
     } catch (const DecodeFailure& f) {
@@ -351,7 +364,7 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
         return result;
     }
     try {
-        finish(asset, bytes.size(), options.limits);
+        finish(asset, bytes.size(), options.limits, treeChecked);
     } catch (...) {
         asset.byteMap.ranges().clear();
     }

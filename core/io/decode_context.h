@@ -74,6 +74,14 @@ public:
     // (DecodeResult::discarded keeps it).
     void discard(std::shared_ptr<void> data) { discarded_.push_back(std::move(data)); }
     std::vector<std::shared_ptr<void>> takeDiscarded() { return std::move(discarded_); }
+    // A decoder whose node tree already holds what the registry's tree check enforces (every
+    // parent and child index in range, no cycle, no node deeper than Limits::maxDepth, each node
+    // in its parent's children exactly once and in no other list, no mesh, skeleton, bone, FACS,
+    // animation or LOD link) says so as its last step, and that check is skipped: for a large
+    // place it is a second pass over every node that would repair nothing. Set it only once the
+    // tree is final.
+    void setTreeChecked() { treeChecked_ = true; }
+    bool treeChecked() const { return treeChecked_; }
 
 private:
     ByteSpan bytes_;
@@ -87,6 +95,7 @@ private:
     mutable double reportedProgress_ = -1.0;
     mutable bool ownProgress_ = false;
     std::vector<std::shared_ptr<void>> discarded_;
+    bool treeChecked_ = false;
 };
 
 }  // namespace meshscope

@@ -27,8 +27,30 @@ namespace {
 
 struct ClassInfo {
     std::string name;
-    std::vector<int> nodes;  // Asset::nodes index per instance, in INST order
-    int table = -1;          // Asset::propertyTables index: row i is nodes[i]
+    int firstNode = 0;  // Asset::nodes index of row 0: an INST chunk's instances are consecutive
+    std::size_t count = 0;
+    int table = -1;  // Asset::propertyTables index: row i is node firstNode + i
+};
+
+// An instance until finishTree makes it a Node. Nodes are 176 bytes: building each one once, in
+// order, at the end costs a sequential write of the node array, where INST, the Name column and
+// the PRNT links each wrote into it scattered.
+struct Instance {
+    // The name: bytes [nameOffset, nameOffset + nameLength) of the Name column `nameColumn` of
+    // the node's table (found again when the node is built: the column's bytes may move while
+    // they grow), or the class name when nameColumn is -1.
+    std::uint32_t nameOffset = 0;
+    std::uint32_t nameLength = 0;
+    int nameColumn = -1;
+    int table = -1;  // Asset::propertyTables index (one per INST chunk): class, chunk range
+    std::uint32_t row = 0;
+    bool service = false;
+};
+
+// The INST chunk behind a property table.
+struct InstChunk {
+    std::uint64_t offset = 0;
+    std::uint64_t length = 0;
 };
 
 struct Chunk {
@@ -120,8 +142,7 @@ private:
         ctx_.mapRange(20, 4, RangeKind::Field, "instance count");
         // Every instance takes at least 4 bytes of referent in an INST chunk: reserve no more
         // than the file could describe.
-        asset_.nodes.reserve(
-            std::min<std::size_t>(std::size_t(instanceCount_), r.remaining() / 4 + 1));
+        insts_.reserve(std::min<std::size_t>(std::size_t(instanceCount_), r.remaining() / 4 + 1));
     }
 
     // Two passes: frame and inflate every chunk, then decode them in order. Knowing every PROP
@@ -360,7 +381,7 @@ private:
         if (objectFormat > 1)
             r.warn("bad-object-format",
                    "object format " + std::to_string(objectFormat) + " (expected 0 or 1)");
-        if (asset_.nodes.size() + count > ctx_.limits().maxInstances)
+        if (insts_.size() + count > ctx_.limits().maxInstances)
             r.fail("limit", "instance count exceeds maxInstances");
         const std::size_t refsPos = r.pos();
         std::vector<std::int32_t> refs;
@@ -377,25 +398,24 @@ private:
                    "class id " + std::to_string(classId) + " is defined twice");
         ClassInfo& info = classes_[classId];
         info.name = className;
-        info.nodes.clear();
-        info.nodes.reserve(count);
+        info.firstNode = int(insts_.size());
+        info.count = 0;
         info.table = int(asset_.propertyTables.size());
+        instChunks_.resize(std::size_t(info.table) + 1);
+        instChunks_[std::size_t(info.table)] = {chunk_->offset, chunk_->length};
         PropertyTable& table = asset_.propertyTables.emplace_back();
         table.name = className;
         const auto pc = propChunks_.find(classId);
         table.columns.reserve(pc == propChunks_.end() ? 0 : pc->second);
+        insts_.reserve(insts_.size() + count);
         for (std::uint32_t i = 0; i < count; ++i) {
             pollCancel(i);
-            const int node = int(asset_.nodes.size());
-            Node& n = asset_.nodes.emplace_back();
-            n.name = className;
-            n.kind = className;
-            n.offset = chunk_->offset;
-            n.length = chunk_->length;
+            const int node = int(insts_.size());
+            Instance& n = insts_.emplace_back();
             n.service = !markers.empty() && markers[i] != 0;
             n.table = info.table;
             n.row = i;
-            info.nodes.push_back(node);
+            ++info.count;
             if (!registerRef(refs[i], node)) {
                 ctx_.warn(chunk_->offset, "duplicate-referent",
                           "referent " + std::to_string(refs[i]) + " of a " + className +
@@ -454,8 +474,8 @@ private:
         col_ = &col;
         currentTable_ = info.table;
         columnIndex_ = columns.size() - 1;
-        nodes_ = &info.nodes;
-        readValues(r, type, info.nodes.size());
+        firstNode_ = info.firstNode;
+        readValues(r, type, info.count);
         col_ = nullptr;
         mapIn(r, valuesPos, r.pos() - valuesPos, RangeKind::Array, "values");
         if (!r.atEnd()) {
@@ -467,23 +487,22 @@ private:
 
     using Storage = PropertyColumn::Storage;
 
+    // Rotations (an id byte, then a matrix or quaternion for id 0), then the three position
+    // arrays. The rotations are walked twice: once through the reader (every bound checked, the
+    // warnings), then, knowing they are whole, from the bytes while each CFrame is built in
+    // place: one write of each 48-byte CFrame instead of a default fill, the rotation and the
+    // position in turn.
     void readCFrames(ByteReader& r, std::size_t n, bool quaternion, std::vector<CFrame>& out) {
-        out.resize(n);
+        out.clear();
         badRotationIds_ = 0;
+        const std::size_t rotationsPos = r.pos();
+        const std::size_t matrixSize = quaternion ? 16 : 36;
         for (std::size_t i = 0; i < n; ++i) {
             pollCancel(i);
             const std::uint8_t id = r.u8("rotation id");
             if (id == 0) {
-                if (quaternion) {
-                    float q[4];
-                    std::memcpy(q, r.bytes(16, "quaternion").data(), 16);
-                    out[i].rotation = quaternionToMatrix(q[0], q[1], q[2], q[3]);
-                } else {
-                    std::memcpy(out[i].rotation.data(), r.bytes(36, "rotation matrix").data(), 36);
-                }
-            } else if (const auto& m = specialRotations()[id]) {
-                out[i].rotation = *m;
-            } else {
+                r.skip(matrixSize, quaternion ? "quaternion" : "rotation matrix");
+            } else if (!specialRotations()[id]) {
                 // RobloxAPI/rbxfile bin/cframe.rbxl stores every id byte 1..255: keep the
                 // position, use the identity rotation and say so.
                 if (badRotationIds_++ == 0)
@@ -492,10 +511,28 @@ private:
                                   " is not one of the 24 special ids; identity rotation used");
             }
         }
+        const std::uint8_t* rot = r.data().data() + rotationsPos;
         readFloats(r, n, fa_, "position X");
         readFloats(r, n, fb_, "position Y");
         readFloats(r, n, fc_, "position Z");
-        for (std::size_t i = 0; i < n; ++i) out[i].position = {fa_[i], fb_[i], fc_[i]};
+        out.reserve(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            CFrame& cf = out.emplace_back();
+            const std::uint8_t id = *rot++;
+            if (id == 0) {
+                if (quaternion) {
+                    float q[4];
+                    std::memcpy(q, rot, 16);
+                    cf.rotation = quaternionToMatrix(q[0], q[1], q[2], q[3]);
+                } else {
+                    std::memcpy(cf.rotation.data(), rot, 36);
+                }
+                rot += matrixSize;
+            } else if (const auto& m = specialRotations()[id]) {
+                cf.rotation = *m;
+            }
+            cf.position = {fa_[i], fb_[i], fc_[i]};
+        }
     }
 
     // specialRotation() for every id byte, computed once.
@@ -526,30 +563,27 @@ private:
         switch (type) {
             case kString: {
                 col.storage = Storage::String;
-                // Each string takes at least its 4-byte length, so the text fits in what
-                // remains; sized once, trimmed after (also when a string fails part way).
-                col.ends.resize(n);
-                col.bytes.resize(r.remaining() >= 4 * n ? r.remaining() - 4 * n : r.remaining());
-                std::size_t done = 0, used = 0;
-                try {
-                    const bool isName = col.name == "Name";
-                    for (; done < n; ++done) {
-                        pollCancel(done);
-                        const std::uint32_t len = r.u32("string");
-                        const ByteSpan b = r.bytes(len, "string");
-                        if (len) std::memcpy(col.bytes.data() + used, b.data(), len);
-                        used += len;
-                        col.ends[done] = used;
-                        if (isName)
-                            asset_.nodes[std::size_t((*nodes_)[done])].name.assign(
-                                reinterpret_cast<const char*>(b.data()), b.size());
+                // Each string takes at least its 4-byte length, so the text fits in what remains
+                // (a string cut short may need more: the array grows). Appended, not sized and
+                // overwritten; bytes and ends stay in step when a string fails part way.
+                col.ends.reserve(n);
+                col.bytes.reserve(r.remaining() >= 4 * n ? r.remaining() - 4 * n : r.remaining());
+                const bool isName = col.name == "Name";
+                for (std::size_t i = 0; i < n; ++i) {
+                    pollCancel(i);
+                    const std::uint32_t len = r.u32("string");
+                    const ByteSpan b = r.bytes(len, "string");
+                    const std::size_t at = col.bytes.size();
+                    col.bytes.insert(col.bytes.end(), b.begin(), b.end());
+                    col.ends.push_back(col.bytes.size());
+                    if (isName) {
+                        // A later Name column of the class replaces the names read before.
+                        Instance& in = insts_[std::size_t(firstNode_) + i];
+                        in.nameOffset = std::uint32_t(at);
+                        in.nameLength = len;
+                        in.nameColumn = int(columnIndex_);
                     }
-                } catch (...) {
-                    col.ends.resize(done);
-                    col.bytes.resize(used);
-                    throw;
                 }
-                col.bytes.resize(used);
                 break;
             }
             case kBytecode:
@@ -886,7 +920,7 @@ private:
         if (ref == -1) return -1;
         const int target = nodeForRef(ref);
         if (target < 0)
-            pendingRefs_.push_back({(*nodes_)[row], currentTable_, columnIndex_, row, ref});
+            pendingRefs_.push_back({firstNode_ + int(row), currentTable_, columnIndex_, row, ref});
         return target;
     }
 
@@ -956,12 +990,14 @@ private:
             else if (p.row < col.values.size())
                 col.values[p.row] = NodeRef{target};
             if (target < 0)
-                ctx_.warn(col.offset, "dangling-referent",
-                          asset_.nodes[p.node].kind + "." + col.name + " refers to referent " +
-                              std::to_string(p.referent) + ", which no instance has; read as nil");
+                ctx_.warn(
+                    col.offset, "dangling-referent",
+                    asset_.propertyTables[std::size_t(insts_[std::size_t(p.node)].table)].name +
+                        "." + col.name + " refers to referent " + std::to_string(p.referent) +
+                        ", which no instance has; read as nil");
         }
         pendingRefs_.clear();
-        const std::size_t n = asset_.nodes.size();
+        const std::size_t n = insts_.size();
         std::vector<int> parent(n, -1);
         std::vector<std::uint8_t> linked(n, 0);
         std::size_t missingParents = 0, unknownChildren = 0, duplicates = 0;
@@ -999,46 +1035,90 @@ private:
                 prntOffset_, "missing-parent",
                 std::to_string(missingParents) +
                     " instances have a parent referent no INST chunk defined; shown as roots");
-        // Break cycles: 0 unvisited, 1 on the current walk, 2 done.
-        std::vector<std::uint8_t> state(n, 0);
+        // Break cycles, and measure depths on the same walks (roots are at depth 1) to know
+        // whether the tree is within Limits::maxDepth.
+        constexpr std::uint32_t kUnknown = 0xffffffffu, kOnWalk = 0xfffffffeu;
+        const std::uint32_t maxDepth = ctx_.limits().maxDepth;
+        std::vector<std::uint32_t> depth(n, kUnknown);
         std::vector<int> path;
         std::size_t cycles = 0;
+        bool tooDeep = false;
         for (std::size_t start = 0; start < n; ++start) {
+            if (depth[start] != kUnknown) continue;
             int v = int(start);
             path.clear();
-            while (v >= 0 && state[v] == 0) {
-                state[v] = 1;
+            while (v >= 0 && depth[std::size_t(v)] == kUnknown) {
+                depth[std::size_t(v)] = kOnWalk;
                 path.push_back(v);
-                v = parent[v];
+                v = parent[std::size_t(v)];
             }
-            if (v >= 0 && state[v] == 1) {
+            std::uint32_t d = 0;  // depth of the node above the walk's top
+            if (v >= 0 && depth[std::size_t(v)] == kOnWalk) {
                 // v is on the current walk: the link from the last node of the path closes a cycle.
                 ++cycles;
-                parent[path.back()] = -1;
+                parent[std::size_t(path.back())] = -1;
+            } else if (v >= 0) {
+                d = depth[std::size_t(v)];
             }
-            for (int p : path) state[p] = 2;
+            for (auto it = path.rbegin(); it != path.rend(); ++it) {
+                d = std::min(d + 1, kOnWalk - 1);
+                tooDeep |= d > maxDepth;
+                depth[std::size_t(*it)] = d;
+            }
         }
         if (cycles)
             ctx_.warn(prntOffset_, "referent-cycle",
                       std::to_string(cycles) +
                           " parent cycles were broken; their members are shown as roots");
-        // Nodes come from INST chunks as roots without children: only the links are set here,
-        // each children list sized once.
-        std::vector<std::uint32_t> childCount(n, 0);
+        // Children lists, flat: node p's children are kids[firstKid[p] .. firstKid[p + 1]), in
+        // PRNT order (first link per child only).
+        std::vector<std::uint32_t> firstKid(n + 1, 0);
         for (std::size_t c = 0; c < n; ++c)
-            if (linked[c] && parent[c] >= 0) ++childCount[std::size_t(parent[c])];
-        for (std::size_t p = 0; p < n; ++p)
-            if (childCount[p]) asset_.nodes[p].children.reserve(childCount[p]);
-        for (const auto& [childRef, parentRef] : links_) {
-            pollCancel(++polled);
-            const int c = nodeForRef(childRef);
-            if (c < 0 || linked[c] != 1) continue;
-            linked[c] = 2;  // first link only
-            const int p = parent[c];
-            asset_.nodes[c].parent = p;
-            if (p >= 0) asset_.nodes[p].children.push_back(c);
+            if (linked[c] && parent[c] >= 0) ++firstKid[std::size_t(parent[c]) + 1];
+        for (std::size_t p = 0; p < n; ++p) firstKid[p + 1] += firstKid[p];
+        std::vector<int> kids(firstKid[n]);
+        {
+            std::vector<std::uint32_t> next(firstKid.begin(), firstKid.end() - 1);
+            for (const auto& [childRef, parentRef] : links_) {
+                pollCancel(++polled);
+                const int c = nodeForRef(childRef);
+                if (c < 0 || linked[c] != 1) continue;
+                linked[c] = 2;  // first link only
+                const int p = parent[c];
+                if (p >= 0) kids[next[std::size_t(p)]++] = c;
+            }
         }
         links_.clear();
+        // The nodes, each written once and in order. A node without a Name column is named after
+        // its class.
+        asset_.nodes.reserve(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            pollCancel(++polled);
+            const Instance& in = insts_[i];
+            const PropertyTable& table = asset_.propertyTables[std::size_t(in.table)];
+            Node& node = asset_.nodes.emplace_back();
+            if (in.nameColumn >= 0) {
+                const auto& bytes = table.columns[std::size_t(in.nameColumn)].bytes;
+                node.name.assign(reinterpret_cast<const char*>(bytes.data()) + in.nameOffset,
+                                 in.nameLength);
+            } else {
+                node.name = table.name;
+            }
+            node.kind = table.name;
+            node.parent = parent[i];
+            if (firstKid[i + 1] != firstKid[i])
+                node.children.assign(kids.begin() + firstKid[i], kids.begin() + firstKid[i + 1]);
+            node.table = in.table;
+            node.row = in.row;
+            node.offset = instChunks_[std::size_t(in.table)].offset;
+            node.length = instChunks_[std::size_t(in.table)].length;
+            node.service = in.service;
+        }
+        insts_.clear();
+        // Acyclic, within maxDepth, and each child listed once by its parent: the registry's
+        // generic tree check would find nothing to repair. A tree too deep is left to it (it
+        // cuts at the cap and names the first node cut).
+        if (!tooDeep) ctx_.setTreeChecked();
     }
 
     DecodeContext& ctx_;
@@ -1050,13 +1130,15 @@ private:
     std::vector<std::string> sharedStrings_;
     std::vector<PendingRef> pendingRefs_;
     std::vector<std::pair<std::int32_t, std::int32_t>> links_;
+    std::vector<Instance> insts_;        // Asset::nodes to be, by node index
+    std::vector<InstChunk> instChunks_;  // by Asset::propertyTables index
     std::uint64_t prntOffset_ = 0;
     const Chunk* chunk_ = nullptr;
     // Current PROP chunk: its column and the nodes of its rows.
     PropertyColumn* col_ = nullptr;
     int currentTable_ = -1;
     std::size_t columnIndex_ = 0;
-    const std::vector<int>* nodes_ = nullptr;
+    int firstNode_ = 0;
     std::unordered_map<std::uint32_t, std::size_t> propChunks_;  // PROP chunks per class id
     std::size_t badRotationIds_ = 0;
     // Scratch arrays reused by every PROP chunk.

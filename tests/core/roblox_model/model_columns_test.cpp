@@ -100,6 +100,76 @@ TEST(RobloxModelColumns, StringChunkCutShortKeepsTheRowsRead) {
     EXPECT_EQ(r.asset.propertyCount(2), 0u);
 }
 
+// A node's name comes from the last Name column of its class (an empty string included), else
+// it is its class name; children follow PRNT order, the first link of a child winning.
+TEST(RobloxModelColumns, NamesComeFromTheLastNameColumnElseTheClass) {
+    RawModel m(2, 5);
+    m.chunk("INST", RawModel::inst(0, "Folder", {0, 1, 2}));
+    const std::size_t partsAt = m.bytes.size();
+    m.chunk("INST", RawModel::inst(1, "Part", {3, 4}));
+    for (const auto& names :
+         {std::vector<std::string>{"a", "b", "c"}, std::vector<std::string>{"x", "", "z"}}) {
+        Bytes prop;
+        RawModel::put(prop, std::uint32_t(0));
+        RawModel::putString(prop, "Name");
+        prop.push_back(0x01);  // string
+        for (const auto& n : names) RawModel::putString(prop, n);
+        m.chunk("PROP", prop);
+    }
+    m.chunk("PRNT", RawModel::prnt({3, 4, 1, 2, 3}, {0, 0, 0, 1, 2}));  // 3's second link loses
+    m.end();
+    const DecodeResult r = decodeBytes(m.bytes, {.fileName = "names.rbxm"});
+    ASSERT_TRUE(r.ok()) << r.error->toString();
+    ASSERT_EQ(r.asset.nodes.size(), 5u);
+    const std::vector<std::string> names = {"x", "", "z", "Part", "Part"};
+    const std::vector<std::string> kinds = {"Folder", "Folder", "Folder", "Part", "Part"};
+    const std::vector<int> parents = {-1, 0, 1, 0, 0};
+    const std::vector<std::vector<int>> children = {{3, 4, 1}, {2}, {}, {}, {}};
+    for (std::size_t i = 0; i < 5; ++i) {
+        SCOPED_TRACE(i);
+        const Node& n = r.asset.nodes[i];
+        EXPECT_EQ(n.name, names[i]);
+        EXPECT_EQ(n.kind, kinds[i]);
+        EXPECT_EQ(n.parent, parents[i]);
+        EXPECT_EQ(n.children, children[i]);
+        EXPECT_EQ(n.table, i < 3 ? 0 : 1);
+        EXPECT_EQ(n.row, i < 3 ? i : i - 3);
+        EXPECT_EQ(n.offset, i < 3 ? 32u : partsAt);  // the INST chunk
+        EXPECT_EQ(n.length, i < 3 ? partsAt - 32 : 16 + RawModel::inst(1, "Part", {3, 4}).size());
+    }
+    // The first column's values stay readable in their own column.
+    ASSERT_EQ(r.asset.propertyTables[0].columns.size(), 2u);
+    EXPECT_EQ(r.asset.propertyTables[0].columns[0].text(1), "b");
+    std::size_t duplicates = 0;
+    for (const auto& d : r.asset.diagnostics) duplicates += d.code == "duplicate-parent";
+    EXPECT_EQ(duplicates, 1u);
+}
+
+// A chunk that ends before its rows (no length for rows 1 and 2) can hold a string longer than
+// its bytes less 4 per row, the room the column's text was once sized to: it must still land in
+// the column whole (an ASan build sees any write past that room).
+TEST(RobloxModelColumns, StringCutBeforeItsRowsKeepsTheLongerTextRead) {
+    RawModel m(1, 3);
+    m.chunk("INST", RawModel::inst(0, "Folder", {0, 1, 2}));
+    Bytes prop;
+    RawModel::put(prop, std::uint32_t(0));
+    RawModel::putString(prop, "Name");
+    prop.push_back(0x01);                           // string
+    RawModel::putString(prop, "0123456789abcdef");  // 20 bytes for 3 rows: 8 left for the text
+    m.chunk("PROP", prop);
+    m.end();
+    const DecodeResult r = decodeBytes(m.bytes, {.fileName = "short.rbxm"});
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error->code, "truncated");
+    ASSERT_EQ(r.asset.nodes.size(), 3u);
+    EXPECT_EQ(r.asset.nodes[0].name, "0123456789abcdef");
+    EXPECT_EQ(r.asset.nodes[1].name, "Folder");
+    const auto first = r.asset.property(0, "Name");
+    ASSERT_TRUE(first.has_value());
+    EXPECT_EQ(std::get<std::string>(first->value), "0123456789abcdef");
+    EXPECT_FALSE(r.asset.property(1, "Name").has_value());
+}
+
 TEST(RobloxModelColumns, RecordRowsAreReadAcrossBytePlanes) {
     // Three 2-byte records stored as planes: first bytes {1,2,3}, second bytes {4,5,6}.
     PropertyColumn c;
