@@ -552,6 +552,62 @@ private:
                           " CFrames in this chunk have an unknown rotation id");
     }
 
+    // String rows: a u32 length, then the bytes. Each row takes at least its 4-byte length, so
+    // when every row is whole their text is exactly what remains less 4 per row: the text array
+    // and the row ends are sized to that once, and short strings are copied as 16 bytes (then
+    // trimmed). From the first row that is cut short or does not fit (a chunk that ends before
+    // its rows), rows are read through the reader, which fails as a row-by-row read does, the
+    // rows before it staying in the column. A Name column also names its class's instances, a
+    // later Name column replacing the names read before.
+    void readStrings(ByteReader& r, std::size_t n, PropertyColumn& col) {
+        constexpr std::size_t kShort = 16;
+        const std::uint8_t* data = r.data().data();
+        const std::size_t size = r.size();
+        const std::size_t room = r.remaining() >= 4 * n ? r.remaining() - 4 * n : r.remaining();
+        col.bytes.resize(room + kShort);
+        col.ends.resize(n);
+        std::uint8_t* text = col.bytes.data();
+        std::uint64_t* ends = col.ends.data();
+        Instance* named = col.name == "Name" ? insts_.data() + firstNode_ : nullptr;
+        std::size_t at = r.pos(), used = 0, i = 0;
+        for (; i < n; ++i) {
+            pollCancel(i);
+            if (size - at < 4) break;
+            std::uint32_t len;
+            std::memcpy(&len, data + at, 4);
+            if (size - at - 4 < len || room - used < len) break;
+            at += 4;
+            if (len <= kShort && size - at >= kShort)
+                std::memcpy(text + used, data + at, kShort);
+            else
+                std::memcpy(text + used, data + at, len);
+            if (named) {
+                named[i].nameOffset = std::uint32_t(used);
+                named[i].nameLength = len;
+                named[i].nameColumn = int(columnIndex_);
+            }
+            at += len;
+            used += len;
+            ends[i] = used;
+        }
+        col.bytes.resize(used);
+        col.ends.resize(i);
+        r.skip(at - r.pos(), "string");
+        for (; i < n; ++i) {
+            pollCancel(i);
+            const std::uint32_t len = r.u32("string");
+            const ByteSpan b = r.bytes(len, "string");
+            const std::size_t start = col.bytes.size();
+            col.bytes.insert(col.bytes.end(), b.begin(), b.end());
+            col.ends.push_back(col.bytes.size());
+            if (named) {
+                named[i].nameOffset = std::uint32_t(start);
+                named[i].nameLength = len;
+                named[i].nameColumn = int(columnIndex_);
+            }
+        }
+    }
+
     // Appends row values of Tuple storage.
     void pushTuple(std::initializer_list<double> v) {
         col_->doubles.insert(col_->doubles.end(), v);
@@ -561,31 +617,10 @@ private:
     void readValues(ByteReader& r, std::uint8_t type, std::size_t n) {
         PropertyColumn& col = *col_;
         switch (type) {
-            case kString: {
+            case kString:
                 col.storage = Storage::String;
-                // Each string takes at least its 4-byte length, so the text fits in what remains
-                // (a string cut short may need more: the array grows). Appended, not sized and
-                // overwritten; bytes and ends stay in step when a string fails part way.
-                col.ends.reserve(n);
-                col.bytes.reserve(r.remaining() >= 4 * n ? r.remaining() - 4 * n : r.remaining());
-                const bool isName = col.name == "Name";
-                for (std::size_t i = 0; i < n; ++i) {
-                    pollCancel(i);
-                    const std::uint32_t len = r.u32("string");
-                    const ByteSpan b = r.bytes(len, "string");
-                    const std::size_t at = col.bytes.size();
-                    col.bytes.insert(col.bytes.end(), b.begin(), b.end());
-                    col.ends.push_back(col.bytes.size());
-                    if (isName) {
-                        // A later Name column of the class replaces the names read before.
-                        Instance& in = insts_[std::size_t(firstNode_) + i];
-                        in.nameOffset = std::uint32_t(at);
-                        in.nameLength = len;
-                        in.nameColumn = int(columnIndex_);
-                    }
-                }
+                readStrings(r, n, col);
                 break;
-            }
             case kBytecode:
                 col.storage = Storage::Binary;
                 col.ends.reserve(n);
@@ -600,7 +635,10 @@ private:
                 col.storage = Storage::Bool;
                 const ByteSpan b = r.bytes(r.checkCount(n, 1, "bools"), "bools");
                 col.bytes.resize(n);
-                for (std::size_t i = 0; i < n; ++i) col.bytes[i] = b[i] != 0;
+                // Through a local pointer: a byte store could alias the vector's own pointer,
+                // which would be reloaded every row and keep the loop from vectorising.
+                std::uint8_t* out = col.bytes.data();
+                for (std::size_t i = 0; i < n; ++i) out[i] = b[i] != 0;
                 break;
             }
             case kInt32:
@@ -1096,10 +1134,11 @@ private:
             pollCancel(++polled);
             const Instance& in = insts_[i];
             const PropertyTable& table = asset_.propertyTables[std::size_t(in.table)];
+            const InstChunk& chunk = instChunks_[std::size_t(in.table)];
             Node& node = asset_.nodes.emplace_back();
             if (in.nameColumn >= 0) {
-                const auto& bytes = table.columns[std::size_t(in.nameColumn)].bytes;
-                node.name.assign(reinterpret_cast<const char*>(bytes.data()) + in.nameOffset,
+                const Bytes& text = table.columns[std::size_t(in.nameColumn)].bytes;
+                node.name.assign(reinterpret_cast<const char*>(text.data()) + in.nameOffset,
                                  in.nameLength);
             } else {
                 node.name = table.name;
@@ -1110,8 +1149,8 @@ private:
                 node.children.assign(kids.begin() + firstKid[i], kids.begin() + firstKid[i + 1]);
             node.table = in.table;
             node.row = in.row;
-            node.offset = instChunks_[std::size_t(in.table)].offset;
-            node.length = instChunks_[std::size_t(in.table)].length;
+            node.offset = chunk.offset;
+            node.length = chunk.length;
             node.service = in.service;
         }
         insts_.clear();
