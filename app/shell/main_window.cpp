@@ -24,12 +24,12 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
-#include <QTreeWidget>
 #include <QToolButton>
+#include <QTreeWidget>
 #include <QWindow>
 
-#include "asset_document.h"
 #include "animation_dock.h"
+#include "asset_document.h"
 #include "asset_folders_dialog.h"
 #include "bone_drag_controller.h"
 #include "decode_job.h"
@@ -46,8 +46,8 @@
 #include "pose_controller.h"
 #include "properties_dock.h"
 #include "screenshot_dialog.h"
-#include "skeleton_dock.h"
 #include "settings.h"
+#include "skeleton_dock.h"
 #include "structure_dock.h"
 
 namespace meshscope::shell {
@@ -158,8 +158,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 break;
             }
         }
-        if (best >= 0 && best != document_->selectedNode())
-            document_->selectBytes(offset, 0, best);
+        if (best >= 0 && best != document_->selectedNode()) document_->selectBytes(offset, 0, best);
     });
 
     connect(document_, &AssetDocument::assetChanged, this, &MainWindow::onAssetChanged);
@@ -173,9 +172,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     // Ctrl + drag in the 3D view poses the selected bone (before the camera sees the events).
     auto* boneDrag = new BoneDragController(viewport_, poseController_, this);
-    connect(boneDrag, &BoneDragController::message, this, [this](const QString& text, int ms) {
-        statusBar()->showMessage(text, ms);
-    });
+    connect(boneDrag, &BoneDragController::message, this,
+            [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
     if (auto* bones = findChild<QAction*>(QStringLiteral("bonesAction")))
         connect(poseController_, &PoseController::skeletonVisibleChanged, bones,
                 &QAction::setChecked);
@@ -203,9 +201,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(document_, &AssetDocument::assetChanged, this, [this]() {
         lodDock_->setAsset(document_->hasAsset() ? &document_->asset() : nullptr);
     });
-    connect(document_, &AssetDocument::selectionChanged, this, [this]() {
-        lodDock_->setCurrentMesh(viewport_->scene()->highlightedMesh());
-    });
+    connect(document_, &AssetDocument::selectionChanged, this,
+            [this]() { lodDock_->setCurrentMesh(viewport_->scene()->highlightedMesh()); });
     connect(document_, &AssetDocument::selectionChanged, this,
             [this](int node, quint64, quint64) { onSelectionChanged(node); });
     connect(viewport_, &render::Viewport::statsChanged, this, &MainWindow::updateStats);
@@ -222,8 +219,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(viewport_->robloxParts(), &render::RobloxPartsView::unresolvedChanged, this,
             [this](const QStringList& messages) {
                 for (const QString& m : messages) {
-                    auto* item = new QTreeWidgetItem(diagnosticsDock_->view(),
-                                                     {tr("Info"), QString(), tr("mesh reference"), m});
+                    auto* item = new QTreeWidgetItem(
+                        diagnosticsDock_->view(), {tr("Info"), QString(), tr("mesh reference"), m});
                     item->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxInformation));
                 }
             });
@@ -261,8 +258,8 @@ void MainWindow::createActions() {
         if (!document_->hasAsset()) return;
         render::AssetScene* scene = viewport_->scene();
         const int lod = scene->lodCount(0) > 0 ? scene->lod(0) : -1;
-        exportInteractive(this, document_->asset(), document_->filePath(),
-                          document_->displayName(), lod);
+        exportInteractive(this, document_->asset(), document_->filePath(), document_->displayName(),
+                          lod);
     });
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
@@ -296,7 +293,8 @@ void MainWindow::createActions() {
     QAction* normals = view->addAction(tr("&Normals"));
     normals->setCheckable(true);
     normals->setShortcut(Qt::Key_N);
-    connect(normals, &QAction::toggled, viewport_->overlays(), &render::Overlays::setNormalsVisible);
+    connect(normals, &QAction::toggled, viewport_->overlays(),
+            &render::Overlays::setNormalsVisible);
     QAction* bounds = view->addAction(tr("&Bounds"));
     bounds->setCheckable(true);
     bounds->setShortcut(Qt::Key_B);
@@ -310,14 +308,14 @@ void MainWindow::createActions() {
     connect(bones, &QAction::toggled, this,
             [this](bool on) { poseController_->setSkeletonVisible(on); });
     view->addSeparator();
-    QAction* finer = view->addAction(tr("&Higher Detail (LOD −1)"), this,
-                                     [this]() { lodDock_->stepLevel(-1); });
+    QAction* finer =
+        view->addAction(tr("&Higher Detail (LOD −1)"), this, [this]() { lodDock_->stepLevel(-1); });
     finer->setShortcut(Qt::Key_BracketLeft);
-    QAction* coarser = view->addAction(tr("&Lower Detail (LOD +1)"), this,
-                                       [this]() { lodDock_->stepLevel(1); });
+    QAction* coarser =
+        view->addAction(tr("&Lower Detail (LOD +1)"), this, [this]() { lodDock_->stepLevel(1); });
     coarser->setShortcut(Qt::Key_BracketRight);
-    QAction* autoLod = view->addAction(tr("&Automatic Detail"), this,
-                                       [this]() { lodDock_->setAuto(true); });
+    QAction* autoLod =
+        view->addAction(tr("&Automatic Detail"), this, [this]() { lodDock_->setAuto(true); });
     autoLod->setShortcut(Qt::Key_Backslash);
     view->addSeparator();
     QAction* fullScreen = view->addAction(tr("F&ull Screen"));
@@ -370,7 +368,10 @@ void MainWindow::openFile(const QString& path) {
     // Small files finish before the progress bar is worth showing.
     QTimer* reveal = new QTimer(job_);
     reveal->setSingleShot(true);
-    connect(reveal, &QTimer::timeout, this, [this]() {
+    // The job may have finished before the timer runs (the GUI thread was busy past the delay,
+    // and the finished signal came first): then there is nothing left to show.
+    connect(reveal, &QTimer::timeout, this, [this, job = job_]() {
+        if (job_ != job) return;
         progress_->show();
         cancel_->show();
     });

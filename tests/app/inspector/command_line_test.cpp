@@ -10,6 +10,7 @@
 #include <QProgressBar>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
 #include <QTimer>
 #include <QToolButton>
 #include <algorithm>
@@ -189,4 +190,31 @@ TEST(LongLoad, TheCancelButtonShowsAndTheWindowKeepsRespondingWhileDecoding) {
         "[ measured ] Cancel shown %lld ms after opening; a 5 ms timer fired %d times meanwhile "
         "(longest gap %lld ms)\n",
         static_cast<long long>(shownAfter), ticksWhileDecoding, static_cast<long long>(longestGap));
+}
+
+// A decode that ends while the GUI thread is busy (here: asleep past the Cancel button's 250 ms
+// delay) leaves both the finished signal and the reveal timer pending. Whichever runs first, the
+// progress bar and the Cancel button stay hidden once the file is open; they used to come back
+// when the timer ran after the finished signal, and stayed until the next file.
+TEST(LongLoad, ProgressStaysHiddenWhenTheDecodeEndsWhileTheGuiThreadIsBusy) {
+    const QString path =
+        inspector_test::writeFileMeshFixture("progress_hidden", "sphere.mesh", makeUvSphere());
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QToolButton* cancel = nullptr;
+    for (QToolButton* b : window.findChildren<QToolButton*>())
+        if (b->toolTip() == QStringLiteral("Cancel decoding")) cancel = b;
+    ASSERT_NE(cancel, nullptr);
+    QProgressBar* progress = window.findChild<QProgressBar*>();
+    ASSERT_NE(progress, nullptr);
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        window.openFile(path);
+        QThread::msleep(400);  // the decode ends meanwhile; the reveal timer falls due
+        ASSERT_TRUE(QTest::qWaitFor([&] { return !window.isDecoding(); }, 10000));
+        QTest::qWait(50);
+        EXPECT_FALSE(progress->isVisible()) << "attempt " << attempt;
+        EXPECT_FALSE(cancel->isVisible()) << "attempt " << attempt;
+    }
 }
