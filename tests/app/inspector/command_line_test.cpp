@@ -37,6 +37,22 @@ ViewerOptions parse(const QStringList& arguments) {
     return options;
 }
 
+// The status bar's Cancel button and progress bar of a shown, non-interactive main window.
+struct StatusBarDecode {
+    QToolButton* cancel = nullptr;
+    QProgressBar* progress = nullptr;
+};
+StatusBarDecode showForDecoding(MainWindow& window) {
+    window.setInteractive(false);
+    window.show();
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(&window));
+    StatusBarDecode s;
+    for (QToolButton* b : window.findChildren<QToolButton*>())
+        if (b->toolTip() == QStringLiteral("Cancel decoding")) s.cancel = b;
+    s.progress = window.findChild<QProgressBar*>();
+    return s;
+}
+
 }  // namespace
 
 TEST(CommandLine, TwoFilesOpenTwoWindowsEachTitledWithItsFile) {
@@ -142,14 +158,8 @@ TEST(LongLoad, TheCancelButtonShowsAndTheWindowKeepsRespondingWhileDecoding) {
         return QString::fromStdString(file.string());
     }();
     MainWindow window;
-    window.setInteractive(false);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    QToolButton* cancel = nullptr;
-    for (QToolButton* b : window.findChildren<QToolButton*>())
-        if (b->toolTip() == QStringLiteral("Cancel decoding")) cancel = b;
+    const auto [cancel, progress] = showForDecoding(window);
     ASSERT_NE(cancel, nullptr);
-    QProgressBar* progress = window.findChild<QProgressBar*>();
     ASSERT_NE(progress, nullptr);
     EXPECT_FALSE(cancel->isVisible()) << "nothing to cancel yet";
 
@@ -200,14 +210,8 @@ TEST(LongLoad, ProgressStaysHiddenWhenTheDecodeEndsWhileTheGuiThreadIsBusy) {
     const QString path =
         inspector_test::writeFileMeshFixture("progress_hidden", "sphere.mesh", makeUvSphere());
     MainWindow window;
-    window.setInteractive(false);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    QToolButton* cancel = nullptr;
-    for (QToolButton* b : window.findChildren<QToolButton*>())
-        if (b->toolTip() == QStringLiteral("Cancel decoding")) cancel = b;
+    const auto [cancel, progress] = showForDecoding(window);
     ASSERT_NE(cancel, nullptr);
-    QProgressBar* progress = window.findChild<QProgressBar*>();
     ASSERT_NE(progress, nullptr);
     for (int attempt = 0; attempt < 3; ++attempt) {
         window.openFile(path);

@@ -78,10 +78,7 @@ TEST(RobloxModelColumns, PlaceValuesLiveInOneColumnPerPropChunk) {
 TEST(RobloxModelColumns, StringChunkCutShortKeepsTheRowsRead) {
     RawModel m(1, 3);
     m.chunk("INST", RawModel::inst(0, "Folder", {0, 1, 2}));
-    Bytes prop;
-    RawModel::put(prop, std::uint32_t(0));
-    RawModel::putString(prop, "Name");
-    prop.push_back(0x01);  // string
+    Bytes prop = RawModel::propHeader(0, "Name", 0x01);  // string
     RawModel::putString(prop, "first");
     RawModel::putString(prop, "second");
     RawModel::put(prop, std::uint32_t(1000));  // the third string runs past the chunk
@@ -109,10 +106,7 @@ TEST(RobloxModelColumns, NamesComeFromTheLastNameColumnElseTheClass) {
     m.chunk("INST", RawModel::inst(1, "Part", {3, 4}));
     for (const auto& names :
          {std::vector<std::string>{"a", "b", "c"}, std::vector<std::string>{"x", "", "z"}}) {
-        Bytes prop;
-        RawModel::put(prop, std::uint32_t(0));
-        RawModel::putString(prop, "Name");
-        prop.push_back(0x01);  // string
+        Bytes prop = RawModel::propHeader(0, "Name", 0x01);  // string
         for (const auto& n : names) RawModel::putString(prop, n);
         m.chunk("PROP", prop);
     }
@@ -151,11 +145,8 @@ TEST(RobloxModelColumns, NamesComeFromTheLastNameColumnElseTheClass) {
 TEST(RobloxModelColumns, StringCutBeforeItsRowsKeepsTheLongerTextRead) {
     RawModel m(1, 3);
     m.chunk("INST", RawModel::inst(0, "Folder", {0, 1, 2}));
-    Bytes prop;
-    RawModel::put(prop, std::uint32_t(0));
-    RawModel::putString(prop, "Name");
-    prop.push_back(0x01);                           // string
-    RawModel::putString(prop, "0123456789abcdef");  // 20 bytes for 3 rows: 8 left for the text
+    Bytes prop = RawModel::propHeader(0, "Name", 0x01);  // string
+    RawModel::putString(prop, "0123456789abcdef");       // 20 bytes for 3 rows: 8 left for the text
     m.chunk("PROP", prop);
     m.end();
     const DecodeResult r = decodeBytes(m.bytes, {.fileName = "short.rbxm"});

@@ -222,6 +222,14 @@ public:
         putRefs(b, refs);
         return b;
     }
+    // The start of a PROP chunk: class id, property name and type id; the values follow.
+    static Bytes propHeader(std::uint32_t classId, const std::string& name, std::uint8_t type) {
+        Bytes b;
+        put(b, classId);
+        putString(b, name);
+        put(b, type);
+        return b;
+    }
     static Bytes prnt(const std::vector<std::int32_t>& children,
                       const std::vector<std::int32_t>& parents) {
         Bytes b;
