@@ -463,37 +463,35 @@ std::vector<Mesh> buildPartMeshes(const std::vector<RobloxPart>& parts,
 std::vector<std::uint32_t> partIndicesBackToFront(const std::vector<std::uint32_t>& indices,
                                                   const std::vector<PartIndexRange>& ranges,
                                                   Vec3 eye, Vec3 forward) {
-    struct Key {
+    // Ranges in index order, each within `indices` and after the one before, are sorted; the
+    // indices between and after them (and those of ranges out of order or out of bounds) stay
+    // in their order at the end.
+    struct Run {
         float depth;
-        std::uint32_t range;
+        std::size_t first, count;
     };
-    std::vector<Key> keys;
-    keys.reserve(ranges.size());
-    std::vector<std::uint8_t> covered(indices.size(), 0);
-    for (std::size_t r = 0; r < ranges.size(); ++r) {
-        const PartIndexRange& pr = ranges[r];
+    std::vector<Run> runs, rest;
+    runs.reserve(ranges.size());
+    std::size_t next = 0;
+    for (const PartIndexRange& pr : ranges) {
         const std::uint64_t end = std::uint64_t(pr.firstIndex) + pr.indexCount;
-        if (end > indices.size()) continue;
-        bool overlaps = false;
-        for (std::uint64_t i = pr.firstIndex; i < end && !overlaps; ++i) overlaps = covered[i];
-        if (overlaps) continue;
-        std::fill(covered.begin() + pr.firstIndex, covered.begin() + std::ptrdiff_t(end), 1);
+        if (pr.firstIndex < next || end > indices.size()) continue;
+        if (pr.firstIndex > next) rest.push_back({0, next, pr.firstIndex - next});
         const Vec3 d = pr.center - eye;
-        float depth = d.x * forward.x + d.y * forward.y + d.z * forward.z;
-        if (!std::isfinite(depth)) depth = 0;
-        keys.push_back({depth, std::uint32_t(r)});
+        const float depth = d.x * forward.x + d.y * forward.y + d.z * forward.z;
+        runs.push_back({std::isfinite(depth) ? depth : 0, pr.firstIndex, pr.indexCount});
+        next = std::size_t(end);
     }
-    std::stable_sort(keys.begin(), keys.end(),
-                     [](const Key& a, const Key& b) { return a.depth > b.depth; });
+    if (next < indices.size()) rest.push_back({0, next, indices.size() - next});
+    std::stable_sort(runs.begin(), runs.end(),
+                     [](const Run& a, const Run& b) { return a.depth > b.depth; });
     std::vector<std::uint32_t> out;
     out.reserve(indices.size());
-    for (const Key& k : keys) {
-        const PartIndexRange& pr = ranges[k.range];
-        out.insert(out.end(), indices.begin() + pr.firstIndex,
-                   indices.begin() + pr.firstIndex + pr.indexCount);
-    }
-    for (std::size_t i = 0; i < indices.size(); ++i)
-        if (!covered[i]) out.push_back(indices[i]);
+    for (const auto* list : {&runs, &rest})
+        for (const Run& r : *list) {
+            const auto from = indices.begin() + std::ptrdiff_t(r.first);
+            out.insert(out.end(), from, from + std::ptrdiff_t(r.count));
+        }
     return out;
 }
 
