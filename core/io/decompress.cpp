@@ -13,7 +13,9 @@ namespace meshscope {
 bool looksLikeZstd(ByteSpan in) {
     return in.size() >= 4 && in[0] == 0x28 && in[1] == 0xb5 && in[2] == 0x2f && in[3] == 0xfd;
 }
-bool looksLikeGzip(ByteSpan in) { return in.size() >= 2 && in[0] == 0x1f && in[1] == 0x8b; }
+bool looksLikeGzip(ByteSpan in) {
+    return in.size() >= 2 && in[0] == 0x1f && in[1] == 0x8b;
+}
 bool looksLikeZlib(ByteSpan in) {
     return in.size() >= 2 && (in[0] & 0x0f) == 8 && (in[0] >> 4) <= 7 &&
            ((unsigned(in[0]) << 8) | in[1]) % 31 == 0;
@@ -52,8 +54,9 @@ Bytes inflateWith(DecodeContext& ctx, ByteSpan input, std::uint64_t offset, int 
             ctx.fail(offset, "truncated", std::string(what) + " stream ends before its end marker");
         }
         if (rc != Z_OK && rc != Z_BUF_ERROR) {
-            ctx.fail(offset, "zlib", std::string(what) + " data is corrupt: " +
-                                         (zs.msg ? zs.msg : "inflate error " + std::to_string(rc)));
+            ctx.fail(offset, "zlib",
+                     std::string(what) + " data is corrupt: " +
+                         (zs.msg ? zs.msg : "inflate error " + std::to_string(rc)));
         }
         // At most 8 MiB per inflate call (a few milliseconds), so a cancel is seen promptly.
         chunk = std::min<std::size_t>(chunk * 2, 8 << 20);
@@ -77,21 +80,50 @@ Bytes inflateGzip(DecodeContext& ctx, ByteSpan input, std::uint64_t offset) {
     return inflateWith(ctx, input, offset, 16 + 15, "gzip");
 }
 
-Bytes decompressLz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
-                         std::uint64_t offset) {
+namespace {
+
+// Inflates into `out`, which has room for expectedSize bytes, checked and charged beforehand.
+void lz4Into(DecodeContext& ctx, ByteSpan input, std::uint8_t* out, std::uint64_t expectedSize,
+             std::uint64_t offset) {
+    const int n =
+        LZ4_decompress_safe(reinterpret_cast<const char*>(input.data()),
+                            reinterpret_cast<char*>(out), int(input.size()), int(expectedSize));
+    if (n < 0) ctx.fail(offset, "lz4", "LZ4 data is corrupt");
+    if (std::uint64_t(n) != expectedSize) {
+        ctx.fail(offset, "lz4",
+                 "LZ4 block inflates to " + std::to_string(n) + " bytes, the header says " +
+                     std::to_string(expectedSize));
+    }
+    ctx.chargeDecompressed(offset, expectedSize);
+}
+
+void checkLz4(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
+              std::uint64_t offset) {
     checkExpected(ctx, expectedSize, offset);
     if (input.size() > INT32_MAX || expectedSize > INT32_MAX)
         ctx.fail(offset, "limit", "LZ4 block larger than 2 GiB");
-    Bytes out(expectedSize);
-    const int n = LZ4_decompress_safe(reinterpret_cast<const char*>(input.data()),
-                                      reinterpret_cast<char*>(out.data()), int(input.size()),
-                                      int(expectedSize));
-    if (n < 0) ctx.fail(offset, "lz4", "LZ4 data is corrupt");
-    if (std::uint64_t(n) != expectedSize) {
-        ctx.fail(offset, "lz4", "LZ4 block inflates to " + std::to_string(n) +
-                                    " bytes, the header says " + std::to_string(expectedSize));
+}
+
+void zstdInto(DecodeContext& ctx, ByteSpan input, std::uint8_t* out, std::uint64_t expectedSize,
+              std::uint64_t offset) {
+    const std::size_t n = ZSTD_decompress(out, expectedSize, input.data(), input.size());
+    if (ZSTD_isError(n))
+        ctx.fail(offset, "zstd", std::string("ZSTD data is corrupt: ") + ZSTD_getErrorName(n));
+    if (n != expectedSize) {
+        ctx.fail(offset, "zstd",
+                 "ZSTD frame inflates to " + std::to_string(n) + " bytes, the header says " +
+                     std::to_string(expectedSize));
     }
     ctx.chargeDecompressed(offset, expectedSize);
+}
+
+}  // namespace
+
+Bytes decompressLz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
+                         std::uint64_t offset) {
+    checkLz4(ctx, input, expectedSize, offset);
+    Bytes out(expectedSize);
+    lz4Into(ctx, input, out.data(), expectedSize, offset);
     return out;
 }
 
@@ -99,15 +131,33 @@ Bytes decompressZstd(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedS
                      std::uint64_t offset) {
     checkExpected(ctx, expectedSize, offset);
     Bytes out(expectedSize);
-    const std::size_t n = ZSTD_decompress(out.data(), out.size(), input.data(), input.size());
-    if (ZSTD_isError(n))
-        ctx.fail(offset, "zstd", std::string("ZSTD data is corrupt: ") + ZSTD_getErrorName(n));
-    if (n != expectedSize) {
-        ctx.fail(offset, "zstd", "ZSTD frame inflates to " + std::to_string(n) +
-                                     " bytes, the header says " + std::to_string(expectedSize));
-    }
-    ctx.chargeDecompressed(offset, expectedSize);
+    zstdInto(ctx, input, out.data(), expectedSize, offset);
     return out;
+}
+
+std::uint8_t* InflateBuffer::room(std::size_t size) {
+    if (size > capacity_ || !data_) {
+        data_.reset();  // the old buffer goes before the new one comes
+        capacity_ = std::max<std::size_t>(size, 1);
+        data_.reset(new std::uint8_t[capacity_]);
+    }
+    return data_.get();
+}
+
+ByteSpan InflateBuffer::lz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
+                                 std::uint64_t offset) {
+    checkLz4(ctx, input, expectedSize, offset);
+    std::uint8_t* out = room(std::size_t(expectedSize));
+    lz4Into(ctx, input, out, expectedSize, offset);
+    return {out, std::size_t(expectedSize)};
+}
+
+ByteSpan InflateBuffer::zstd(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
+                             std::uint64_t offset) {
+    checkExpected(ctx, expectedSize, offset);
+    std::uint8_t* out = room(std::size_t(expectedSize));
+    zstdInto(ctx, input, out, expectedSize, offset);
+    return {out, std::size_t(expectedSize)};
 }
 
 }  // namespace meshscope

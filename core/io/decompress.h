@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "io/decode_context.h"
 
@@ -21,6 +22,23 @@ Bytes decompressLz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expec
 // ZSTD frame with a known decompressed size; the result must have exactly that size.
 Bytes decompressZstd(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
                      std::uint64_t offset);
+
+// One output buffer for payloads inflated one after another (the chunks of a binary model): it
+// grows to the largest payload and is never cleared first, since a payload must fill exactly its
+// expected size or fail. The span a call returns holds until the next call. Same checks and
+// errors as the functions above.
+class InflateBuffer {
+public:
+    ByteSpan lz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
+                      std::uint64_t offset);
+    ByteSpan zstd(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
+                  std::uint64_t offset);
+
+private:
+    std::uint8_t* room(std::size_t size);
+    std::unique_ptr<std::uint8_t[]> data_;
+    std::size_t capacity_ = 0;
+};
 
 bool looksLikeZstd(ByteSpan input);  // 28 b5 2f fd
 bool looksLikeGzip(ByteSpan input);  // 1f 8b

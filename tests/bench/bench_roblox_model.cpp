@@ -24,11 +24,13 @@ const Bytes& place() {
     return bytes;
 }
 
-// Walks the chunk framing and inflates every compressed body, nothing else.
+// Walks the chunk framing and inflates every compressed body into one reused buffer (as the
+// decoder does), nothing else.
 std::size_t decompressOnly(const Bytes& file) {
     Asset scratch;
     DecodeOptions options;
     DecodeContext ctx(file, options, scratch);
+    InflateBuffer buffer;
     std::size_t total = 0;
     std::size_t at = 32;
     while (at + 16 <= file.size()) {
@@ -37,8 +39,8 @@ std::size_t decompressOnly(const Bytes& file) {
         std::memcpy(&u, file.data() + at + 8, 4);
         const ByteSpan body(file.data() + at + 16, c ? c : u);
         if (c) {
-            const Bytes out = looksLikeZstd(body) ? decompressZstd(ctx, body, u, at + 16)
-                                                  : decompressLz4Block(ctx, body, u, at + 16);
+            const ByteSpan out = looksLikeZstd(body) ? buffer.zstd(ctx, body, u, at + 16)
+                                                     : buffer.lz4Block(ctx, body, u, at + 16);
             total += out.size();
         } else {
             total += u;

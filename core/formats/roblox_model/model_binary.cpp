@@ -59,8 +59,9 @@ struct Chunk {
     std::uint64_t length = 0;  // header + body
     std::uint64_t bodyOffset = 0;
     bool compressed = false;
-    ByteSpan data;  // chunk data (decompressed when compressed)
-    Bytes owned;    // the inflated data of a compressed chunk
+    bool zstd = false;                     // a compressed body is a ZSTD frame, else an LZ4 block
+    std::uint32_t uncompressedLength = 0;  // what a compressed body inflates to
+    ByteSpan body;                         // the body's file bytes (compressed or raw)
 };
 
 struct PendingRef {
@@ -145,9 +146,11 @@ private:
         insts_.reserve(std::min<std::size_t>(std::size_t(instanceCount_), r.remaining() / 4 + 1));
     }
 
-    // Two passes: frame and inflate every chunk, then decode them in order. Knowing every PROP
-    // chunk first lets INST size its class's column table once. A framing failure still
-    // decodes the chunks read before it (partial result), then reports the failure.
+    // Two passes: frame every chunk (lengths checked against the file), then inflate and decode
+    // them in order, each compressed body into the one reused buffer: only the largest chunk's
+    // data is held at a time, and no byte of it is cleared before the decompressor writes it. A
+    // framing failure still decodes the chunks framed before it (partial result), then reports
+    // the failure.
     void readChunks(ByteReader& r) {
         std::vector<Chunk> chunks;
         std::optional<DecodeFailure> failure;
@@ -157,19 +160,19 @@ private:
         } catch (const DecodeFailure& f) {
             failure = f;
         }
-        for (const Chunk& c : chunks) {
-            if (c.name == "PROP" && c.data.size() >= 4) {
-                std::uint32_t classId;
-                std::memcpy(&classId, c.data.data(), 4);
-                ++propChunks_[classId];
-            }
-        }
         const double total = double(std::max<std::size_t>(chunks.size(), 1));
         for (std::size_t i = 0; i < chunks.size(); ++i) {
-            ctx_.checkCancel(chunks[i].offset);
+            const Chunk& c = chunks[i];
+            ctx_.checkCancel(c.offset);
             ctx_.progress(0.2 + 0.8 * double(i) / total);
-            processChunk(chunks[i]);
-            chunks[i].owned = Bytes();  // free inflated data as soon as it is decoded
+            ByteSpan data = c.body;
+            if (c.compressed) {
+                auto s = ctx_.scope(c.name);
+                data = c.zstd
+                           ? inflated_.zstd(ctx_, c.body, c.uncompressedLength, c.bodyOffset)
+                           : inflated_.lz4Block(ctx_, c.body, c.uncompressedLength, c.bodyOffset);
+            }
+            processChunk(c, data);
         }
         if (failure) throw *failure;
         if (!sawEnd) {
@@ -210,27 +213,24 @@ private:
             c.length = 16 + bodyLength;
             ctx_.mapRange(c.offset, c.length, RangeKind::Chunk);
             ctx_.mapRange(c.offset, 16, RangeKind::Header, "chunk header");
-            ByteSpan body = r.bytes(std::size_t(bodyLength), "chunk body");
+            c.body = r.bytes(std::size_t(bodyLength), "chunk body");
+            c.uncompressedLength = uncompressedLength;
             if (c.compressed) {
-                const bool zstd = looksLikeZstd(body);
+                c.zstd = looksLikeZstd(c.body);
                 ctx_.mapRange(c.bodyOffset, bodyLength, RangeKind::Payload,
-                              zstd ? "ZSTD frame" : "LZ4 block");
-                c.owned = zstd ? decompressZstd(ctx_, body, uncompressedLength, c.bodyOffset)
-                               : decompressLz4Block(ctx_, body, uncompressedLength, c.bodyOffset);
-            } else {
-                c.data = body;
+                              c.zstd ? "ZSTD frame" : "LZ4 block");
             }
             chunks.push_back(std::move(c));
-            Chunk& last = chunks.back();
-            if (last.compressed) last.data = last.owned;
+            const Chunk& last = chunks.back();
             if (last.name == "END") return true;
         }
         return false;
     }
 
-    void processChunk(const Chunk& c) {
+    // `data`: the chunk's body, inflated when it is compressed.
+    void processChunk(const Chunk& c, ByteSpan data) {
         auto s = ctx_.scope(c.name);
-        ByteReader cr(ctx_, c.data, c.compressed ? c.offset : c.bodyOffset, !c.compressed);
+        ByteReader cr(ctx_, data, c.compressed ? c.offset : c.bodyOffset, !c.compressed);
         chunk_ = &c;
         if (c.name == "META")
             readMeta(cr);
@@ -405,8 +405,6 @@ private:
         instChunks_[std::size_t(info.table)] = {chunk_->offset, chunk_->length};
         PropertyTable& table = asset_.propertyTables.emplace_back();
         table.name = className;
-        const auto pc = propChunks_.find(classId);
-        table.columns.reserve(pc == propChunks_.end() ? 0 : pc->second);
         insts_.reserve(insts_.size() + count);
         for (std::uint32_t i = 0; i < count; ++i) {
             pollCancel(i);
@@ -1019,7 +1017,8 @@ private:
     // order. Never loops: every walk marks what it visited.
 
     void finishTree() {
-        chunk_ = nullptr;  // a chunk that failed left it set; the chunks are gone by now
+        chunk_ = nullptr;             // a chunk that failed left it set; the chunks are gone by now
+        inflated_ = InflateBuffer();  // the nodes to come are the decode's peak of memory
         for (const auto& p : pendingRefs_) {
             const int target = nodeForRef(p.referent);
             PropertyColumn& col = asset_.propertyTables[std::size_t(p.table)].columns[p.column];
@@ -1178,13 +1177,13 @@ private:
     int currentTable_ = -1;
     std::size_t columnIndex_ = 0;
     int firstNode_ = 0;
-    std::unordered_map<std::uint32_t, std::size_t> propChunks_;  // PROP chunks per class id
     std::size_t badRotationIds_ = 0;
     // Scratch arrays reused by every PROP chunk.
     std::vector<float> fa_, fb_, fc_, fd_;
     std::vector<std::uint32_t> u32_;
     std::vector<std::uint64_t> u64_;
     std::vector<CFrame> cframes_;
+    InflateBuffer inflated_;  // the current chunk's data, when it is compressed
 };
 
 }  // namespace

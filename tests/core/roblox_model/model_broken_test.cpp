@@ -112,6 +112,47 @@ TEST(RobloxModelBroken, CorruptLz4AndZstd) {
     }
 }
 
+// Chunks are inflated one at a time as they are decoded: a corrupt body late in the file still
+// leaves the instances and values of the chunks before it (the partial result), and a corrupt
+// chunk of either compression is reported at its own body.
+TEST(RobloxModelBroken, ACorruptLateChunkKeepsWhatCameBeforeIt) {
+    for (auto c : {RobloxChunkCompression::Lz4, RobloxChunkCompression::Zstd}) {
+        SCOPED_TRACE(int(c));
+        RobloxModelWriteOptions o;
+        o.compression = c;
+        const Asset model = makeRobloxTypesModel();
+        Bytes b = writeRobloxModel(model, o).bytes;
+        const DecodeResult whole = decode(b);
+        ASSERT_TRUE(whole.ok()) << whole.error->toString();
+        // The PRNT chunk: every INST and PROP chunk comes before it.
+        std::size_t at = 32;
+        while (at + 16 <= b.size() && std::memcmp(b.data() + at, "PRNT", 4) != 0) {
+            std::uint32_t cl, ul;
+            std::memcpy(&cl, b.data() + at + 4, 4);
+            std::memcpy(&ul, b.data() + at + 8, 4);
+            at += 16 + (cl ? cl : ul);
+        }
+        ASSERT_LT(at + 16, b.size()) << "no PRNT chunk";
+        std::uint32_t len;
+        std::memcpy(&len, b.data() + at + 4, 4);
+        ASSERT_GT(len, 8u) << "the PRNT chunk is compressed";
+        const std::size_t keep = c == RobloxChunkCompression::Zstd ? 4 : 0;
+        for (std::size_t i = at + 16 + keep; i < at + 16 + len; ++i) b[i] = 0xff;
+        const DecodeResult r = decode(b);
+        ASSERT_FALSE(r.ok());
+        EXPECT_EQ(r.error->code, c == RobloxChunkCompression::Lz4 ? "lz4" : "zstd");
+        EXPECT_EQ(r.error->offset, at + 16);
+        // Every instance is there, with its values, as a root (the links were in PRNT).
+        ASSERT_EQ(r.asset.nodes.size(), whole.asset.nodes.size());
+        for (std::size_t i = 0; i < r.asset.nodes.size(); ++i) {
+            EXPECT_EQ(r.asset.nodes[i].kind, whole.asset.nodes[i].kind);
+            EXPECT_EQ(r.asset.nodes[i].name, whole.asset.nodes[i].name);
+            EXPECT_EQ(r.asset.nodes[i].parent, -1);
+            EXPECT_EQ(r.asset.properties(int(i)).size(), whole.asset.properties(int(i)).size());
+        }
+    }
+}
+
 TEST(RobloxModelBroken, ReferentCycleIsBrokenNotLoopedOn) {
     RawModel m(1, 3);
     m.chunk("INST", RawModel::inst(0, "Folder", {0, 1, 2}));
