@@ -60,11 +60,11 @@ struct Mesh {
     std::vector<std::uint32_t> lodOffsets;  // LOD offsets exactly as stored ([] when none)
     std::vector<LodLevel> lods;             // resolved levels; at least one when indices exist
     std::vector<Surface> surfaces;
-    std::vector<VertexInfluences> skin;     // empty, or one per vertex
-    int skeleton = -1;                      // Asset::skeletons index
-    int facs = -1;                          // Asset::facs index
-    int node = -1;                          // Asset::nodes index of the node showing this mesh
-    Bounds bounds;                          // over finite positions
+    std::vector<VertexInfluences> skin;  // empty, or one per vertex
+    int skeleton = -1;                   // Asset::skeletons index
+    int facs = -1;                       // Asset::facs index
+    int node = -1;                       // Asset::nodes index of the node showing this mesh
+    Bounds bounds;                       // over finite positions
 
     std::size_t vertexCount() const { return positions.size(); }
     std::size_t triangleCount() const {
@@ -79,11 +79,11 @@ struct Mesh {
 
 struct Bone {
     std::string name;
-    int parent = -1;     // index in Skeleton::bones, -1 for a root
-    int lodParent = -1;  // FileMesh: parent at lower LODs
-    Mat4 world;          // bind pose, model space
+    int parent = -1;                  // index in Skeleton::bones, -1 for a root
+    int lodParent = -1;               // FileMesh: parent at lower LODs
+    Mat4 world;                       // bind pose, model space
     std::optional<Mat4> inverseBind;  // when the file stores one (Second Life); else inverse(world)
-    float culling = 0;   // FileMesh: radius of influence
+    float culling = 0;                // FileMesh: radius of influence
 };
 
 struct Skeleton {
@@ -95,9 +95,9 @@ struct Skeleton {
 // Roblox FACS rig. Rows of each channel are face bones, columns are base controls, then the
 // correctives in the order stored (two-pose first, then three-pose).
 struct FacsRig {
-    std::vector<std::string> controlNames;                  // base controls ("c_JD" ...)
-    std::vector<std::vector<std::uint16_t>> correctives;    // member control indices
-    std::vector<std::string> boneNames;                     // face bones
+    std::vector<std::string> controlNames;                // base controls ("c_JD" ...)
+    std::vector<std::vector<std::uint16_t>> correctives;  // member control indices
+    std::vector<std::string> boneNames;                   // face bones
     std::uint32_t rows = 0, cols = 0;
     // px, py, pz, rx, ry, rz; each rows × cols, row-major; rotations in degrees.
     std::array<std::vector<float>, 6> channels;
@@ -214,24 +214,26 @@ struct PropertyTable {
     const PropertyColumn* column(std::string_view name) const;  // first column of that name
 };
 
+// The members are ordered so that no padding falls between them (168 bytes): a large place
+// holds hundreds of thousands of nodes.
 struct Node {
     std::string name;
-    std::string kind;   // class name for instances; "header", "mesh", "LOD", "bone" ... otherwise
-    int parent = -1;
+    std::string kind;  // class name for instances; "header", "mesh", "LOD", "bone" ... otherwise
     std::vector<int> children;
     // The node's own properties. Read every property with Asset::properties(node): a node's
     // values can also live in columns (`table`, `row`).
     std::vector<Property> properties;
-    int table = -1;            // Asset::propertyTables index, -1 for none
-    std::uint32_t row = 0;     // the node's row in that table
     std::uint64_t offset = 0;  // bytes that describe this node (0/0 when none)
     std::uint64_t length = 0;
-    int mesh = -1;       // Asset::meshes index shown by this node
+    int parent = -1;
+    int table = -1;         // Asset::propertyTables index, -1 for none
+    std::uint32_t row = 0;  // the node's row in that table
+    int mesh = -1;          // Asset::meshes index shown by this node
     int skeleton = -1;
-    int bone = -1;       // bone index within `skeleton`
+    int bone = -1;  // bone index within `skeleton`
     int facs = -1;
     int animation = -1;
-    int lod = -1;        // LOD index within `mesh`
+    int lod = -1;  // LOD index within `mesh`
     bool service = false;
 
     // The first of the node's own properties of that name. Column values (`table`) are not
@@ -242,12 +244,12 @@ struct Node {
 // ---------------------------------------------------------------------------------------------
 
 struct Asset {
-    std::string format;       // stable id: "roblox-mesh", "roblox-model", "secondlife-mesh" ...
-    std::string formatName;   // human name: "Roblox FileMesh"
-    std::string version;      // "4.01", "0", "mi08" ...
+    std::string format;      // stable id: "roblox-mesh", "roblox-model", "secondlife-mesh" ...
+    std::string formatName;  // human name: "Roblox FileMesh"
+    std::string version;     // "4.01", "0", "mi08" ...
     std::uint64_t fileSize = 0;
 
-    std::vector<Node> nodes;  // tree; roots have parent -1
+    std::vector<Node> nodes;                    // tree; roots have parent -1
     std::vector<PropertyTable> propertyTables;  // column storage of node properties
     std::vector<Mesh> meshes;
     std::vector<Skeleton> skeletons;
