@@ -62,17 +62,27 @@ std::size_t decompressOnly(const Bytes& file) {
     return total;
 }
 
-void BM_DecompressChunksOnly(benchmark::State& state) {
-    const Bytes& file = place();
+void decompressAll(benchmark::State& state, const Bytes& file) {
     for (auto _ : state) benchmark::DoNotOptimize(decompressOnly(file));
     state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(file.size()));
+}
+
+void decodeAll(benchmark::State& state, const Bytes& file) {
+    for (auto _ : state) {
+        DecodeResult r = decodeBytes(file, {.fileName = "place.rbxl"});
+        if (!r.ok()) state.SkipWithError(r.error->toString().c_str());
+        benchmark::DoNotOptimize(r.asset.nodes.data());
+    }
+    state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(file.size()));
+}
+
+void BM_DecompressChunksOnly(benchmark::State& state) {
+    decompressAll(state, place());
 }
 BENCHMARK(BM_DecompressChunksOnly)->Unit(benchmark::kMillisecond);
 
 void BM_DecompressZstdChunksOnly(benchmark::State& state) {
-    const Bytes& file = zstdPlace();
-    for (auto _ : state) benchmark::DoNotOptimize(decompressOnly(file));
-    state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(file.size()));
+    decompressAll(state, zstdPlace());
 }
 BENCHMARK(BM_DecompressZstdChunksOnly)->Unit(benchmark::kMillisecond);
 
@@ -110,24 +120,12 @@ void BM_NodeTreeOnly(benchmark::State& state) {
 BENCHMARK(BM_NodeTreeOnly)->Unit(benchmark::kMillisecond);
 
 void BM_DecodePlace100k(benchmark::State& state) {
-    const Bytes& file = place();
-    for (auto _ : state) {
-        DecodeResult r = decodeBytes(file, {.fileName = "place.rbxl"});
-        if (!r.ok()) state.SkipWithError(r.error->toString().c_str());
-        benchmark::DoNotOptimize(r.asset.nodes.data());
-    }
-    state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(file.size()));
+    decodeAll(state, place());
 }
 BENCHMARK(BM_DecodePlace100k)->Unit(benchmark::kMillisecond);
 
 void BM_DecodeZstdPlace100k(benchmark::State& state) {
-    const Bytes& file = zstdPlace();
-    for (auto _ : state) {
-        DecodeResult r = decodeBytes(file, {.fileName = "place.rbxl"});
-        if (!r.ok()) state.SkipWithError(r.error->toString().c_str());
-        benchmark::DoNotOptimize(r.asset.nodes.data());
-    }
-    state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(file.size()));
+    decodeAll(state, zstdPlace());
 }
 BENCHMARK(BM_DecodeZstdPlace100k)->Unit(benchmark::kMillisecond);
 

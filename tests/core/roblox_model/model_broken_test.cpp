@@ -43,6 +43,24 @@ void putU32(Bytes& b, std::size_t at, std::uint32_t v) {
     std::memcpy(b.data() + at, &v, 4);
 }
 
+// Garbles the compressed body of the chunk at `at` with 0xff bytes, keeping the ZSTD magic so
+// that the block is still routed to ZSTD (an LZ4 block of 0xff bytes asks for more literals than
+// the block holds).
+void garbleBody(Bytes& b, std::size_t at, RobloxChunkCompression c) {
+    std::uint32_t len;
+    std::memcpy(&len, b.data() + at + 4, 4);
+    ASSERT_GT(len, 8u) << "the chunk is compressed";
+    const std::size_t keep = c == RobloxChunkCompression::Zstd ? 4 : 0;
+    for (std::size_t i = at + 16 + keep; i < at + 16 + len; ++i) b[i] = 0xff;
+}
+
+// The decode failed at the garbled body of the chunk at `at`, with the codec's error.
+void expectCorruptAt(const DecodeResult& r, std::size_t at, RobloxChunkCompression c) {
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error->code, c == RobloxChunkCompression::Lz4 ? "lz4" : "zstd");
+    EXPECT_EQ(r.error->offset, at + 16);
+}
+
 TEST(RobloxModelBroken, EveryPrefixFailsCleanly) {
     RobloxModelWriteOptions o;
     const Bytes full = writeRobloxModel(makeRobloxTypesModel(), o).bytes;
@@ -98,17 +116,8 @@ TEST(RobloxModelBroken, CorruptLz4AndZstd) {
         o.compression = c;
         Bytes b = writeRobloxModel(makeRobloxTypesModel(), o).bytes;
         const std::size_t at = chunkOffset(b, 1);
-        std::uint32_t len;
-        std::memcpy(&len, b.data() + at + 4, 4);
-        ASSERT_GT(len, 8u);
-        // Keep the ZSTD magic so the block is still routed to ZSTD; garble the rest. An LZ4
-        // block of 0xff bytes asks for more literals than the block holds.
-        const std::size_t keep = c == RobloxChunkCompression::Zstd ? 4 : 0;
-        for (std::size_t i = at + 16 + keep; i < at + 16 + len; ++i) b[i] = 0xff;
-        const DecodeResult r = decode(b);
-        ASSERT_FALSE(r.ok());
-        EXPECT_EQ(r.error->code, c == RobloxChunkCompression::Lz4 ? "lz4" : "zstd");
-        EXPECT_EQ(r.error->offset, at + 16);
+        ASSERT_NO_FATAL_FAILURE(garbleBody(b, at, c));
+        expectCorruptAt(decode(b), at, c);
     }
 }
 
@@ -133,15 +142,9 @@ TEST(RobloxModelBroken, ACorruptLateChunkKeepsWhatCameBeforeIt) {
             at += 16 + (cl ? cl : ul);
         }
         ASSERT_LT(at + 16, b.size()) << "no PRNT chunk";
-        std::uint32_t len;
-        std::memcpy(&len, b.data() + at + 4, 4);
-        ASSERT_GT(len, 8u) << "the PRNT chunk is compressed";
-        const std::size_t keep = c == RobloxChunkCompression::Zstd ? 4 : 0;
-        for (std::size_t i = at + 16 + keep; i < at + 16 + len; ++i) b[i] = 0xff;
+        ASSERT_NO_FATAL_FAILURE(garbleBody(b, at, c));
         const DecodeResult r = decode(b);
-        ASSERT_FALSE(r.ok());
-        EXPECT_EQ(r.error->code, c == RobloxChunkCompression::Lz4 ? "lz4" : "zstd");
-        EXPECT_EQ(r.error->offset, at + 16);
+        ASSERT_NO_FATAL_FAILURE(expectCorruptAt(r, at, c));
         // Every instance is there, with its values, as a root (the links were in PRNT).
         ASSERT_EQ(r.asset.nodes.size(), whole.asset.nodes.size());
         for (std::size_t i = 0; i < r.asset.nodes.size(); ++i) {
