@@ -80,61 +80,6 @@ Bytes inflateGzip(DecodeContext& ctx, ByteSpan input, std::uint64_t offset) {
     return inflateWith(ctx, input, offset, 16 + 15, "gzip");
 }
 
-namespace {
-
-// Inflates into `out`, which has room for expectedSize bytes, checked and charged beforehand.
-void lz4Into(DecodeContext& ctx, ByteSpan input, std::uint8_t* out, std::uint64_t expectedSize,
-             std::uint64_t offset) {
-    const int n =
-        LZ4_decompress_safe(reinterpret_cast<const char*>(input.data()),
-                            reinterpret_cast<char*>(out), int(input.size()), int(expectedSize));
-    if (n < 0) ctx.fail(offset, "lz4", "LZ4 data is corrupt");
-    if (std::uint64_t(n) != expectedSize) {
-        ctx.fail(offset, "lz4",
-                 "LZ4 block inflates to " + std::to_string(n) + " bytes, the header says " +
-                     std::to_string(expectedSize));
-    }
-    ctx.chargeDecompressed(offset, expectedSize);
-}
-
-void checkLz4(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
-              std::uint64_t offset) {
-    checkExpected(ctx, expectedSize, offset);
-    if (input.size() > INT32_MAX || expectedSize > INT32_MAX)
-        ctx.fail(offset, "limit", "LZ4 block larger than 2 GiB");
-}
-
-void zstdInto(DecodeContext& ctx, ByteSpan input, std::uint8_t* out, std::uint64_t expectedSize,
-              std::uint64_t offset) {
-    const std::size_t n = ZSTD_decompress(out, expectedSize, input.data(), input.size());
-    if (ZSTD_isError(n))
-        ctx.fail(offset, "zstd", std::string("ZSTD data is corrupt: ") + ZSTD_getErrorName(n));
-    if (n != expectedSize) {
-        ctx.fail(offset, "zstd",
-                 "ZSTD frame inflates to " + std::to_string(n) + " bytes, the header says " +
-                     std::to_string(expectedSize));
-    }
-    ctx.chargeDecompressed(offset, expectedSize);
-}
-
-}  // namespace
-
-Bytes decompressLz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
-                         std::uint64_t offset) {
-    checkLz4(ctx, input, expectedSize, offset);
-    Bytes out(expectedSize);
-    lz4Into(ctx, input, out.data(), expectedSize, offset);
-    return out;
-}
-
-Bytes decompressZstd(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
-                     std::uint64_t offset) {
-    checkExpected(ctx, expectedSize, offset);
-    Bytes out(expectedSize);
-    zstdInto(ctx, input, out.data(), expectedSize, offset);
-    return out;
-}
-
 std::uint8_t* InflateBuffer::room(std::size_t size) {
     if (size > capacity_ || !data_) {
         data_.reset();  // the old buffer goes before the new one comes
@@ -146,9 +91,20 @@ std::uint8_t* InflateBuffer::room(std::size_t size) {
 
 ByteSpan InflateBuffer::lz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
                                  std::uint64_t offset) {
-    checkLz4(ctx, input, expectedSize, offset);
+    checkExpected(ctx, expectedSize, offset);
+    if (input.size() > INT32_MAX || expectedSize > INT32_MAX)
+        ctx.fail(offset, "limit", "LZ4 block larger than 2 GiB");
     std::uint8_t* out = room(std::size_t(expectedSize));
-    lz4Into(ctx, input, out, expectedSize, offset);
+    const int n =
+        LZ4_decompress_safe(reinterpret_cast<const char*>(input.data()),
+                            reinterpret_cast<char*>(out), int(input.size()), int(expectedSize));
+    if (n < 0) ctx.fail(offset, "lz4", "LZ4 data is corrupt");
+    if (std::uint64_t(n) != expectedSize) {
+        ctx.fail(offset, "lz4",
+                 "LZ4 block inflates to " + std::to_string(n) + " bytes, the header says " +
+                     std::to_string(expectedSize));
+    }
+    ctx.chargeDecompressed(offset, expectedSize);
     return {out, std::size_t(expectedSize)};
 }
 
@@ -156,7 +112,15 @@ ByteSpan InflateBuffer::zstd(DecodeContext& ctx, ByteSpan input, std::uint64_t e
                              std::uint64_t offset) {
     checkExpected(ctx, expectedSize, offset);
     std::uint8_t* out = room(std::size_t(expectedSize));
-    zstdInto(ctx, input, out, expectedSize, offset);
+    const std::size_t n = ZSTD_decompress(out, expectedSize, input.data(), input.size());
+    if (ZSTD_isError(n))
+        ctx.fail(offset, "zstd", std::string("ZSTD data is corrupt: ") + ZSTD_getErrorName(n));
+    if (n != expectedSize) {
+        ctx.fail(offset, "zstd",
+                 "ZSTD frame inflates to " + std::to_string(n) + " bytes, the header says " +
+                     std::to_string(expectedSize));
+    }
+    ctx.chargeDecompressed(offset, expectedSize);
     return {out, std::size_t(expectedSize)};
 }
 

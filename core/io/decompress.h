@@ -15,18 +15,11 @@ namespace meshscope {
 Bytes inflateZlib(DecodeContext& ctx, ByteSpan input, std::uint64_t offset);
 Bytes inflateGzip(DecodeContext& ctx, ByteSpan input, std::uint64_t offset);
 
-// LZ4 block with a known decompressed size; the result must have exactly that size.
-Bytes decompressLz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
-                         std::uint64_t offset);
-
-// ZSTD frame with a known decompressed size; the result must have exactly that size.
-Bytes decompressZstd(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
-                     std::uint64_t offset);
-
-// One output buffer for payloads inflated one after another (the chunks of a binary model): it
-// grows to the largest payload and is never cleared first, since a payload must fill exactly its
-// expected size or fail. The span a call returns holds until the next call. Same checks and
-// errors as the functions above.
+// LZ4 blocks and ZSTD frames whose decompressed size is known (the chunks of a binary model),
+// inflated one after another into one buffer: it grows to the largest payload and is never
+// cleared first, since a payload must fill exactly its expected size or fail. The span a call
+// returns holds until the next call. The size is checked against the budget before the buffer
+// grows.
 class InflateBuffer {
 public:
     ByteSpan lz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,

@@ -32,7 +32,7 @@ struct ClassInfo {
     int table = -1;  // Asset::propertyTables index: row i is node firstNode + i
 };
 
-// An instance until finishTree makes it a Node. Nodes are 176 bytes: building each one once, in
+// An instance until finishTree makes it a Node. Nodes are 168 bytes: building each one once, in
 // order, at the end costs a sequential write of the node array, where INST, the Name column and
 // the PRNT links each wrote into it scattered.
 struct Instance {
@@ -220,9 +220,9 @@ private:
                 ctx_.mapRange(c.bodyOffset, bodyLength, RangeKind::Payload,
                               c.zstd ? "ZSTD frame" : "LZ4 block");
             }
+            const bool end = c.name == "END";
             chunks.push_back(std::move(c));
-            const Chunk& last = chunks.back();
-            if (last.name == "END") return true;
+            if (end) return true;
         }
         return false;
     }

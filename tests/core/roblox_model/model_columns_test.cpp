@@ -75,6 +75,14 @@ TEST(RobloxModelColumns, PlaceValuesLiveInOneColumnPerPropChunk) {
     }
 }
 
+// Node `node` has the name `name`, and a Name property (from its column) of that value.
+void expectNamed(const Asset& a, int node, const std::string& name) {
+    EXPECT_EQ(a.nodes[std::size_t(node)].name, name);
+    const auto value = a.property(node, "Name");
+    ASSERT_TRUE(value.has_value()) << "node " << node;
+    EXPECT_EQ(std::get<std::string>(value->value), name);
+}
+
 TEST(RobloxModelColumns, StringChunkCutShortKeepsTheRowsRead) {
     RawModel m(1, 3);
     m.chunk("INST", RawModel::inst(0, "Folder", {0, 1, 2}));
@@ -87,12 +95,9 @@ TEST(RobloxModelColumns, StringChunkCutShortKeepsTheRowsRead) {
     const DecodeResult r = decodeBytes(m.bytes, {.fileName = "cut.rbxm"});
     ASSERT_FALSE(r.ok());
     ASSERT_EQ(r.asset.nodes.size(), 3u);
-    EXPECT_EQ(r.asset.nodes[0].name, "first");
-    EXPECT_EQ(r.asset.nodes[1].name, "second");
+    expectNamed(r.asset, 0, "first");
+    expectNamed(r.asset, 1, "second");
     EXPECT_EQ(r.asset.nodes[2].name, "Folder");
-    const auto second = r.asset.property(1, "Name");
-    ASSERT_TRUE(second.has_value());
-    EXPECT_EQ(std::get<std::string>(second->value), "second");
     EXPECT_FALSE(r.asset.property(2, "Name").has_value());
     EXPECT_EQ(r.asset.propertyCount(2), 0u);
 }
@@ -153,11 +158,8 @@ TEST(RobloxModelColumns, StringCutBeforeItsRowsKeepsTheLongerTextRead) {
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error->code, "truncated");
     ASSERT_EQ(r.asset.nodes.size(), 3u);
-    EXPECT_EQ(r.asset.nodes[0].name, "0123456789abcdef");
+    expectNamed(r.asset, 0, "0123456789abcdef");
     EXPECT_EQ(r.asset.nodes[1].name, "Folder");
-    const auto first = r.asset.property(0, "Name");
-    ASSERT_TRUE(first.has_value());
-    EXPECT_EQ(std::get<std::string>(first->value), "0123456789abcdef");
     EXPECT_FALSE(r.asset.property(1, "Name").has_value());
 }
 
