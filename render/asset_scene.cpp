@@ -33,6 +33,22 @@ QAttribute* vertexAttribute(Qt3DCore::QGeometry* g, Qt3DCore::QBuffer* buffer, c
     return a;
 }
 
+// One vec4 of the per-instance records packInstances writes (advanced once per instance).
+void instanceAttribute(Qt3DCore::QGeometry* g, Qt3DCore::QBuffer* buffer, const QString& name,
+                       int offset, std::uint32_t count) {
+    auto* a = new QAttribute(g);
+    a->setName(name);
+    a->setAttributeType(QAttribute::VertexAttribute);
+    a->setVertexBaseType(QAttribute::Float);
+    a->setVertexSize(4);
+    a->setBuffer(buffer);
+    a->setByteOffset(uint(offset));
+    a->setByteStride(kInstanceStride);
+    a->setCount(count);
+    a->setDivisor(1);
+    g->addAttribute(a);
+}
+
 // A stable, pleasant base colour per mesh so several meshes can be told apart; white vertex
 // colours multiply it.
 QColor meshColor(int index, int count) {
@@ -61,64 +77,109 @@ void AssetScene::clear() {
 
 void AssetScene::setAsset(const Asset& asset) {
     clear();
-    sceneRoot_ = new Qt3DCore::QEntity(root_);
-    sceneRoot_->setObjectName(QStringLiteral("asset"));
     meshes_.reserve(asset.meshes.size());
     const int count = static_cast<int>(asset.meshes.size());
     for (int i = 0; i < count; ++i) {
         const Mesh& mesh = asset.meshes[static_cast<std::size_t>(i)];
-        PackedMesh packed = packMesh(mesh);
-        MeshItem item;
-        item.vertexCount = packed.vertexCount;
-        item.lines = packed.lines;
-        item.lods = packed.lods;
         Bounds b = mesh.bounds;
         if (!b.valid())
             for (const Vec3& p : mesh.positions) b.add(p);
         bounds_.add(b);
-
-        item.entity = new Qt3DCore::QEntity(sceneRoot_);
-        item.entity->setObjectName(QString::fromStdString(mesh.name));
-        auto* geometry = new Qt3DCore::QGeometry(item.entity);
-        // Separate buffers for vertices and indices: Qt 3D draws nothing when one buffer holds
-        // both (measured with Qt 6.4).
-        item.vertexBuffer = new Qt3DCore::QBuffer(geometry);
-        item.vertexBuffer->setData(packed.vertices);
-        item.indexBuffer = new Qt3DCore::QBuffer(geometry);
-        item.indexBuffer->setData(packed.indices);
-
-        auto* pos =
-            vertexAttribute(geometry, item.vertexBuffer, QAttribute::defaultPositionAttributeName(),
-                            3, VertexLayout::kPositionOffset, packed.vertexCount);
-        geometry->setBoundingVolumePositionAttribute(pos);
-        vertexAttribute(geometry, item.vertexBuffer, QAttribute::defaultNormalAttributeName(), 3,
-                        VertexLayout::kNormalOffset, packed.vertexCount);
-        vertexAttribute(geometry, item.vertexBuffer, QAttribute::defaultColorAttributeName(), 4,
-                        VertexLayout::kColorOffset, packed.vertexCount);
-        vertexAttribute(geometry, item.vertexBuffer,
-                        QAttribute::defaultTextureCoordinateAttributeName(), 2,
-                        VertexLayout::kUvOffset, packed.vertexCount);
-        auto* index = new QAttribute(geometry);
-        index->setAttributeType(QAttribute::IndexAttribute);
-        index->setVertexBaseType(QAttribute::UnsignedInt);
-        index->setBuffer(item.indexBuffer);
-        index->setCount(packed.indexCount);
-        geometry->addAttribute(index);
-
-        item.renderer = new Qt3DRender::QGeometryRenderer(item.entity);
-        item.renderer->setGeometry(geometry);
-        item.renderer->setPrimitiveType(item.lines ? Qt3DRender::QGeometryRenderer::Lines
-                                                   : Qt3DRender::QGeometryRenderer::Triangles);
-        item.material = new LitMaterial(item.entity);
+        MeshItem& item = addItem(mesh, nullptr);
         item.material->setBaseColor(meshColor(i, count));
-        item.material->setWireframe(wireframe_);
-        item.entity->addComponent(item.renderer);
-        item.entity->addComponent(item.material);
-        if (layer_) item.entity->addComponent(layer_);
-        applyLod(item);
-        meshes_.push_back(item);
     }
     emit statsChanged();
+}
+
+int AssetScene::addInstancedMesh(const Mesh& unit, const std::vector<ShapeInstance>& instances) {
+    Bounds unitBounds;
+    for (const Vec3& p : unit.positions) unitBounds.add(p);
+    if (unitBounds.valid()) {
+        for (const ShapeInstance& in : instances) {
+            const auto& m = in.transform;
+            for (int c = 0; c < 8; ++c) {
+                const Vec3 p{c & 1 ? unitBounds.max.x : unitBounds.min.x,
+                             c & 2 ? unitBounds.max.y : unitBounds.min.y,
+                             c & 4 ? unitBounds.max.z : unitBounds.min.z};
+                bounds_.add(Vec3{m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3],
+                                 m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7],
+                                 m[8] * p.x + m[9] * p.y + m[10] * p.z + m[11]});
+            }
+        }
+    }
+    MeshItem& item = addItem(unit, &instances);
+    item.material->setBaseColor(QColor(255, 255, 255));  // the instances carry the colours
+    emit statsChanged();
+    return meshCount() - 1;
+}
+
+AssetScene::MeshItem& AssetScene::addItem(const Mesh& mesh,
+                                          const std::vector<ShapeInstance>* instances) {
+    if (!sceneRoot_) {
+        sceneRoot_ = new Qt3DCore::QEntity(root_);
+        sceneRoot_->setObjectName(QStringLiteral("asset"));
+    }
+    PackedMesh packed = packMesh(mesh);
+    MeshItem item;
+    item.vertexCount = packed.vertexCount;
+    item.lines = packed.lines;
+    item.lods = packed.lods;
+
+    // Built whole before it joins the scene: Qt 3D 6.4's OpenGL renderer crashes when per-instance
+    // attributes are added to a geometry it already has.
+    item.entity = new Qt3DCore::QEntity();
+    item.entity->setObjectName(QString::fromStdString(mesh.name));
+    auto* geometry = new Qt3DCore::QGeometry(item.entity);
+    // Separate buffers for vertices and indices: Qt 3D draws nothing when one buffer holds
+    // both (measured with Qt 6.4).
+    item.vertexBuffer = new Qt3DCore::QBuffer(geometry);
+    item.vertexBuffer->setData(packed.vertices);
+    item.indexBuffer = new Qt3DCore::QBuffer(geometry);
+    item.indexBuffer->setData(packed.indices);
+
+    auto* pos =
+        vertexAttribute(geometry, item.vertexBuffer, QAttribute::defaultPositionAttributeName(), 3,
+                        VertexLayout::kPositionOffset, packed.vertexCount);
+    geometry->setBoundingVolumePositionAttribute(pos);
+    vertexAttribute(geometry, item.vertexBuffer, QAttribute::defaultNormalAttributeName(), 3,
+                    VertexLayout::kNormalOffset, packed.vertexCount);
+    vertexAttribute(geometry, item.vertexBuffer, QAttribute::defaultColorAttributeName(), 4,
+                    VertexLayout::kColorOffset, packed.vertexCount);
+    vertexAttribute(geometry, item.vertexBuffer,
+                    QAttribute::defaultTextureCoordinateAttributeName(), 2, VertexLayout::kUvOffset,
+                    packed.vertexCount);
+    auto* index = new QAttribute(geometry);
+    index->setAttributeType(QAttribute::IndexAttribute);
+    index->setVertexBaseType(QAttribute::UnsignedInt);
+    index->setBuffer(item.indexBuffer);
+    index->setCount(packed.indexCount);
+    geometry->addAttribute(index);
+    if (instances) {
+        item.instances = std::uint32_t(instances->size());
+        item.instanceBuffer = new Qt3DCore::QBuffer(geometry);
+        item.instanceBuffer->setData(packInstances(*instances));
+        for (int row = 0; row < 3; ++row)
+            instanceAttribute(geometry, item.instanceBuffer,
+                              QStringLiteral("instanceRow%1").arg(row), 16 * row, item.instances);
+        instanceAttribute(geometry, item.instanceBuffer, QStringLiteral("instanceColor"), 48,
+                          item.instances);
+    }
+
+    item.renderer = new Qt3DRender::QGeometryRenderer(item.entity);
+    item.renderer->setGeometry(geometry);
+    item.renderer->setPrimitiveType(item.lines ? Qt3DRender::QGeometryRenderer::Lines
+                                               : Qt3DRender::QGeometryRenderer::Triangles);
+    if (instances) item.renderer->setInstanceCount(int(item.instances));
+    item.material = new LitMaterial(item.entity, instances ? LitMaterial::Placement::Instances
+                                                           : LitMaterial::Placement::Vertices);
+    item.material->setWireframe(wireframe_);
+    item.entity->addComponent(item.renderer);
+    item.entity->addComponent(item.material);
+    if (layer_) item.entity->addComponent(layer_);
+    applyLod(item);
+    item.entity->setParent(sceneRoot_);
+    meshes_.push_back(item);
+    return meshes_.back();
 }
 
 void AssetScene::applyLod(MeshItem& item) {
@@ -153,6 +214,9 @@ Qt3DRender::QGeometryRenderer* AssetScene::meshRenderer(int mesh) const {
 }
 Qt3DCore::QBuffer* AssetScene::vertexBuffer(int mesh) const {
     return mesh >= 0 && mesh < meshCount() ? meshes_[std::size_t(mesh)].vertexBuffer : nullptr;
+}
+int AssetScene::instanceCount(int mesh) const {
+    return mesh >= 0 && mesh < meshCount() ? int(meshes_[std::size_t(mesh)].instances) : 0;
 }
 Qt3DCore::QBuffer* AssetScene::indexBuffer(int mesh) const {
     return mesh >= 0 && mesh < meshCount() ? meshes_[std::size_t(mesh)].indexBuffer : nullptr;
@@ -208,8 +272,9 @@ SceneStats AssetScene::stats() const {
     for (const auto& item : meshes_) {
         const IndexRange r = item.lods.empty() ? IndexRange{} : item.lods[std::size_t(item.lod)];
         if (r.count == 0 || item.hidden) continue;
-        s.vertices += item.vertexCount;
-        if (!item.lines) s.triangles += r.count / 3;
+        const std::uint64_t copies = item.instances ? item.instances : 1;
+        s.vertices += item.vertexCount * copies;
+        if (!item.lines) s.triangles += r.count / 3 * copies;
         s.drawCalls += item.material->wireframe() ? 2 : 1;
     }
     return s;

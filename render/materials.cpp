@@ -66,13 +66,14 @@ void addAlphaBlending(QRenderPass* pass) {
 
 }  // namespace
 
-LitMaterial::LitMaterial(Qt3DCore::QNode* parent) : QMaterial(parent) {
+LitMaterial::LitMaterial(Qt3DCore::QNode* parent, Placement placement) : QMaterial(parent) {
+    const char* vert = placement == Placement::Instances ? "lit_instanced.vert" : "lit.vert";
     auto* effect = new QEffect(this);
     technique_ = glTechnique(effect);
 
     auto* solid = new QRenderPass(technique_);
     solidPass_ = solid;
-    solid->setShaderProgram(program("lit.vert", "lit.frag", solid));
+    solid->setShaderProgram(program(vert, "lit.frag", solid));
     solid->addParameter(new QParameter(QStringLiteral("alphaFromColor"), 0.f, solid));
     auto* depth = new QDepthTest(solid);
     depth->setDepthFunction(QDepthTest::LessOrEqual);
@@ -89,7 +90,7 @@ LitMaterial::LitMaterial(Qt3DCore::QNode* parent) : QMaterial(parent) {
     // transparent clear the target holds premultiplied colour with the right coverage), depth
     // test without depth writes, and back faces culled so a closed part blends once per pixel.
     translucentPass_ = new QRenderPass(this);
-    translucentPass_->setShaderProgram(program("lit.vert", "lit.frag", translucentPass_));
+    translucentPass_->setShaderProgram(program(vert, "lit.frag", translucentPass_));
     translucentPass_->addParameter(
         new QParameter(QStringLiteral("alphaFromColor"), 1.f, translucentPass_));
     auto* translucentDepth = new QDepthTest(translucentPass_);
@@ -110,7 +111,7 @@ LitMaterial::LitMaterial(Qt3DCore::QNode* parent) : QMaterial(parent) {
     translucentPass_->addRenderState(over);
 
     wirePass_ = new QRenderPass(this);
-    wirePass_->setShaderProgram(program("lit.vert", "wire.frag", wirePass_));
+    wirePass_->setShaderProgram(program(vert, "wire.frag", wirePass_));
     auto* wireDepth = new QDepthTest(wirePass_);
     wireDepth->setDepthFunction(QDepthTest::LessOrEqual);
     wirePass_->addRenderState(wireDepth);

@@ -78,4 +78,20 @@ PackedMesh packMesh(const Mesh& mesh) {
     return out;
 }
 
+QByteArray packInstances(const std::vector<ShapeInstance>& instances) {
+    QByteArray out(qsizetype(instances.size() * kInstanceStride), Qt::Uninitialized);
+    char* dst = out.data();
+    for (const ShapeInstance& in : instances) {
+        float v[16];
+        std::memcpy(v, in.transform.data(), 12 * sizeof(float));
+        v[12] = in.color.r / 255.f;
+        v[13] = in.color.g / 255.f;
+        v[14] = in.color.b / 255.f;
+        v[15] = in.color.a / 255.f;
+        std::memcpy(dst, v, sizeof v);
+        dst += kInstanceStride;
+    }
+    return out;
+}
+
 }  // namespace meshscope::render

@@ -171,17 +171,17 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
             boxes.push_back(p);
         }
     }
-    // Opaque shapes batched; translucent ones after them, one mesh each so that they can be
-    // sorted back to front (batched too when there are very many).
+    // Opaque shapes drawn by instancing, one mesh per shape (added after the scene is set);
+    // translucent ones one mesh each so that they can be sorted back to front (batched, with
+    // their vertices baked, when there are very many).
     const auto firstTranslucent = std::stable_partition(
         boxes.begin(), boxes.end(), [](const RobloxPart& p) { return p.transparency <= 0; });
-    const std::vector<RobloxPart> opaqueBoxes(boxes.begin(), firstTranslucent);
+    const std::vector<ShapeInstanceGroup> opaqueGroups =
+        groupShapeInstances(std::vector<RobloxPart>(boxes.begin(), firstTranslucent));
     std::vector<RobloxPart> translucentBoxes(firstTranslucent, boxes.end());
     std::erase_if(translucentBoxes, [](const RobloxPart& p) { return p.transparency >= 0.999f; });
-    for (Mesh& m : buildPartMeshes(opaqueBoxes)) {
-        sceneAsset.meshes.push_back(std::move(m));
-        translucent.push_back(false);
-    }
+    boxes.clear();
+    boxes.shrink_to_fit();
     std::vector<Mesh> translucentShapes;
     std::vector<PartIndexRange> translucentRanges;  // of the batched ones
     if (translucentBoxes.size() <= kMaxSortedTranslucentParts) {
@@ -211,6 +211,13 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
         scene->meshMaterial(m)->setTranslucent(true);
         scene->meshEntity(m)->addComponent(translucentLayer_);
         translucentMeshes_.push_back(m);
+    }
+    // sceneAsset_ keeps one mesh per scene mesh: an instanced one holds the unit shape.
+    for (const ShapeInstanceGroup& g : opaqueGroups) {
+        Mesh unit = partShapeMesh(g.shape);
+        unit.name = "parts: " + unit.name;
+        scene->addInstancedMesh(unit, g.instances);
+        sceneAsset_.meshes.push_back(std::move(unit));
     }
     scene_ = scene;
     sortTranslucentParts();

@@ -460,6 +460,38 @@ std::vector<Mesh> buildPartMeshes(const std::vector<RobloxPart>& parts,
     return out;
 }
 
+std::array<float, 12> partInstanceTransform(const RobloxPart& part) {
+    const Vec3 s = shapeScale(part);
+    const auto& r = part.cframe.rotation;
+    const Vec3& t = part.cframe.position;
+    return {r[0] * s.x, r[1] * s.y, r[2] * s.z, t.x,  //
+            r[3] * s.x, r[4] * s.y, r[5] * s.z, t.y,  //
+            r[6] * s.x, r[7] * s.y, r[8] * s.z, t.z};
+}
+
+std::vector<ShapeInstanceGroup> groupShapeInstances(const std::vector<RobloxPart>& parts) {
+    constexpr std::size_t kShapes = 5;
+    std::array<std::size_t, kShapes> counts{};
+    for (const RobloxPart& p : parts)
+        if (p.transparency < 0.999f) ++counts[std::size_t(p.shape) % kShapes];
+    std::array<int, kShapes> groupOf{};
+    std::vector<ShapeInstanceGroup> groups;
+    for (std::size_t s = 0; s < kShapes; ++s) {
+        groupOf[s] = counts[s] ? int(groups.size()) : -1;
+        if (!counts[s]) continue;
+        ShapeInstanceGroup& g = groups.emplace_back();
+        g.shape = PartShape(s);
+        g.instances.reserve(counts[s]);
+    }
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const RobloxPart& p = parts[i];
+        if (p.transparency >= 0.999f) continue;
+        groups[std::size_t(groupOf[std::size_t(p.shape) % kShapes])].instances.push_back(
+            {partInstanceTransform(p), rgba(p), i});
+    }
+    return groups;
+}
+
 std::vector<std::uint32_t> partIndicesBackToFront(const std::vector<std::uint32_t>& indices,
                                                   const std::vector<PartIndexRange>& ranges,
                                                   Vec3 eye, Vec3 forward) {

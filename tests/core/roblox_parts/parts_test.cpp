@@ -159,6 +159,56 @@ TEST(RobloxParts, BatchingPlacesColoursAndSplits) {
     EXPECT_EQ(triangles, one[0].triangleCount());
 }
 
+// Instanced drawing places each unit vertex where the baked batch puts it: the instance
+// transform applied to partShapeMesh(shape) gives buildPartMeshes' positions for that part, and
+// the instance colour its vertex colour.
+TEST(RobloxParts, InstancesPlaceUnitShapesLikeTheBakedBatch) {
+    std::vector<RobloxPart> parts(7);
+    const float c = std::cos(0.6f), s = std::sin(0.6f);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        RobloxPart& p = parts[i];
+        p.shape = PartShape(i % 5);
+        p.size = {1.5f + float(i), 2.5f, 3.0f + 0.5f * float(i)};
+        p.cframe.position = {float(i) * 10, float(i), -float(i)};
+        p.cframe.rotation = {c, 0, s, 0, 1, 0, -s, 0, c};  // about Y
+        p.color = {0.1f * float(i), 0.5f, 1.0f};
+        p.transparency = i == 6 ? 0.25f : 0.0f;
+    }
+    parts[5].transparency = 1;  // left out
+    const auto groups = groupShapeInstances(parts);
+    ASSERT_EQ(groups.size(), 5u);  // every shape occurs: in PartShape order
+    std::size_t instances = 0;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        EXPECT_EQ(groups[g].shape, PartShape(g));
+        const Mesh unit = partShapeMesh(groups[g].shape);
+        for (const ShapeInstance& in : groups[g].instances) {
+            ++instances;
+            ASSERT_LT(in.part, parts.size());
+            EXPECT_EQ(parts[in.part].shape, groups[g].shape);
+            const Mesh baked = buildPartMeshes({parts[in.part]}).at(0);
+            ASSERT_EQ(baked.positions.size(), unit.positions.size());
+            const auto& m = in.transform;
+            for (std::size_t v = 0; v < unit.positions.size(); ++v) {
+                const Vec3 p = unit.positions[v];
+                const Vec3 placed{m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3],
+                                  m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7],
+                                  m[8] * p.x + m[9] * p.y + m[10] * p.z + m[11]};
+                EXPECT_NEAR(placed.x, baked.positions[v].x, 1e-4) << in.part << " " << v;
+                EXPECT_NEAR(placed.y, baked.positions[v].y, 1e-4) << in.part << " " << v;
+                EXPECT_NEAR(placed.z, baked.positions[v].z, 1e-4) << in.part << " " << v;
+            }
+            EXPECT_EQ(in.color, baked.colors.front()) << in.part;
+        }
+    }
+    EXPECT_EQ(instances, 6u);
+    // Block group: parts 1 and 6 (shape 1), in part order; part 6 keeps its alpha.
+    ASSERT_EQ(groups[1].instances.size(), 2u);
+    EXPECT_EQ(groups[1].instances[0].part, 1u);
+    EXPECT_EQ(groups[1].instances[1].part, 6u);
+    EXPECT_EQ(groups[1].instances[1].color.a, 191);
+    EXPECT_TRUE(groupShapeInstances({}).empty());
+}
+
 TEST(RobloxParts, BatchIndexRangesCoverEachDrawnPartOnce) {
     std::vector<RobloxPart> parts(7);
     for (std::size_t i = 0; i < parts.size(); ++i) {

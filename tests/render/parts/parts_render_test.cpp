@@ -2,7 +2,7 @@
 // part of every shape rendered by `meshscope --screenshot` and compared with a stored baseline
 // (tests/data/baselines/parts_shapes.png; refresh with MESHSCOPE_UPDATE_BASELINES=1), the
 // selection box following the selected node, a CPU pick at a part's projected centre, and a
-// 100 000-part place batched into a few meshes.
+// 100 000-part place drawn as a few meshes (its opaque blocks as one instanced mesh).
 #include <gtest/gtest.h>
 
 #include <QApplication>
@@ -18,6 +18,7 @@
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/roblox_parts.h"
 #include "meshscope/render/asset_scene.h"
+#include "meshscope/render/materials.h"
 #include "meshscope/render/roblox_parts.h"
 #include "meshscope/render/viewport.h"
 #include "support/image_baseline.h"
@@ -152,8 +153,20 @@ TEST_F(PartsViewport, SelectionBoxAndPickAtProjectedCentre) {
     view_.setAsset(asset);
     render::RobloxPartsView* parts = view_.robloxParts();
     ASSERT_EQ(parts->parts().size(), 6u);
-    // Five shapes batched in one mesh plus nothing resolved: one mesh drawn.
-    EXPECT_EQ(view_.scene()->meshCount(), 1);
+    // One instanced mesh per shape, nothing resolved: five meshes, six instances (the MeshPart
+    // whose mesh is missing is drawn as a block, beside the Block part).
+    ASSERT_EQ(view_.scene()->meshCount(), 5);
+    int instances = 0;
+    std::uint64_t triangles = 0;
+    for (int m = 0; m < 5; ++m) {
+        instances += view_.scene()->instanceCount(m);
+        triangles += std::uint64_t(view_.scene()->instanceCount(m)) *
+                     parts->sceneAsset().meshes[std::size_t(m)].triangleCount();
+    }
+    EXPECT_EQ(instances, 6);
+    EXPECT_EQ(view_.scene()->instanceCount(0), 1);  // PartShape order: Ball first
+    EXPECT_EQ(view_.scene()->instanceCount(1), 2);  // Block: the Part and the MeshPart's box
+    EXPECT_EQ(view_.scene()->stats().triangles, triangles);
     ASSERT_EQ(parts->unresolved().size(), 1);  // the MeshPart's mesh: no asset folder has it
     EXPECT_TRUE(parts->unresolved().front().contains("4242424242"));
 
@@ -186,6 +199,74 @@ TEST_F(PartsViewport, SelectionBoxAndPickAtProjectedCentre) {
     EXPECT_EQ(parts->pickNode(QPointF(2, 2)), -1);  // a corner: background
 }
 
+// Instanced parts look exactly like the same parts with their vertices baked (the path the
+// translucent parts still take): rotated, non-uniformly scaled blocks and a ball, drawn both ways
+// from the same camera. The instance transform places the vertices, the shader's inverse
+// transpose turns the normals (lighting shows any error in them).
+TEST_F(PartsViewport, InstancedPartsMatchTheirBakedVertices) {
+    const auto rotation = [](Vec3 axis, float degrees) {
+        const float a = degrees * 3.14159265f / 180, c = std::cos(a), s = std::sin(a);
+        const float x = axis.x, y = axis.y, z = axis.z, t = 1 - c;
+        return std::array<float, 9>{t * x * x + c,     t * x * y - s * z, t * x * z + s * y,
+                                    t * x * y + s * z, t * y * y + c,     t * y * z - s * x,
+                                    t * x * z - s * y, t * y * z + s * x, t * z * z + c};
+    };
+    struct Spec {
+        int shape;
+        Vec3 position, size, color;
+        std::array<float, 9> rotation;
+    };
+    const Spec specs[] = {
+        {1, {0, 1, 0}, {6, 2, 3}, {0.9f, 0.1f, 0.1f}, rotation({0, 1, 0}, 30)},
+        {1, {8, 2.5f, 2}, {2, 5, 2}, {0.1f, 0.8f, 0.1f}, rotation({0, 0, 1}, 20)},
+        {0, {-7, 1.5f, 0}, {3, 3, 3}, {0.1f, 0.2f, 0.9f}, rotation({0, 1, 0}, 0)},
+        {1, {0, 0.5f, -8}, {4, 1, 8}, {0.95f, 0.85f, 0.1f}, rotation({1, 0, 0}, 15)},
+    };
+    Asset a;
+    a.format = "roblox-model";
+    a.addNode("Rotated", "Model");
+    for (const Spec& sp : specs) {
+        const int n = a.addNode("Part", "Part", 0);
+        CFrame cf;
+        cf.position = sp.position;
+        cf.rotation = sp.rotation;
+        a.nodes[std::size_t(n)].properties = {
+            prop("Name", "string", std::string("Part")), prop("CFrame", "CFrame", cf),
+            prop("size", "Vector3", sp.size), prop("Color3uint8", "Color3uint8", sp.color),
+            prop("shape", "Enum", std::int64_t(sp.shape))};
+    }
+    const Asset model = decoded(writeModel("parts_instanced", a));
+    view_.setGridVisible(false);
+    render::CaptureOptions capture;
+    capture.size = QSize(400, 300);
+
+    view_.setAsset(model);
+    ASSERT_EQ(view_.scene()->meshCount(), 2);  // Ball, Block
+    EXPECT_EQ(view_.scene()->instanceCount(1), 3);
+    const QVector3D eye = view_.camera()->position(), center = view_.camera()->viewCenter();
+    const QImage instanced =
+        view_.captureImageBlocking(capture).convertToFormat(QImage::Format_RGB32);
+
+    Asset baked;
+    baked.format = "test-baked-parts";
+    baked.meshes = buildPartMeshes(extractRobloxParts(model));
+    view_.setAsset(baked);
+    ASSERT_EQ(view_.scene()->meshCount(), 1);
+    EXPECT_EQ(view_.scene()->instanceCount(0), 0);
+    view_.scene()->meshMaterial(0)->setBaseColor(QColor(255, 255, 255));  // as parts are drawn
+    view_.camera()->setPosition(eye);
+    view_.camera()->setViewCenter(center);
+    const QImage bakedShot =
+        view_.captureImageBlocking(capture).convertToFormat(QImage::Format_RGB32);
+    if (qEnvironmentVariableIsSet("MESHSCOPE_KEEP_IMAGES")) {
+        instanced.save("/tmp/parts_instanced.png");
+        bakedShot.save("/tmp/parts_baked.png");
+    }
+    for (int hue : {0, 120, 228, 54}) EXPECT_GT(pixelsOfHue(instanced, hue), 100) << "hue " << hue;
+    ASSERT_EQ(instanced.size(), bakedShot.size());
+    EXPECT_LT(test::differingPixels(instanced, bakedShot, 8), 400 * 300 / 1000);
+}
+
 TEST_F(PartsViewport, HundredThousandPartsBatchIntoFewMeshes) {
     const Asset place = makeRobloxPlace(100000);
     const auto written = writeRobloxModel(place);
@@ -198,6 +279,16 @@ TEST_F(PartsViewport, HundredThousandPartsBatchIntoFewMeshes) {
     EXPECT_EQ(view_.robloxParts()->parts().size(), 100000u);
     EXPECT_LE(view_.scene()->meshCount(), 4);
     EXPECT_GE(view_.scene()->meshCount(), 1);
+    // The 90 000 opaque blocks are one instanced mesh; every tenth part is translucent (baked
+    // into batches that can be sorted). 12 triangles a block either way.
+    int instancedMeshes = 0;
+    for (int m = 0; m < view_.scene()->meshCount(); ++m) {
+        if (view_.scene()->instanceCount(m) == 0) continue;
+        ++instancedMeshes;
+        EXPECT_EQ(view_.scene()->instanceCount(m), 90000);
+    }
+    EXPECT_EQ(instancedMeshes, 1);
+    EXPECT_EQ(view_.scene()->stats().triangles, 1'200'000u);
     std::printf("100000 parts: scene built in %lld ms, %d meshes, %llu triangles\n",
                 static_cast<long long>(ms), view_.scene()->meshCount(),
                 static_cast<unsigned long long>(view_.scene()->stats().triangles));
@@ -218,7 +309,8 @@ TEST_F(PartsViewport, MeshPartResolvedFromAssetFolderIsFittedToItsSize) {
     render::RobloxPartsView* parts = view_.robloxParts();
     EXPECT_TRUE(parts->unresolved().isEmpty()) << parts->unresolved().join('\n').toStdString();
     EXPECT_EQ(parts->resolvedMeshCount(), 1);
-    ASSERT_EQ(view_.scene()->meshCount(), 2);  // the placed sphere + the batched shapes
+    ASSERT_EQ(view_.scene()->meshCount(), 6);       // the placed sphere + one mesh per shape
+    EXPECT_EQ(view_.scene()->instanceCount(0), 0);  // the sphere, placed by its vertices
     // The MeshPart is 3×3×3 studs at (30, 1.5, 0): the radius-1 sphere is scaled to fit it.
     const Bounds b = view_.scene()->bounds();
     EXPECT_NEAR(b.max.x, 31.5, 0.05);

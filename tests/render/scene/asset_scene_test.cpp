@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "meshscope/core/mesh_generators.h"
+#include "meshscope/core/roblox_parts.h"
 #include "meshscope/render/camera_controller.h"
 #include "meshscope/render/ground_grid.h"
 #include "meshscope/render/materials.h"
@@ -127,6 +128,59 @@ TEST(AssetScene, UploadsOneVertexAndOneIndexBufferPerMesh) {
     EXPECT_EQ(s.vertices, mesh.positions.size());
     EXPECT_EQ(s.triangles, mesh.lods[0].triangleCount);
     EXPECT_EQ(s.drawCalls, 1);
+}
+
+TEST(MeshPacking, InstancesCarryTheirTransformAndColour) {
+    ShapeInstance a, b;
+    for (int i = 0; i < 12; ++i) b.transform[std::size_t(i)] = float(i) + 0.5f;
+    b.color = {255, 51, 0, 128};
+    const QByteArray packed = packInstances({a, b});
+    ASSERT_EQ(packed.size(), 2 * kInstanceStride);
+    float f[16];
+    std::memcpy(f, packed.constData() + kInstanceStride, sizeof f);
+    for (int i = 0; i < 12; ++i) EXPECT_EQ(f[i], float(i) + 0.5f) << i;
+    EXPECT_FLOAT_EQ(f[12], 1.0f);
+    EXPECT_FLOAT_EQ(f[13], 0.2f);
+    EXPECT_FLOAT_EQ(f[14], 0.0f);
+    EXPECT_FLOAT_EQ(f[15], 128 / 255.f);
+}
+
+// One unit block drawn three times: one upload of its 24 vertices, one instance record each,
+// stats and bounds counting every placed copy.
+TEST(AssetScene, InstancedMeshCountsEveryCopyAndGrowsTheBounds) {
+    Qt3DCore::QEntity root;
+    AssetScene scene(&root);
+    const Mesh unit = partShapeMesh(PartShape::Block);
+    std::vector<ShapeInstance> instances(3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        RobloxPart p;
+        p.size = {2, 4, 6};
+        p.cframe.position = {float(i) * 10, 0, 0};
+        instances[i].transform = partInstanceTransform(p);
+    }
+    instances[2].transform[3] = -20;  // the third one at x = -20
+    const int mesh = scene.addInstancedMesh(unit, instances);
+    ASSERT_EQ(mesh, 0);
+    ASSERT_EQ(scene.meshCount(), 1);
+    EXPECT_EQ(scene.instanceCount(0), 3);
+    EXPECT_EQ(std::size_t(scene.vertexBuffer(0)->data().size()), unit.positions.size() * 48);
+    EXPECT_EQ(scene.meshRenderer(0)->instanceCount(), 3);
+    const SceneStats s = scene.stats();
+    EXPECT_EQ(s.vertices, 3 * unit.positions.size());
+    EXPECT_EQ(s.triangles, 3u * 12u);
+    EXPECT_EQ(s.drawCalls, 1);
+    const Bounds b = scene.bounds();
+    EXPECT_FLOAT_EQ(b.min.x, -21);
+    EXPECT_FLOAT_EQ(b.max.x, 11);
+    EXPECT_FLOAT_EQ(b.min.y, -2);
+    EXPECT_FLOAT_EQ(b.max.z, 3);
+    scene.setWireframe(true);
+    EXPECT_TRUE(scene.meshMaterial(0)->wireframe());
+    EXPECT_EQ(scene.stats().drawCalls, 2);
+    // A plain mesh after it keeps its own placement.
+    scene.setAsset(makeLodSphere(3));
+    EXPECT_EQ(scene.instanceCount(0), 0);
+    EXPECT_EQ(scene.meshRenderer(0)->instanceCount(), 1);
 }
 
 TEST(AssetScene, SwitchingLodChangesOnlyTheDrawnIndexRange) {

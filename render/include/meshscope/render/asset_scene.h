@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "meshscope/core/asset.h"
+#include "meshscope/core/roblox_parts.h"
 #include "meshscope/render/mesh_packing.h"
 
 namespace Qt3DCore {
@@ -40,6 +41,11 @@ public:
 
     // Replaces the scene with `asset`'s meshes (the asset is not kept).
     void setAsset(const Asset& asset);
+    // Adds a mesh drawn once per instance (one draw call): `unit` placed by each instance's
+    // transform and tinted by its colour (the material's base colour is white). Stats count
+    // every instance's vertices and triangles; bounds grow by every placed copy. Returns the
+    // new mesh's index.
+    int addInstancedMesh(const Mesh& unit, const std::vector<ShapeInstance>& instances);
     void clear();
 
     int meshCount() const { return static_cast<int>(meshes_.size()); }
@@ -47,6 +53,8 @@ public:
     Qt3DRender::QGeometryRenderer* meshRenderer(int mesh) const;
     Qt3DCore::QBuffer* vertexBuffer(int mesh) const;
     Qt3DCore::QBuffer* indexBuffer(int mesh) const;
+    // Instances a mesh is drawn with (0 for a mesh placed by its own vertices).
+    int instanceCount(int mesh) const;
     LitMaterial* meshMaterial(int mesh) const;
 
     // LOD control: `lod` is clamped to the mesh's levels. Only the drawn index range changes.
@@ -80,13 +88,18 @@ private:
         Qt3DRender::QGeometryRenderer* renderer = nullptr;
         Qt3DCore::QBuffer* vertexBuffer = nullptr;
         Qt3DCore::QBuffer* indexBuffer = nullptr;
+        Qt3DCore::QBuffer* instanceBuffer = nullptr;
         LitMaterial* material = nullptr;
         std::vector<IndexRange> lods;
         std::uint32_t vertexCount = 0;
+        std::uint32_t instances = 0;  // 0: not instanced
         bool lines = false;
         bool hidden = false;
         int lod = 0;
     };
+    // A new entity for `mesh` (its geometry uploaded, a LitMaterial placing it by its vertices,
+    // or once per instance when `instances` is given), appended to meshes_.
+    MeshItem& addItem(const Mesh& mesh, const std::vector<ShapeInstance>* instances);
     void applyLod(MeshItem& item);
 
     Qt3DCore::QEntity* root_;

@@ -1,7 +1,7 @@
 // The GLSL materials of the viewer (OpenGL 3.2 core profile; shaders in resources/shaders):
 // LitMaterial (headlight + hemisphere lighting times vertex colour, optional wireframe overlay
-// pass and selection highlight, opaque or translucent), GridMaterial (fading lines) and
-// BackgroundMaterial (gradient).
+// pass and selection highlight, opaque or translucent; per-vertex or per-instance placement),
+// GridMaterial (fading lines) and BackgroundMaterial (gradient).
 #pragma once
 
 #include <QColor>
@@ -18,7 +18,12 @@ namespace meshscope::render {
 class LitMaterial : public Qt3DRender::QMaterial {
     Q_OBJECT
 public:
-    explicit LitMaterial(Qt3DCore::QNode* parent = nullptr);
+    enum class Placement { Vertices, Instances };
+    // Placement::Instances: the mesh is drawn once per instance, each placed and tinted by the
+    // per-instance attributes instanceRow0..2 (rows of a 3×4 affine transform) and instanceColor
+    // (shaders/lit_instanced.vert).
+    explicit LitMaterial(Qt3DCore::QNode* parent = nullptr,
+                         Placement placement = Placement::Vertices);
 
     void setBaseColor(const QColor& color);
     void setHighlighted(bool on);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "meshscope/core/asset.h"
+#include "meshscope/core/roblox_parts.h"
 
 namespace meshscope::render {
 
@@ -40,6 +41,11 @@ struct PackedMesh {
 };
 
 PackedMesh packMesh(const Mesh& mesh);
+
+// Per-instance records of an instanced mesh, kInstanceStride bytes each: the 12 floats of the
+// instance transform (three rows of four), then its colour as 4 floats 0..1.
+inline constexpr int kInstanceStride = 64;
+QByteArray packInstances(const std::vector<ShapeInstance>& instances);
 
 // Index range of `lod` clamped to the index array; an empty mesh gives {0, 0}.
 IndexRange lodRange(const Mesh& mesh, int lod);

@@ -1,11 +1,12 @@
-// The 3D side of Roblox models and places: turns a decoded instance tree into a scene asset
-// (parts batched into a few merged meshes; MeshPart / SpecialMesh meshes resolved from the asset
-// folders and placed), draws a selection box around the selected part and picks parts under the
-// mouse with a CPU ray cast against their boxes. Translucent parts (0 < Transparency < 1) get
-// their own entities with a translucent LitMaterial and the translucentLayer(), which the
-// viewport draws after the opaque scene, back to front; beyond kMaxSortedTranslucentParts they
-// share batched meshes whose index buffers are reordered part by part, back to front, whenever
-// the camera moves. Owned by the Viewport.
+// The 3D side of Roblox models and places: turns a decoded instance tree into a scene (opaque
+// parts drawn by instancing, one mesh per shape, each part a 64-byte instance record instead of
+// baked vertices; MeshPart / SpecialMesh meshes resolved from the asset folders and placed), draws
+// a selection box around the selected part and picks parts under the mouse with a CPU ray cast
+// against their boxes. Translucent parts (0 < Transparency < 1) get their own entities with a
+// translucent LitMaterial and the translucentLayer(), which the viewport draws after the opaque
+// scene, back to front; beyond kMaxSortedTranslucentParts they share batched meshes whose index
+// buffers are reordered part by part, back to front, whenever the camera moves. Owned by the
+// Viewport.
 #pragma once
 
 #include <QObject>
@@ -70,8 +71,9 @@ public:
     const std::vector<int>& translucentMeshes() const { return translucentMeshes_; }
 
     const std::vector<RobloxPart>& parts() const { return parts_; }
-    // The asset shown in the scene (its meshes are the scene's; skinned MeshPart meshes come with
-    // a placed copy of their skeleton each); empty when no parts are shown.
+    // The asset shown in the scene (its meshes are the scene's, in the same order; an instanced
+    // scene mesh is here as its unit shape; skinned MeshPart meshes come with a placed copy of
+    // their skeleton each); empty when no parts are shown.
     const Asset& sceneAsset() const { return sceneAsset_; }
     // One line per mesh reference that could not be resolved or decoded.
     const QStringList& unresolved() const { return unresolved_; }
