@@ -24,7 +24,9 @@ PackedMesh packMesh(const Mesh& mesh) {
     const std::size_t n = mesh.positions.size();
     out.vertexCount = static_cast<std::uint32_t>(n);
     out.lines = mesh.primitive == Primitive::Lines;
-    out.vertices.resize(static_cast<qsizetype>(n * VertexLayout::kStride));
+    // Sized by the constructor: QByteArray::resize() rounds a fresh allocation up to the next
+    // power of two (a 69 MB vertex array took 134 MB).
+    out.vertices = QByteArray(static_cast<qsizetype>(n * VertexLayout::kStride), Qt::Uninitialized);
     char* dst = out.vertices.data();
     const bool hasNormals = mesh.normals.size() == n;
     const bool hasColors = mesh.colors.size() == n;
@@ -56,7 +58,8 @@ PackedMesh packMesh(const Mesh& mesh) {
     }
 
     out.indexCount = static_cast<std::uint32_t>(mesh.indices.size());
-    out.indices.resize(static_cast<qsizetype>(mesh.indices.size() * sizeof(std::uint32_t)));
+    out.indices = QByteArray(static_cast<qsizetype>(mesh.indices.size() * sizeof(std::uint32_t)),
+                             Qt::Uninitialized);
     if (!mesh.indices.empty())
         std::memcpy(out.indices.data(), mesh.indices.data(), mesh.indices.size() * 4);
     auto* idx = reinterpret_cast<std::uint32_t*>(out.indices.data());

@@ -122,12 +122,14 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
     std::map<std::string, std::optional<Resolved>> cache;  // resolved path → mesh
     Asset sceneAsset;
     sceneAsset.format = "roblox-parts";
-    std::vector<RobloxPart> boxes;
+    // Parts drawn as their shape (no mesh, or one that is not resolved), by index into parts_.
+    std::vector<std::size_t> boxes;
     boxes.reserve(parts_.size());
     std::vector<bool> translucent;  // per scene mesh
-    for (const RobloxPart& p : parts_) {
+    for (std::size_t i = 0; i < parts_.size(); ++i) {
+        const RobloxPart& p = parts_[i];
         if (p.meshId.empty() || p.transparency >= 0.999f) {
-            boxes.push_back(p);
+            boxes.push_back(i);
             continue;
         }
         const auto nodeName = QString::fromStdString(asset.nodes[std::size_t(p.node)].name);
@@ -168,20 +170,20 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
             translucent.push_back(p.transparency > 0);
             ++resolvedMeshes_;
         } else {
-            boxes.push_back(p);
+            boxes.push_back(i);
         }
     }
     // Opaque shapes drawn by instancing, one mesh per shape (added after the scene is set);
     // translucent ones one mesh each so that they can be sorted back to front (batched, with
     // their vertices baked, when there are very many).
     const auto firstTranslucent = std::stable_partition(
-        boxes.begin(), boxes.end(), [](const RobloxPart& p) { return p.transparency <= 0; });
+        boxes.begin(), boxes.end(), [this](std::size_t i) { return parts_[i].transparency <= 0; });
     const std::vector<ShapeInstanceGroup> opaqueGroups =
-        groupShapeInstances(std::vector<RobloxPart>(boxes.begin(), firstTranslucent));
-    std::vector<RobloxPart> translucentBoxes(firstTranslucent, boxes.end());
-    std::erase_if(translucentBoxes, [](const RobloxPart& p) { return p.transparency >= 0.999f; });
-    boxes.clear();
-    boxes.shrink_to_fit();
+        groupShapeInstances(parts_, {boxes.begin(), firstTranslucent});
+    std::vector<RobloxPart> translucentBoxes;
+    for (auto it = firstTranslucent; it != boxes.end(); ++it)
+        if (parts_[*it].transparency < 0.999f) translucentBoxes.push_back(parts_[*it]);
+    boxes = {};
     std::vector<Mesh> translucentShapes;
     std::vector<PartIndexRange> translucentRanges;  // of the batched ones
     if (translucentBoxes.size() <= kMaxSortedTranslucentParts) {

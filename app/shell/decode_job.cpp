@@ -37,7 +37,7 @@ DecodeOutcome DecodeJob::decodeNow(const QString& path, const std::atomic<bool>*
     constexpr qint64 kStep = qint64(8) << 20;
     const qint64 size = file.size();
     if (size > kStep) {
-        out.bytes.resize(size);
+        out.bytes = QByteArray(size, Qt::Uninitialized);  // resize() would round up to 2^n
         qint64 done = 0;
         while (done < size) {
             if (cancel && cancel->load(std::memory_order_relaxed)) {

@@ -259,10 +259,17 @@ const char* brickColorName(int number) {
 }
 
 std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
+    // Which nodes are parts, found once: the vector is then allocated at its size (growing it by
+    // doubling left a 600 000-part place with 193 MB of RobloxParts instead of ~110).
+    std::vector<std::uint8_t> isPart(asset.nodes.size());
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < asset.nodes.size(); ++i)
+        count += isPart[i] = isRenderablePartClass(asset.nodes[i].kind);
     std::vector<RobloxPart> parts;
+    parts.reserve(count);
     for (std::size_t i = 0; i < asset.nodes.size(); ++i) {
         const Node& n = asset.nodes[i];
-        if (!isRenderablePartClass(n.kind)) continue;
+        if (!isPart[i]) continue;
         RobloxPart p;
         p.node = int(i);
         p.className = n.kind;
@@ -469,11 +476,15 @@ std::array<float, 12> partInstanceTransform(const RobloxPart& part) {
             r[6] * s.x, r[7] * s.y, r[8] * s.z, t.z};
 }
 
-std::vector<ShapeInstanceGroup> groupShapeInstances(const std::vector<RobloxPart>& parts) {
+std::vector<ShapeInstanceGroup> groupShapeInstances(const std::vector<RobloxPart>& parts,
+                                                    std::span<const std::size_t> which) {
     constexpr std::size_t kShapes = 5;
+    const auto drawn = [&](std::size_t i) {
+        return i < parts.size() && parts[i].transparency < 0.999f;
+    };
     std::array<std::size_t, kShapes> counts{};
-    for (const RobloxPart& p : parts)
-        if (p.transparency < 0.999f) ++counts[std::size_t(p.shape) % kShapes];
+    for (std::size_t i : which)
+        if (drawn(i)) ++counts[std::size_t(parts[i].shape) % kShapes];
     std::array<int, kShapes> groupOf{};
     std::vector<ShapeInstanceGroup> groups;
     for (std::size_t s = 0; s < kShapes; ++s) {
@@ -483,13 +494,19 @@ std::vector<ShapeInstanceGroup> groupShapeInstances(const std::vector<RobloxPart
         g.shape = PartShape(s);
         g.instances.reserve(counts[s]);
     }
-    for (std::size_t i = 0; i < parts.size(); ++i) {
+    for (std::size_t i : which) {
+        if (!drawn(i)) continue;
         const RobloxPart& p = parts[i];
-        if (p.transparency >= 0.999f) continue;
         groups[std::size_t(groupOf[std::size_t(p.shape) % kShapes])].instances.push_back(
             {partInstanceTransform(p), rgba(p), i});
     }
     return groups;
+}
+
+std::vector<ShapeInstanceGroup> groupShapeInstances(const std::vector<RobloxPart>& parts) {
+    std::vector<std::size_t> all(parts.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    return groupShapeInstances(parts, all);
 }
 
 std::vector<std::uint32_t> partIndicesBackToFront(const std::vector<std::uint32_t>& indices,

@@ -207,6 +207,16 @@ TEST(RobloxParts, InstancesPlaceUnitShapesLikeTheBakedBatch) {
     EXPECT_EQ(groups[1].instances[1].part, 6u);
     EXPECT_EQ(groups[1].instances[1].color.a, 191);
     EXPECT_TRUE(groupShapeInstances({}).empty());
+    // A subset by index, in the order given; indices past the parts are ignored.
+    const std::size_t which[] = {6, 2, 1, 99};
+    const auto some = groupShapeInstances(parts, which);
+    ASSERT_EQ(some.size(), 2u);
+    EXPECT_EQ(some[0].shape, PartShape::Block);
+    ASSERT_EQ(some[0].instances.size(), 2u);
+    EXPECT_EQ(some[0].instances[0].part, 6u);
+    EXPECT_EQ(some[0].instances[1].part, 1u);
+    EXPECT_EQ(some[0].instances[0].transform, partInstanceTransform(parts[6]));
+    EXPECT_EQ(some[1].shape, PartShape::Cylinder);
 }
 
 TEST(RobloxParts, BatchIndexRangesCoverEachDrawnPartOnce) {

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,9 @@ struct ShapeInstanceGroup {
 // instance (a 64-byte record a part instead of the ~800 bytes of baked vertices and indices
 // buildPartMeshes gives it). Parts with transparency >= 1 are left out, as buildPartMeshes does.
 std::vector<ShapeInstanceGroup> groupShapeInstances(const std::vector<RobloxPart>& parts);
+// The same for the parts whose indices `which` lists (in that order), without copying them.
+std::vector<ShapeInstanceGroup> groupShapeInstances(const std::vector<RobloxPart>& parts,
+                                                    std::span<const std::size_t> which);
 // A part's instance transform (see ShapeInstance).
 std::array<float, 12> partInstanceTransform(const RobloxPart& part);
 
