@@ -145,7 +145,7 @@ TEST(MeshPacking, InstancesCarryTheirTransformAndColour) {
     EXPECT_FLOAT_EQ(f[15], 128 / 255.f);
 }
 
-// One unit block drawn three times: one upload of its 24 vertices, one instance record each,
+// One unit block drawn four times: one upload of its 24 vertices, one instance record each,
 // stats and bounds counting every placed copy.
 TEST(AssetScene, InstancedMeshCountsEveryCopyAndGrowsTheBounds) {
     Qt3DCore::QEntity root;
@@ -159,20 +159,24 @@ TEST(AssetScene, InstancedMeshCountsEveryCopyAndGrowsTheBounds) {
         instances[i].transform = partInstanceTransform(p);
     }
     instances[2].transform[3] = -20;  // the third one at x = -20
+    // A fourth at a NaN position (a hostile CFrame) is drawn but leaves the bounds alone.
+    instances.push_back(instances[0]);
+    instances[3].transform[7] = std::numeric_limits<float>::quiet_NaN();
     const int mesh = scene.addInstancedMesh(unit, instances);
     ASSERT_EQ(mesh, 0);
     ASSERT_EQ(scene.meshCount(), 1);
-    EXPECT_EQ(scene.instanceCount(0), 3);
+    EXPECT_EQ(scene.instanceCount(0), 4);
     EXPECT_EQ(std::size_t(scene.vertexBuffer(0)->data().size()), unit.positions.size() * 48);
-    EXPECT_EQ(scene.meshRenderer(0)->instanceCount(), 3);
+    EXPECT_EQ(scene.meshRenderer(0)->instanceCount(), 4);
     const SceneStats s = scene.stats();
-    EXPECT_EQ(s.vertices, 3 * unit.positions.size());
-    EXPECT_EQ(s.triangles, 3u * 12u);
+    EXPECT_EQ(s.vertices, 4 * unit.positions.size());
+    EXPECT_EQ(s.triangles, 4u * 12u);
     EXPECT_EQ(s.drawCalls, 1);
     const Bounds b = scene.bounds();
     EXPECT_FLOAT_EQ(b.min.x, -21);
     EXPECT_FLOAT_EQ(b.max.x, 11);
     EXPECT_FLOAT_EQ(b.min.y, -2);
+    EXPECT_FLOAT_EQ(b.max.y, 2);
     EXPECT_FLOAT_EQ(b.max.z, 3);
     scene.setWireframe(true);
     EXPECT_TRUE(scene.meshMaterial(0)->wireframe());
