@@ -5,6 +5,7 @@
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -41,10 +42,12 @@ StructureDock::StructureDock(QWidget* parent) : QDockWidget(tr("Structure"), par
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     proxy_->setFilterKeyColumn(-1);
     view_->setModel(proxy_);
-    connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
-        proxy_->setFilterFixedString(text);
-        if (!text.isEmpty()) view_->expandAll();
-    });
+    filterTimer_ = new QTimer(this);
+    filterTimer_->setSingleShot(true);
+    filterTimer_->setInterval(kFilterDelayMs);
+    connect(filterTimer_, &QTimer::timeout, this, &StructureDock::applyFilter);
+    connect(filter_, &QLineEdit::textChanged, this, &StructureDock::onFilterTextChanged);
+    connect(filter_, &QLineEdit::returnPressed, this, &StructureDock::applyFilter);
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &StructureDock::onViewSelection);
 }
@@ -66,6 +69,31 @@ void StructureDock::setDocument(AssetDocument* document) {
     connect(document_, &AssetDocument::selectionChanged, this,
             [this](int node, quint64, quint64) { onDocumentSelection(node); });
     expandTop();
+}
+
+void StructureDock::onFilterTextChanged(const QString& text) {
+    const std::size_t nodes = document_ ? document_->asset().nodes.size() : 0;
+    if (text.isEmpty() || nodes <= kImmediateFilterNodes)
+        applyFilter();
+    else
+        filterTimer_->start();  // restarts: the pass runs once the typing pauses
+}
+
+void StructureDock::applyFilter() {
+    filterTimer_->stop();
+    const QString text = filter_->text();
+    if (text == applied_) return;
+    applied_ = text;
+    proxy_->setFilterFixedString(text);
+    if (!text.isEmpty()) view_->expandAll();
+}
+
+bool StructureDock::filterPending() const {
+    return filterTimer_->isActive();
+}
+
+QString StructureDock::appliedFilter() const {
+    return applied_;
 }
 
 void StructureDock::onDocumentSelection(int node) {

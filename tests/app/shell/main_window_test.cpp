@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
@@ -18,8 +19,10 @@
 
 #include "asset_document.h"
 #include "diagnostics_dock.h"
+#include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
+#include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/viewport.h"
 #include "node_tree_model.h"
@@ -270,4 +273,60 @@ TEST(MainWindow, ViewShortcutsWorkWhileTheThreeDViewHasFocus) {
     const bool grid = window.viewport()->gridVisible();
     QTest::keyClick(view, Qt::Key_G);
     EXPECT_NE(window.viewport()->gridVisible(), grid);
+}
+
+// On a 100 000-part place the filter runs once the typing pauses, not at every keystroke: four
+// keystrokes in a row leave the tree as it was until the pause, then one pass keeps the typed
+// part and its ancestors. Enter applies at once; clearing the box too.
+TEST(MainWindow, FilterOnALargePlaceWaitsForAPauseInTheTyping) {
+    const Asset place = makeRobloxPlace(100000);
+    const auto written = writeRobloxModel(place);
+    ASSERT_TRUE(written.ok());
+    MainWindow window;
+    window.setInteractive(false);
+    window.document()->setDecoded(
+        "place.rbxl", "place.rbxl",
+        QByteArray(reinterpret_cast<const char*>(written.bytes.data()),
+                   qsizetype(written.bytes.size())),
+        decodeBytes(ByteSpan(written.bytes.data(), written.bytes.size())));
+    ASSERT_GT(window.document()->asset().nodes.size(), StructureDock::kImmediateFilterNodes);
+    StructureDock* dock = window.structureDock();
+    QAbstractItemModel* model = dock->view()->model();
+    const int roots = model->rowCount();
+    ASSERT_EQ(roots, 2);  // Workspace, Lighting
+    QElapsedTimer t;
+    t.start();
+    for (const char* typed : {"P", "Pa", "Par", "Part99999"}) {
+        dock->filterEdit()->setText(typed);
+        EXPECT_TRUE(dock->filterPending()) << typed;
+        EXPECT_EQ(dock->appliedFilter(), QString()) << typed;
+        EXPECT_EQ(model->rowCount(), roots) << typed;
+    }
+    const qint64 typing = t.restart();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !dock->filterPending(); }, 5000));
+    std::printf("4 keystrokes: %lld ms; the one filtering pass after the pause: %lld ms\n",
+                static_cast<long long>(typing), static_cast<long long>(t.elapsed()));
+    EXPECT_EQ(dock->appliedFilter(), QStringLiteral("Part99999"));
+    // Workspace > Group999 > Part99999, one row at each level.
+    ASSERT_EQ(model->rowCount(), 1);
+    const QModelIndex workspace = model->index(0, 0);
+    EXPECT_EQ(workspace.data().toString(), QStringLiteral("Workspace"));
+    ASSERT_EQ(model->rowCount(workspace), 1);
+    const QModelIndex group = model->index(0, 0, workspace);
+    EXPECT_EQ(group.data().toString(), QStringLiteral("Group999"));
+    ASSERT_EQ(model->rowCount(group), 1);
+    EXPECT_EQ(model->index(0, 0, group).data().toString(), QStringLiteral("Part99999"));
+
+    // Enter applies what is typed without waiting.
+    dock->filterEdit()->setText("Group12");
+    EXPECT_TRUE(dock->filterPending());
+    emit dock->filterEdit()->returnPressed();
+    EXPECT_FALSE(dock->filterPending());
+    EXPECT_EQ(dock->appliedFilter(), QStringLiteral("Group12"));
+    ASSERT_EQ(model->rowCount(), 1);
+    EXPECT_EQ(model->rowCount(model->index(0, 0)), 11);  // Group12, Group120 ... Group129
+    // Clearing shows the whole tree at once.
+    dock->filterEdit()->clear();
+    EXPECT_FALSE(dock->filterPending());
+    EXPECT_EQ(model->rowCount(), roots);
 }
