@@ -1,6 +1,7 @@
 // Renderable parts of a Roblox instance tree (see roblox_parts.h): property lookup by serialized
 // and current names, the BrickColor palette, unit shape meshes, batching and CPU picking.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <numbers>
@@ -18,28 +19,95 @@ bool equalsNoCase(std::string_view a, std::string_view b) {
            });
 }
 
-// The first property of node `node` whose name matches one of `names` (case-insensitively)
-// and holds a T: the node's own list first, then its table's columns (Asset::properties order).
-template <typename T>
-std::optional<T> findValue(const Asset& asset, int node,
-                           std::initializer_list<std::string_view> names) {
-    const Node& n = asset.nodes[std::size_t(node)];
-    const PropertyTable* table = n.table >= 0 && std::size_t(n.table) < asset.propertyTables.size()
-                                     ? &asset.propertyTables[std::size_t(n.table)]
-                                     : nullptr;
-    for (std::string_view name : names) {
-        for (const Property& p : n.properties)
-            if (equalsNoCase(p.name, name))
-                if (const T* v = std::get_if<T>(&p.value)) return *v;
-        if (!table) continue;
-        for (const PropertyColumn& c : table->columns) {
-            if (!equalsNoCase(c.name, name) || n.row >= c.rows()) continue;
-            Value v = c.value(n.row);
-            if (T* t = std::get_if<T>(&v)) return std::move(*t);
+// The name lists parts are read by: serialized and current names, tried in order.
+enum class Names : std::uint8_t {
+    CFrame,
+    Size,
+    Color,
+    BrickColor,
+    Transparency,
+    Shape,
+    MeshContentOrId,
+    MeshId,
+    Scale,
+    Offset,
+    MeshType,
+    Count
+};
+constexpr std::array<std::array<std::string_view, 2>, std::size_t(Names::Count)> kNames = {{
+    {"CFrame", "CoordinateFrame"},
+    {"size", "Size"},
+    {"Color3uint8", "Color"},
+    {"BrickColor", "brickColor"},
+    {"Transparency", {}},
+    {"shape", "Shape"},
+    {"MeshContent", "MeshId"},
+    {"MeshId", {}},
+    {"Scale", {}},
+    {"Offset", {}},
+    {"MeshType", {}},
+}};
+
+// Looks a node's properties up by one of those lists: the first property whose name matches a
+// name of the list (case-insensitively, names in list order) and holds a T, the node's own list
+// first, then its table's columns (Asset::properties order). Which columns of a table match a
+// list is found once per table, not once per node: a place's 600 000 parts share a few tables of
+// ~20 columns each.
+class PropertyFinder {
+public:
+    explicit PropertyFinder(const Asset& asset)
+        : asset_(asset), tables_(asset.propertyTables.size()) {}
+
+    template <typename T>
+    std::optional<T> get(int node, Names names) {
+        const Node& n = asset_.nodes[std::size_t(node)];
+        const auto& list = kNames[std::size_t(names)];
+        const bool hasTable = n.table >= 0 && std::size_t(n.table) < tables_.size();
+        const std::vector<Match>* matches = hasTable ? &columnsOf(n.table, names) : nullptr;
+        for (std::size_t k = 0; k < list.size(); ++k) {
+            if (list[k].empty()) continue;
+            for (const Property& p : n.properties)
+                if (equalsNoCase(p.name, list[k]))
+                    if (const T* v = std::get_if<T>(&p.value)) return *v;
+            if (!matches) continue;
+            const PropertyTable& table = asset_.propertyTables[std::size_t(n.table)];
+            for (const Match& m : *matches) {
+                if (m.name != k) continue;
+                const PropertyColumn& c = table.columns[m.column];
+                if (n.row >= c.rows()) continue;
+                Value v = c.value(n.row);
+                if (T* t = std::get_if<T>(&v)) return std::move(*t);
+            }
         }
+        return std::nullopt;
     }
-    return std::nullopt;
-}
+
+private:
+    struct Match {
+        std::size_t name;    // index into the list
+        std::size_t column;  // index into the table's columns
+    };
+    struct Slot {
+        bool ready = false;
+        std::vector<Match> matches;  // by name index, then column order
+    };
+
+    const std::vector<Match>& columnsOf(int table, Names names) {
+        Slot& slot = tables_[std::size_t(table)][std::size_t(names)];
+        if (!slot.ready) {
+            slot.ready = true;
+            const auto& list = kNames[std::size_t(names)];
+            const auto& columns = asset_.propertyTables[std::size_t(table)].columns;
+            for (std::size_t k = 0; k < list.size(); ++k)
+                for (std::size_t c = 0; !list[k].empty() && c < columns.size(); ++c)
+                    if (equalsNoCase(columns[c].name, list[k])) slot.matches.push_back({k, c});
+        }
+        return slot.matches;
+    }
+
+    const Asset& asset_;
+    std::vector<std::array<Slot, std::size_t(Names::Count)>> tables_;
+};
 
 struct BrickColorEntry {
     int number;
@@ -267,22 +335,21 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
         count += isPart[i] = isRenderablePartClass(asset.nodes[i].kind);
     std::vector<RobloxPart> parts;
     parts.reserve(count);
+    PropertyFinder find(asset);
     for (std::size_t i = 0; i < asset.nodes.size(); ++i) {
         const Node& n = asset.nodes[i];
         if (!isPart[i]) continue;
         RobloxPart p;
         p.node = int(i);
         p.className = n.kind;
-        if (const auto cf = findValue<CFrame>(asset, int(i), {"CFrame", "CoordinateFrame"}))
-            p.cframe = *cf;
-        if (const auto s = findValue<Vec3>(asset, int(i), {"size", "Size"})) p.size = *s;
-        if (const auto c = findValue<Vec3>(asset, int(i), {"Color3uint8", "Color"})) {
+        if (const auto cf = find.get<CFrame>(int(i), Names::CFrame)) p.cframe = *cf;
+        if (const auto s = find.get<Vec3>(int(i), Names::Size)) p.size = *s;
+        if (const auto c = find.get<Vec3>(int(i), Names::Color)) {
             p.color = *c;
-        } else if (const auto b =
-                       findValue<std::int64_t>(asset, int(i), {"BrickColor", "brickColor"})) {
+        } else if (const auto b = find.get<std::int64_t>(int(i), Names::BrickColor)) {
             if (auto rgb = brickColorRgb(int(*b))) p.color = *rgb;
         }
-        if (const auto t = findValue<double>(asset, int(i), {"Transparency"}))
+        if (const auto t = find.get<double>(int(i), Names::Transparency))
             p.transparency = float(std::clamp(*t, 0.0, 1.0));
         if (n.kind == "WedgePart") {
             p.shape = PartShape::Wedge;
@@ -291,32 +358,30 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
         } else if (n.kind == "Part" || n.kind == "SpawnLocation" || n.kind == "Seat" ||
                    n.kind == "VehicleSeat") {
             // Part.Shape / FormFactor-era "shape" token (a few classes inherit it from Part).
-            if (const auto s = findValue<std::int64_t>(asset, int(i), {"shape", "Shape"}))
+            if (const auto s = find.get<std::int64_t>(int(i), Names::Shape))
                 if (*s >= 0 && *s <= 4) p.shape = PartShape(*s);
         }
         if (n.kind == "MeshPart") {
-            if (const auto id = findValue<std::string>(asset, int(i), {"MeshContent", "MeshId"}))
+            if (const auto id = find.get<std::string>(int(i), Names::MeshContentOrId))
                 p.meshId = *id;
             if (p.meshId.empty())
-                if (const auto id = findValue<std::string>(asset, int(i), {"MeshId"}))
-                    p.meshId = *id;
+                if (const auto id = find.get<std::string>(int(i), Names::MeshId)) p.meshId = *id;
         }
         // A SpecialMesh / FileMesh child replaces the part's shape.
         for (int c : n.children) {
             if (c < 0 || std::size_t(c) >= asset.nodes.size()) continue;
             const Node& child = asset.nodes[std::size_t(c)];
             if (child.kind != "SpecialMesh" && child.kind != "FileMesh") continue;
-            if (const auto s = findValue<Vec3>(asset, c, {"Scale"})) p.meshScale = *s;
-            if (const auto o = findValue<Vec3>(asset, c, {"Offset"})) p.meshOffset = *o;
+            if (const auto s = find.get<Vec3>(c, Names::Scale)) p.meshScale = *s;
+            if (const auto o = find.get<Vec3>(c, Names::Offset)) p.meshOffset = *o;
             // MeshType: 2 Wedge, 3 Sphere, 5 FileMesh, 6 Brick (others keep the part's shape).
-            const auto type = findValue<std::int64_t>(asset, c, {"MeshType"});
+            const auto type = find.get<std::int64_t>(c, Names::MeshType);
             const std::int64_t mt = type ? *type : (child.kind == "FileMesh" ? 5 : -1);
             if (mt == 2) p.shape = PartShape::Wedge;
             if (mt == 3) p.shape = PartShape::Ball;
             if (mt == 6) p.shape = PartShape::Block;
             if (mt == 5)
-                if (const auto id = findValue<std::string>(asset, c, {"MeshId"});
-                    id && !id->empty()) {
+                if (const auto id = find.get<std::string>(c, Names::MeshId); id && !id->empty()) {
                     p.meshId = *id;
                     p.specialMesh = true;
                 }
