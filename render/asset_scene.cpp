@@ -218,6 +218,9 @@ Qt3DCore::QBuffer* AssetScene::vertexBuffer(int mesh) const {
 int AssetScene::instanceCount(int mesh) const {
     return mesh >= 0 && mesh < meshCount() ? int(meshes_[std::size_t(mesh)].instances) : 0;
 }
+Qt3DCore::QBuffer* AssetScene::instanceBuffer(int mesh) const {
+    return mesh >= 0 && mesh < meshCount() ? meshes_[std::size_t(mesh)].instanceBuffer : nullptr;
+}
 Qt3DCore::QBuffer* AssetScene::indexBuffer(int mesh) const {
     return mesh >= 0 && mesh < meshCount() ? meshes_[std::size_t(mesh)].indexBuffer : nullptr;
 }

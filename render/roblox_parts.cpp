@@ -19,6 +19,7 @@
 #include "meshscope/core/decode.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/materials.h"
+#include "meshscope/render/mesh_packing.h"
 
 namespace meshscope::render {
 
@@ -90,6 +91,7 @@ void RobloxPartsView::clear() {
     partOfNode_.clear();
     translucentMeshes_.clear();
     partSorted_.clear();
+    instanceSorted_ = {};
     scene_ = nullptr;
     resolvedMeshes_ = 0;
     sceneAsset_ = {};
@@ -186,7 +188,17 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
     boxes = {};
     std::vector<Mesh> translucentShapes;
     std::vector<PartIndexRange> translucentRanges;  // of the batched ones
-    if (translucentBoxes.size() <= kMaxSortedTranslucentParts) {
+    // Many translucent parts of one shape: one instanced mesh, sorted by instance (added with the
+    // opaque ones). Of several shapes: batches of baked vertices, sorted by index range, so that
+    // parts of different shapes still interleave back to front.
+    std::vector<ShapeInstanceGroup> translucentGroups;
+    if (translucentBoxes.size() > kMaxSortedTranslucentParts) {
+        translucentGroups = groupShapeInstances(translucentBoxes);
+        if (translucentGroups.size() != 1) translucentGroups.clear();
+    }
+    if (!translucentGroups.empty()) {
+        // drawn by instancing below
+    } else if (translucentBoxes.size() <= kMaxSortedTranslucentParts) {
         for (const RobloxPart& p : translucentBoxes)
             for (Mesh& m : buildPartMeshes({p})) {
                 const std::string& name = asset.nodes[std::size_t(p.node)].name;
@@ -221,6 +233,16 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
         scene->addInstancedMesh(unit, g.instances);
         sceneAsset_.meshes.push_back(std::move(unit));
     }
+    for (ShapeInstanceGroup& g : translucentGroups) {
+        Mesh unit = partShapeMesh(g.shape);
+        unit.name = "translucent parts: " + unit.name;
+        const int m = scene->addInstancedMesh(unit, g.instances);
+        sceneAsset_.meshes.push_back(std::move(unit));
+        scene->meshMaterial(m)->setTranslucent(true);
+        scene->meshEntity(m)->addComponent(translucentLayer_);
+        translucentMeshes_.push_back(m);
+        instanceSorted_ = {m, std::move(g.instances), {}};
+    }
     scene_ = scene;
     sortTranslucentParts();
     if (!unresolved_.isEmpty()) emit unresolvedChanged(unresolved_);
@@ -235,7 +257,7 @@ std::vector<int> RobloxPartsView::partSortedMeshes() const {
 
 void RobloxPartsView::scheduleTranslucentSort() {
     // The camera changes position, centre and up vector one by one: sort once they are all set.
-    if (partSorted_.empty() || sortScheduled_) return;
+    if ((partSorted_.empty() && instanceSorted_.sceneMesh < 0) || sortScheduled_) return;
     sortScheduled_ = true;
     QTimer::singleShot(0, this, [this]() {
         sortScheduled_ = false;
@@ -244,10 +266,23 @@ void RobloxPartsView::scheduleTranslucentSort() {
 }
 
 int RobloxPartsView::sortTranslucentParts() {
-    if (!scene_ || !camera_ || partSorted_.empty()) return 0;
+    if (!scene_ || !camera_ || (partSorted_.empty() && instanceSorted_.sceneMesh < 0)) return 0;
     const QVector3D eye = camera_->position();
     const QVector3D forward = (camera_->viewCenter() - eye).normalized();
     int rewritten = 0;
+    if (Qt3DCore::QBuffer* buffer = scene_->instanceBuffer(instanceSorted_.sceneMesh)) {
+        std::vector<std::uint32_t> order =
+            instancesBackToFront(instanceSorted_.instances, {eye.x(), eye.y(), eye.z()},
+                                 {forward.x(), forward.y(), forward.z()});
+        if (order != instanceSorted_.order) {
+            std::vector<ShapeInstance> sorted;
+            sorted.reserve(order.size());
+            for (std::uint32_t i : order) sorted.push_back(instanceSorted_.instances[i]);
+            buffer->setData(packInstances(sorted));
+            instanceSorted_.order = std::move(order);
+            ++rewritten;
+        }
+    }
     for (PartSortedMesh& m : partSorted_) {
         if (m.sceneMesh < 0 || std::size_t(m.sceneMesh) >= sceneAsset_.meshes.size()) continue;
         Qt3DCore::QBuffer* buffer = scene_->indexBuffer(m.sceneMesh);

@@ -574,6 +574,21 @@ std::vector<ShapeInstanceGroup> groupShapeInstances(const std::vector<RobloxPart
     return groupShapeInstances(parts, all);
 }
 
+std::vector<std::uint32_t> instancesBackToFront(const std::vector<ShapeInstance>& instances,
+                                                Vec3 eye, Vec3 forward) {
+    std::vector<std::pair<float, std::uint32_t>> depth(instances.size());
+    for (std::size_t i = 0; i < instances.size(); ++i) {
+        const auto& m = instances[i].transform;
+        const float d = dot(Vec3{m[3], m[7], m[11]} - eye, forward);
+        depth[i] = {std::isfinite(d) ? d : 0.0f, std::uint32_t(i)};
+    }
+    std::stable_sort(depth.begin(), depth.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<std::uint32_t> order(depth.size());
+    for (std::size_t i = 0; i < depth.size(); ++i) order[i] = depth[i].second;
+    return order;
+}
+
 std::vector<std::uint32_t> partIndicesBackToFront(const std::vector<std::uint32_t>& indices,
                                                   const std::vector<PartIndexRange>& ranges,
                                                   Vec3 eye, Vec3 forward) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
@@ -217,6 +218,19 @@ TEST(RobloxParts, InstancesPlaceUnitShapesLikeTheBakedBatch) {
     EXPECT_EQ(some[0].instances[1].part, 1u);
     EXPECT_EQ(some[0].instances[0].transform, partInstanceTransform(parts[6]));
     EXPECT_EQ(some[1].shape, PartShape::Cylinder);
+}
+
+TEST(RobloxParts, InstancesBackToFrontPutFarInstancesFirst) {
+    std::vector<ShapeInstance> instances(5);
+    const float zs[] = {2, 9, 5, 9, std::numeric_limits<float>::quiet_NaN()};
+    for (std::size_t i = 0; i < 5; ++i) instances[i].transform[11] = zs[i];
+    // Looking along +Z from z = 0: z 9 (twice, in their order), 5, 2; the NaN counts as the eye.
+    EXPECT_EQ(instancesBackToFront(instances, {0, 0, 0}, {0, 0, 1}),
+              (std::vector<std::uint32_t>{1, 3, 2, 0, 4}));
+    // From z = 20 looking back: the nearest-to-origin ones are now far.
+    EXPECT_EQ(instancesBackToFront(instances, {0, 0, 20}, {0, 0, -1}),
+              (std::vector<std::uint32_t>{0, 2, 1, 3, 4}));
+    EXPECT_TRUE(instancesBackToFront({}, {}, {0, 0, 1}).empty());
 }
 
 TEST(RobloxParts, BatchIndexRangesCoverEachDrawnPartOnce) {

@@ -2,7 +2,7 @@
 // part of every shape rendered by `meshscope --screenshot` and compared with a stored baseline
 // (tests/data/baselines/parts_shapes.png; refresh with MESHSCOPE_UPDATE_BASELINES=1), the
 // selection box following the selected node, a CPU pick at a part's projected centre, and a
-// 100 000-part place drawn as a few meshes (its opaque blocks as one instanced mesh).
+// 100 000-part place drawn as two instanced meshes (its opaque and its translucent blocks).
 #include <gtest/gtest.h>
 
 #include <QApplication>
@@ -267,7 +267,7 @@ TEST_F(PartsViewport, InstancedPartsMatchTheirBakedVertices) {
     EXPECT_LT(test::differingPixels(instanced, bakedShot, 8), 400 * 300 / 1000);
 }
 
-TEST_F(PartsViewport, HundredThousandPartsBatchIntoFewMeshes) {
+TEST_F(PartsViewport, HundredThousandPartsAreTwoInstancedMeshes) {
     const Asset place = makeRobloxPlace(100000);
     const auto written = writeRobloxModel(place);
     ASSERT_TRUE(written.ok());
@@ -277,17 +277,13 @@ TEST_F(PartsViewport, HundredThousandPartsBatchIntoFewMeshes) {
     view_.setAsset(asset);
     const qint64 ms = t.elapsed();
     EXPECT_EQ(view_.robloxParts()->parts().size(), 100000u);
-    EXPECT_LE(view_.scene()->meshCount(), 4);
-    EXPECT_GE(view_.scene()->meshCount(), 1);
-    // The 90 000 opaque blocks are one instanced mesh; every tenth part is translucent (baked
-    // into batches that can be sorted). 12 triangles a block either way.
-    int instancedMeshes = 0;
-    for (int m = 0; m < view_.scene()->meshCount(); ++m) {
-        if (view_.scene()->instanceCount(m) == 0) continue;
-        ++instancedMeshes;
-        EXPECT_EQ(view_.scene()->instanceCount(m), 90000);
-    }
-    EXPECT_EQ(instancedMeshes, 1);
+    // The 90 000 opaque blocks are one instanced mesh, the 10 000 translucent ones (every tenth
+    // part) another, sorted by instance. 12 triangles a block.
+    ASSERT_EQ(view_.scene()->meshCount(), 2);
+    const int translucent = view_.robloxParts()->instanceSortedMesh();
+    ASSERT_GE(translucent, 0);
+    EXPECT_EQ(view_.scene()->instanceCount(translucent), 10000);
+    EXPECT_EQ(view_.scene()->instanceCount(1 - translucent), 90000);
     EXPECT_EQ(view_.scene()->stats().triangles, 1'200'000u);
     std::printf("100000 parts: scene built in %lld ms, %d meshes, %llu triangles\n",
                 static_cast<long long>(ms), view_.scene()->meshCount(),

@@ -13,7 +13,9 @@
 #include <QImage>
 #include <Qt3DCore/QBuffer>
 #include <Qt3DRender/QCamera>
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <optional>
 
 #include "meshscope/core/decode.h"
@@ -21,6 +23,8 @@
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/roblox_parts.h"
 #include "meshscope/render/asset_scene.h"
+#include "meshscope/render/materials.h"
+#include "meshscope/render/mesh_packing.h"
 #include "meshscope/render/roblox_parts.h"
 #include "meshscope/render/viewport.h"
 #include "support/image_baseline.h"
@@ -38,6 +42,7 @@ struct Block {
     Vec3 color;
     std::optional<double> transparency;  // none: not stored (opaque)
     std::string meshId = {};             // set: a MeshPart showing that mesh
+    std::int64_t shape = 1;              // Part.Shape: 1 Block, 0 Ball ...
 };
 
 // The blocks written to a binary model and decoded again (the viewer's path).
@@ -54,7 +59,7 @@ Asset model(const std::vector<Block>& blocks) {
         node.properties = {prop("Name", "string", std::string("Part")),
                            prop("CFrame", "CFrame", cf), prop("size", "Vector3", b.size),
                            prop("Color3uint8", "Color3uint8", b.color),
-                           prop("shape", "Enum", std::int64_t(1))};
+                           prop("shape", "Enum", b.shape)};
         if (b.transparency)
             node.properties.push_back(prop("Transparency", "float", *b.transparency));
         if (!b.meshId.empty()) node.properties.push_back(prop("MeshId", "Content", b.meshId));
@@ -207,7 +212,8 @@ void TranslucentParts::expectFrontBlockOverBackBlock(const std::vector<Block>& f
     std::vector<Block> all{wall, front, back};
     all.insert(all.end(), fillers.begin(), fillers.end());
     const QImage both = render(all);
-    const bool batched = !view_.robloxParts()->partSortedMeshes().empty();
+    const bool batched = !view_.robloxParts()->partSortedMeshes().empty() ||
+                         view_.robloxParts()->instanceSortedMesh() >= 0;
     EXPECT_EQ(batched, all.size() - 1 > render::RobloxPartsView::kMaxSortedTranslucentParts);
     const QImage f = render({wall, frontOpaque});
     const QImage b = render({wall, backOpaque});
@@ -250,10 +256,10 @@ TEST_F(TranslucentParts, TwoTranslucentPartsCompositeBackToFront) {
     expectFrontBlockOverBackBlock({});
 }
 
-// Beyond kMaxSortedTranslucentParts the translucent parts share batched meshes; their parts are
-// still drawn back to front (the index buffer is reordered for the camera), so the two blocks,
-// written front first, composite as before. The 300 small fillers stand just behind the opaque
-// wall, hidden by it (far away they would change the camera's near plane).
+// Beyond kMaxSortedTranslucentParts the translucent parts share one instanced mesh (all blocks
+// here); they are still drawn back to front (the instance records are reordered for the camera),
+// so the two blocks, written front first, composite as before. The 300 small fillers stand just
+// behind the opaque wall, hidden by it (far away they would change the camera's near plane).
 TEST_F(TranslucentParts, ManyTranslucentPartsStillCompositeBackToFront) {
     std::vector<Block> fillers;
     for (int i = 0; i < 300; ++i)
@@ -265,13 +271,57 @@ TEST_F(TranslucentParts, ManyTranslucentPartsStillCompositeBackToFront) {
     expectFrontBlockOverBackBlock(fillers);
 }
 
-// Moving the camera to the other side reorders the batched parts: the back block comes last.
-TEST_F(TranslucentParts, BatchedTranslucentPartsAreReorderedWhenTheCameraMoves) {
+// Many translucent parts of one shape are one instanced mesh: moving the camera to the other
+// side reorders its instance records, the farthest block first.
+TEST_F(TranslucentParts, InstancedTranslucentPartsAreReorderedWhenTheCameraMoves) {
     std::vector<Block> blocks;
     for (int i = 0; i < 300; ++i)
         blocks.push_back({{0, 1, float(i) * 2}, {1, 1, 1}, {0.1f, 0.2f, 0.9f}, 0.5});
     view_.setAsset(model(blocks));
     render::RobloxPartsView* parts = view_.robloxParts();
+    EXPECT_TRUE(parts->partSortedMeshes().empty());
+    const int mesh = parts->instanceSortedMesh();
+    ASSERT_GE(mesh, 0);
+    EXPECT_EQ(view_.scene()->instanceCount(mesh), 300);
+    EXPECT_TRUE(view_.scene()->meshMaterial(mesh)->translucent());
+    // The z of each uploaded instance record (its translation), in draw order.
+    const auto uploadedZ = [&]() {
+        const QByteArray data = view_.scene()->instanceBuffer(mesh)->data();
+        std::vector<float> z;
+        for (qsizetype at = 0; at + render::kInstanceStride <= data.size();
+             at += render::kInstanceStride) {
+            float f;
+            std::memcpy(&f, data.constData() + at + 11 * sizeof(float), sizeof f);
+            z.push_back(f);
+        }
+        return z;
+    };
+    view_.camera()->setPosition({0, 1, -50});
+    view_.camera()->setViewCenter({0, 1, 0});
+    QApplication::processEvents();
+    std::vector<float> z = uploadedZ();
+    ASSERT_EQ(z.size(), 300u);
+    EXPECT_TRUE(std::is_sorted(z.rbegin(), z.rend())) << "farthest (largest z) first";
+    EXPECT_EQ(z.front(), 598.f);
+    view_.camera()->setPosition({0, 1, 700});
+    view_.camera()->setViewCenter({0, 1, 0});
+    QApplication::processEvents();
+    z = uploadedZ();
+    EXPECT_TRUE(std::is_sorted(z.begin(), z.end())) << "file order is back to front from here";
+    EXPECT_EQ(z.front(), 0.f);
+    EXPECT_EQ(parts->sortTranslucentParts(), 0) << "nothing to rewrite when nothing moved";
+}
+
+// Of several shapes (one ball among the blocks), they share batched meshes with baked vertices:
+// moving the camera to the other side reorders the index buffer part by part.
+TEST_F(TranslucentParts, BatchedTranslucentPartsAreReorderedWhenTheCameraMoves) {
+    std::vector<Block> blocks;
+    for (int i = 0; i < 300; ++i)
+        blocks.push_back({{0, 1, float(i) * 2}, {1, 1, 1}, {0.1f, 0.2f, 0.9f}, 0.5});
+    blocks[150].shape = 0;  // a ball
+    view_.setAsset(model(blocks));
+    render::RobloxPartsView* parts = view_.robloxParts();
+    EXPECT_EQ(parts->instanceSortedMesh(), -1);
     ASSERT_EQ(parts->partSortedMeshes().size(), 1u);
     const int mesh = parts->partSortedMeshes()[0];
     const auto uploaded = [&]() {
@@ -281,7 +331,7 @@ TEST_F(TranslucentParts, BatchedTranslucentPartsAreReorderedWhenTheCameraMoves) 
             reinterpret_cast<const std::uint32_t*>(data.constData()) + data.size() / 4);
     };
     const std::vector<std::uint32_t>& fileOrder = parts->sceneAsset().meshes[mesh].indices;
-    const std::size_t n = fileOrder.size() / 300;  // indices per block
+    const std::size_t n = partShapeMesh(PartShape::Block).indices.size();  // the last block's
     // Looking along +Z from in front of the first block: the last block is the farthest.
     view_.camera()->setPosition({0, 1, -50});
     view_.camera()->setViewCenter({0, 1, 0});

@@ -88,6 +88,11 @@ std::vector<ShapeInstanceGroup> groupShapeInstances(const std::vector<RobloxPart
 // The same for the parts whose indices `which` lists (in that order), without copying them.
 std::vector<ShapeInstanceGroup> groupShapeInstances(const std::vector<RobloxPart>& parts,
                                                     std::span<const std::size_t> which);
+// The order in which to draw `instances` (indices into it) so that those whose position (the
+// transform's translation) lies farther along `forward` from `eye` come first; equal depths keep
+// their order. Drawn in that order, translucent instances composite back to front.
+std::vector<std::uint32_t> instancesBackToFront(const std::vector<ShapeInstance>& instances,
+                                                Vec3 eye, Vec3 forward);
 // A part's instance transform (see ShapeInstance).
 std::array<float, 12> partInstanceTransform(const RobloxPart& part);
 

@@ -53,8 +53,10 @@ public:
     Qt3DRender::QGeometryRenderer* meshRenderer(int mesh) const;
     Qt3DCore::QBuffer* vertexBuffer(int mesh) const;
     Qt3DCore::QBuffer* indexBuffer(int mesh) const;
-    // Instances a mesh is drawn with (0 for a mesh placed by its own vertices).
+    // Instances a mesh is drawn with (0 for a mesh placed by its own vertices), and the buffer of
+    // their records (packInstances; nullptr when not instanced): rewriting it reorders them.
     int instanceCount(int mesh) const;
+    Qt3DCore::QBuffer* instanceBuffer(int mesh) const;
     LitMaterial* meshMaterial(int mesh) const;
 
     // LOD control: `lod` is clamped to the mesh's levels. Only the drawn index range changes.

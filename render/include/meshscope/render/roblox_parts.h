@@ -59,9 +59,12 @@ public:
     // Translucent parts up to this count are sorted back to front each frame (one entity each);
     // more share a few batched meshes whose parts are reordered when the camera moves.
     static constexpr std::size_t kMaxSortedTranslucentParts = 256;
-    // Scene meshes holding many translucent parts, reordered part by part (a subset of
-    // translucentMeshes()).
+    // Scene meshes holding many translucent parts of several shapes, baked, reordered part by part
+    // (a subset of translucentMeshes()).
     std::vector<int> partSortedMeshes() const;
+    // The scene mesh drawing many translucent parts of one shape by instancing, its instance
+    // records reordered back to front (-1 when there is none).
+    int instanceSortedMesh() const { return instanceSorted_.sceneMesh; }
     // Reorders those meshes' parts back to front for the camera now (done by itself, once per
     // event-loop turn, after the camera moves). Returns the number of index buffers rewritten.
     int sortTranslucentParts();
@@ -102,12 +105,19 @@ private:
         std::vector<PartIndexRange> ranges;
         std::vector<std::uint32_t> order;  // the index order uploaded last
     };
+    // Translucent parts of one shape drawn by instancing, in the order uploaded last.
+    struct InstanceSortedMesh {
+        int sceneMesh = -1;
+        std::vector<ShapeInstance> instances;  // in part order
+        std::vector<std::uint32_t> order;      // indices into `instances`
+    };
     void scheduleTranslucentSort();
 
     QWindow* window_;
     Qt3DRender::QCamera* camera_;
     AssetScene* scene_ = nullptr;  // the scene show() filled
     std::vector<PartSortedMesh> partSorted_;
+    InstanceSortedMesh instanceSorted_;
     bool sortScheduled_ = false;
     AssetScene* boxScene_;
     Qt3DRender::QLayer* translucentLayer_;
