@@ -92,8 +92,9 @@ void AssetScene::setAsset(const Asset& asset) {
 }
 
 int AssetScene::addInstancedMesh(const Mesh& unit, const std::vector<ShapeInstance>& instances) {
-    Bounds unitBounds;
-    for (const Vec3& p : unit.positions) unitBounds.add(p);
+    Bounds unitBounds = unit.bounds;
+    if (!unitBounds.valid())
+        for (const Vec3& p : unit.positions) unitBounds.add(p);
     if (unitBounds.valid()) {
         for (const ShapeInstance& in : instances) {
             const auto& m = in.transform;

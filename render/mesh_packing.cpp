@@ -81,10 +81,13 @@ PackedMesh packMesh(const Mesh& mesh) {
     return out;
 }
 
-QByteArray packInstances(const std::vector<ShapeInstance>& instances) {
-    QByteArray out(qsizetype(instances.size() * kInstanceStride), Qt::Uninitialized);
+QByteArray packInstances(const std::vector<ShapeInstance>& instances,
+                         std::span<const std::uint32_t> order) {
+    const std::size_t n = order.empty() ? instances.size() : order.size();
+    QByteArray out(qsizetype(n * kInstanceStride), Qt::Uninitialized);
     char* dst = out.data();
-    for (const ShapeInstance& in : instances) {
+    for (std::size_t k = 0; k < n; ++k, dst += kInstanceStride) {
+        const ShapeInstance& in = instances[order.empty() ? k : order[k]];
         float v[16];
         std::memcpy(v, in.transform.data(), 12 * sizeof(float));
         v[12] = in.color.r / 255.f;
@@ -92,7 +95,6 @@ QByteArray packInstances(const std::vector<ShapeInstance>& instances) {
         v[14] = in.color.b / 255.f;
         v[15] = in.color.a / 255.f;
         std::memcpy(dst, v, sizeof v);
-        dst += kInstanceStride;
     }
     return out;
 }

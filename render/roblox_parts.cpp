@@ -275,10 +275,7 @@ int RobloxPartsView::sortTranslucentParts() {
             instancesBackToFront(instanceSorted_.instances, {eye.x(), eye.y(), eye.z()},
                                  {forward.x(), forward.y(), forward.z()});
         if (order != instanceSorted_.order) {
-            std::vector<ShapeInstance> sorted;
-            sorted.reserve(order.size());
-            for (std::uint32_t i : order) sorted.push_back(instanceSorted_.instances[i]);
-            buffer->setData(packInstances(sorted));
+            buffer->setData(packInstances(instanceSorted_.instances, order));
             instanceSorted_.order = std::move(order);
             ++rewritten;
         }

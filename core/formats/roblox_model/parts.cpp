@@ -242,6 +242,12 @@ Vec3 rotateInverse(const CFrame& cf, Vec3 v) {
             r[2] * v.x + r[5] * v.y + r[8] * v.z};
 }
 
+// How far `p` lies along `forward` from `eye` (back-to-front sorting); 0 when not finite.
+float depthAlong(Vec3 p, Vec3 eye, Vec3 forward) {
+    const float d = dot(p - eye, forward);
+    return std::isfinite(d) ? d : 0.0f;
+}
+
 Rgba8 rgba(const RobloxPart& p) {
     const auto c = [](float f) {
         return std::uint8_t(std::lround(std::clamp(f, 0.0f, 1.0f) * 255.0f));
@@ -579,8 +585,7 @@ std::vector<std::uint32_t> instancesBackToFront(const std::vector<ShapeInstance>
     std::vector<std::pair<float, std::uint32_t>> depth(instances.size());
     for (std::size_t i = 0; i < instances.size(); ++i) {
         const auto& m = instances[i].transform;
-        const float d = dot(Vec3{m[3], m[7], m[11]} - eye, forward);
-        depth[i] = {std::isfinite(d) ? d : 0.0f, std::uint32_t(i)};
+        depth[i] = {depthAlong({m[3], m[7], m[11]}, eye, forward), std::uint32_t(i)};
     }
     std::stable_sort(depth.begin(), depth.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -606,9 +611,7 @@ std::vector<std::uint32_t> partIndicesBackToFront(const std::vector<std::uint32_
         const std::uint64_t end = std::uint64_t(pr.firstIndex) + pr.indexCount;
         if (pr.firstIndex < next || end > indices.size()) continue;
         if (pr.firstIndex > next) rest.push_back({0, next, pr.firstIndex - next});
-        const Vec3 d = pr.center - eye;
-        const float depth = d.x * forward.x + d.y * forward.y + d.z * forward.z;
-        runs.push_back({std::isfinite(depth) ? depth : 0, pr.firstIndex, pr.indexCount});
+        runs.push_back({depthAlong(pr.center, eye, forward), pr.firstIndex, pr.indexCount});
         next = std::size_t(end);
     }
     if (next < indices.size()) rest.push_back({0, next, indices.size() - next});

@@ -143,6 +143,12 @@ TEST(MeshPacking, InstancesCarryTheirTransformAndColour) {
     EXPECT_FLOAT_EQ(f[13], 0.2f);
     EXPECT_FLOAT_EQ(f[14], 0.0f);
     EXPECT_FLOAT_EQ(f[15], 128 / 255.f);
+    // In a given order: b's record first.
+    const std::uint32_t order[] = {1, 0};
+    const QByteArray reordered = packInstances({a, b}, order);
+    ASSERT_EQ(reordered.size(), 2 * kInstanceStride);
+    EXPECT_EQ(reordered.left(kInstanceStride), packed.mid(kInstanceStride));
+    EXPECT_EQ(reordered.mid(kInstanceStride), packed.left(kInstanceStride));
 }
 
 // One unit block drawn four times: one upload of its 24 vertices, one instance record each,

@@ -1,9 +1,9 @@
 // Renderable parts of a Roblox instance tree: every BasePart-derived instance (Part, WedgePart,
 // CornerWedgePart, TrussPart, SpawnLocation, Seat, VehicleSeat, MeshPart, UnionOperation ...)
 // with its world CFrame, size, shape, colour, transparency and mesh reference; the BrickColor
-// palette; unit shape meshes merged into a few batched meshes or grouped for instanced drawing;
-// and a CPU ray cast against the
-// parts' oriented boxes (picking). Pure functions over Asset::nodes; no Qt.
+// palette; unit shape meshes merged into a few batched meshes or grouped for instanced drawing
+// (and their back-to-front orders); and a CPU ray cast against the parts' oriented boxes
+// (picking). Pure functions over Asset::nodes; no Qt.
 #pragma once
 
 #include <array>
@@ -64,7 +64,7 @@ Mesh partShapeMesh(PartShape shape);
 // dimension and a Cylinder's diameter is the smaller of Y and Z (as Roblox draws them).
 Vec3 partShapeScale(PartShape shape, Vec3 size);
 
-// One opaque part drawn by instancing its shape's unit mesh (partShapeMesh): `transform` holds
+// One part drawn by instancing its shape's unit mesh (partShapeMesh): `transform` holds
 // the rows of the 3×4 matrix [R·S | t], row-major (R the CFrame rotation, S partShapeScale, t the
 // CFrame position), so a unit vertex p is placed at R·(S·p) + t exactly as buildPartMeshes
 // places it; `color` is the part's colour, alpha 1 - transparency.

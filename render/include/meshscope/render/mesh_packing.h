@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "meshscope/core/asset.h"
@@ -43,9 +44,11 @@ struct PackedMesh {
 PackedMesh packMesh(const Mesh& mesh);
 
 // Per-instance records of an instanced mesh, kInstanceStride bytes each: the 12 floats of the
-// instance transform (three rows of four), then its colour as 4 floats 0..1.
+// instance transform (three rows of four), then its colour as 4 floats 0..1. In `order` (indices
+// into `instances`, each below its size) when one is given, else in their own order.
 inline constexpr int kInstanceStride = 64;
-QByteArray packInstances(const std::vector<ShapeInstance>& instances);
+QByteArray packInstances(const std::vector<ShapeInstance>& instances,
+                         std::span<const std::uint32_t> order = {});
 
 // Index range of `lod` clamped to the index array; an empty mesh gives {0, 0}.
 IndexRange lodRange(const Mesh& mesh, int lod);

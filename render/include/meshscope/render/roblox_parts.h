@@ -4,9 +4,10 @@
 // a selection box around the selected part and picks parts under the mouse with a CPU ray cast
 // against their boxes. Translucent parts (0 < Transparency < 1) get their own entities with a
 // translucent LitMaterial and the translucentLayer(), which the viewport draws after the opaque
-// scene, back to front; beyond kMaxSortedTranslucentParts they share batched meshes whose index
-// buffers are reordered part by part, back to front, whenever the camera moves. Owned by the
-// Viewport.
+// scene, back to front; beyond kMaxSortedTranslucentParts they share one instanced mesh when they
+// have one shape (its instance records reordered back to front whenever the camera moves), or
+// else batched meshes with baked vertices whose index buffers are reordered part by part. Owned
+// by the Viewport.
 #pragma once
 
 #include <QObject>
