@@ -89,21 +89,42 @@ std::uint8_t* InflateBuffer::room(std::size_t size) {
     return data_.get();
 }
 
-ByteSpan InflateBuffer::lz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
-                                 std::uint64_t offset) {
-    checkExpected(ctx, expectedSize, offset);
-    if (input.size() > INT32_MAX || expectedSize > INT32_MAX)
-        ctx.fail(offset, "limit", "LZ4 block larger than 2 GiB");
-    std::uint8_t* out = room(std::size_t(expectedSize));
-    const int n =
-        LZ4_decompress_safe(reinterpret_cast<const char*>(input.data()),
-                            reinterpret_cast<char*>(out), int(input.size()), int(expectedSize));
+namespace {
+
+void checkLz4Result(DecodeContext& ctx, int n, std::uint64_t expectedSize, std::uint64_t offset) {
     if (n < 0) ctx.fail(offset, "lz4", "LZ4 data is corrupt");
     if (std::uint64_t(n) != expectedSize) {
         ctx.fail(offset, "lz4",
                  "LZ4 block inflates to " + std::to_string(n) + " bytes, the header says " +
                      std::to_string(expectedSize));
     }
+}
+
+void checkZstdResult(DecodeContext& ctx, std::size_t n, std::uint64_t expectedSize,
+                     std::uint64_t offset) {
+    if (ZSTD_isError(n))
+        ctx.fail(offset, "zstd", std::string("ZSTD data is corrupt: ") + ZSTD_getErrorName(n));
+    if (n != expectedSize) {
+        ctx.fail(offset, "zstd",
+                 "ZSTD frame inflates to " + std::to_string(n) + " bytes, the header says " +
+                     std::to_string(expectedSize));
+    }
+}
+
+int lz4Raw(ByteSpan input, std::uint8_t* out, std::uint64_t expectedSize) {
+    return LZ4_decompress_safe(reinterpret_cast<const char*>(input.data()),
+                               reinterpret_cast<char*>(out), int(input.size()), int(expectedSize));
+}
+
+}  // namespace
+
+ByteSpan InflateBuffer::lz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
+                                 std::uint64_t offset) {
+    checkExpected(ctx, expectedSize, offset);
+    if (input.size() > INT32_MAX || expectedSize > INT32_MAX)
+        ctx.fail(offset, "limit", "LZ4 block larger than 2 GiB");
+    std::uint8_t* out = room(std::size_t(expectedSize));
+    checkLz4Result(ctx, lz4Raw(input, out, expectedSize), expectedSize, offset);
     ctx.chargeDecompressed(offset, expectedSize);
     return {out, std::size_t(expectedSize)};
 }
@@ -112,16 +133,109 @@ ByteSpan InflateBuffer::zstd(DecodeContext& ctx, ByteSpan input, std::uint64_t e
                              std::uint64_t offset) {
     checkExpected(ctx, expectedSize, offset);
     std::uint8_t* out = room(std::size_t(expectedSize));
-    const std::size_t n = ZSTD_decompress(out, expectedSize, input.data(), input.size());
-    if (ZSTD_isError(n))
-        ctx.fail(offset, "zstd", std::string("ZSTD data is corrupt: ") + ZSTD_getErrorName(n));
-    if (n != expectedSize) {
-        ctx.fail(offset, "zstd",
-                 "ZSTD frame inflates to " + std::to_string(n) + " bytes, the header says " +
-                     std::to_string(expectedSize));
-    }
+    checkZstdResult(ctx, ZSTD_decompress(out, expectedSize, input.data(), input.size()),
+                    expectedSize, offset);
     ctx.chargeDecompressed(offset, expectedSize);
     return {out, std::size_t(expectedSize)};
+}
+
+// ---------------------------------------------------------------------------------------------
+
+InflateAhead::InflateAhead(const DecodeContext& ctx, std::vector<Payload> payloads,
+                           std::size_t aheadBytes)
+    : payloads_(std::move(payloads)), slots_(payloads_.size()), aheadBytes_(aheadBytes) {
+    // The worker takes the payloads that the calling thread's checks would let through, all of
+    // them charged: from the first that would fail (or be refused a size), take() inflates on
+    // the calling thread and fails there as InflateBuffer does.
+    std::uint64_t allowance = ctx.decompressionAllowance();
+    const std::uint64_t cap = ctx.limits().maxAllocation;
+    for (const Payload& p : payloads_) {
+        if (p.expectedSize > allowance || p.expectedSize > cap || p.expectedSize > INT32_MAX ||
+            p.input.size() > INT32_MAX)
+            break;
+        allowance -= p.expectedSize;
+        ++workerLimit_;
+    }
+    if (workerLimit_ == 0 || std::thread::hardware_concurrency() < 2) return;
+    try {
+        worker_ = std::thread([this] { work(); });
+    } catch (...) {
+        // No thread: every payload is inflated by take().
+    }
+}
+
+InflateAhead::~InflateAhead() {
+    if (!worker_.joinable()) return;
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    changed_.notify_all();
+    worker_.join();
+}
+
+void InflateAhead::work() {
+    for (std::size_t i = 0; i < workerLimit_; ++i) {
+        const Payload& p = payloads_[i];
+        const std::size_t size = std::size_t(p.expectedSize);
+        {
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, [&] { return stop_ || held_ == 0 || held_ + size <= aheadBytes_; });
+            if (stop_) return;
+            held_ += size;
+        }
+        Slot& slot = slots_[i];
+        std::unique_ptr<std::uint8_t[]> data(new (std::nothrow)
+                                                 std::uint8_t[std::max<std::size_t>(size, 1)]);
+        Slot::State state = Slot::State::Skipped;
+        if (data) {
+            if (p.zstd)
+                slot.zstdCode = ZSTD_decompress(data.get(), size, p.input.data(), p.input.size());
+            else
+                slot.result = lz4Raw(p.input, data.get(), p.expectedSize);
+            state = Slot::State::Done;
+        }
+        {
+            std::lock_guard lock(mutex_);
+            slot.data = std::move(data);
+            slot.state = state;
+            if (state == Slot::State::Skipped) held_ -= size;
+        }
+        changed_.notify_all();
+    }
+}
+
+ByteSpan InflateAhead::take(DecodeContext& ctx, std::size_t i) {
+    const Payload& p = payloads_[i];
+    // The payloads before i are done with.
+    if (released_ < i) {
+        std::lock_guard lock(mutex_);
+        for (; released_ < i; ++released_) {
+            Slot& s = slots_[released_];
+            if (s.data && s.state == Slot::State::Done)
+                held_ -= std::size_t(payloads_[released_].expectedSize);
+            s.data.reset();
+        }
+    }
+    changed_.notify_all();
+    const auto inflateHere = [&] {
+        return p.zstd ? fallback_.zstd(ctx, p.input, p.expectedSize, p.offset)
+                      : fallback_.lz4Block(ctx, p.input, p.expectedSize, p.offset);
+    };
+    if (!worker_.joinable() || i >= workerLimit_) return inflateHere();
+    {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return slots_[i].state != Slot::State::Waiting; });
+    }
+    Slot& slot = slots_[i];
+    if (slot.state == Slot::State::Skipped) return inflateHere();
+    checkExpected(ctx, p.expectedSize, p.offset);
+    if (p.zstd)
+        checkZstdResult(ctx, slot.zstdCode, p.expectedSize, p.offset);
+    else
+        checkLz4Result(ctx, int(slot.result), p.expectedSize, p.offset);
+    ctx.chargeDecompressed(p.offset, p.expectedSize);
+    return {slot.data.get(), std::size_t(p.expectedSize)};
 }
 
 }  // namespace meshscope

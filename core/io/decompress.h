@@ -3,8 +3,12 @@
 // fails through the context with the payload's file offset.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 #include "io/decode_context.h"
 
@@ -31,6 +35,54 @@ private:
     std::uint8_t* room(std::size_t size);
     std::unique_ptr<std::uint8_t[]> data_;
     std::size_t capacity_ = 0;
+};
+
+// The compressed chunks of a binary model inflated in order on one worker thread, while the
+// calling thread decodes those already inflated: a large place spends as long decompressing as
+// decoding, and the two overlap. At most `aheadBytes` of inflated data wait for the reader (at
+// least one payload). Only the decompression itself runs on the worker: the budget and size
+// checks, the charges and every error stay on the calling thread, in payload order, with the
+// messages InflateBuffer gives. A payload the worker may not take (over the budget or a cap,
+// or its buffer could not be allocated) is inflated by take() on the calling thread.
+class InflateAhead {
+public:
+    struct Payload {
+        ByteSpan input;
+        std::uint64_t expectedSize = 0;
+        std::uint64_t offset = 0;  // file offset, for errors
+        bool zstd = false;         // else an LZ4 block
+    };
+    // Starts the worker unless there is only one core or it cannot start (take() then inflates
+    // each payload itself). `ctx` is read for its budget and caps here, never by the worker.
+    InflateAhead(const DecodeContext& ctx, std::vector<Payload> payloads, std::size_t aheadBytes);
+    ~InflateAhead();  // stops the worker (a payload being inflated is finished) and joins it
+    InflateAhead(const InflateAhead&) = delete;
+    InflateAhead& operator=(const InflateAhead&) = delete;
+
+    // Payload i's data, valid until the next take(); call with i = 0, 1, 2 ... in order.
+    ByteSpan take(DecodeContext& ctx, std::size_t i);
+    bool threaded() const { return worker_.joinable(); }
+
+private:
+    struct Slot {
+        std::unique_ptr<std::uint8_t[]> data;
+        std::int64_t result = 0;  // LZ4: bytes written or < 0; ZSTD: see zstdError
+        std::size_t zstdCode = 0;
+        enum class State : std::uint8_t { Waiting, Done, Skipped } state = State::Waiting;
+    };
+    void work();
+
+    std::vector<Payload> payloads_;
+    std::vector<Slot> slots_;
+    std::size_t workerLimit_ = 0;  // the worker takes payloads [0, workerLimit_)
+    std::size_t aheadBytes_ = 0;
+    std::size_t held_ = 0;      // inflated bytes not yet released by the reader
+    std::size_t released_ = 0;  // payloads [0, released_) are freed
+    bool stop_ = false;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    InflateBuffer fallback_;
+    std::thread worker_;
 };
 
 bool looksLikeZstd(ByteSpan input);  // 28 b5 2f fd

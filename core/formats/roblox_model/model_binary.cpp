@@ -88,6 +88,12 @@ std::string printable(std::string_view s) {
     return out;
 }
 
+// Files whose compressed chunks add up to this many bytes are inflated on a worker thread
+// (InflateAhead), at most kInflateAheadBytes ahead of the decoder; smaller files do not pay for
+// starting a thread.
+constexpr std::size_t kInflateAheadFrom = 256 << 10;
+constexpr std::size_t kInflateAheadBytes = 32 << 20;
+
 class BinaryDecoder {
 public:
     explicit BinaryDecoder(DecodeContext& ctx) : ctx_(ctx), asset_(ctx.asset()) {}
@@ -160,6 +166,19 @@ private:
         } catch (const DecodeFailure& f) {
             failure = f;
         }
+        // A large file's chunks are inflated on a worker thread while the ones before them are
+        // decoded here.
+        std::vector<InflateAhead::Payload> payloads;
+        std::size_t compressedBytes = 0;
+        for (const Chunk& c : chunks) {
+            if (!c.compressed) continue;
+            payloads.push_back({c.body, c.uncompressedLength, c.bodyOffset, c.zstd});
+            compressedBytes += c.body.size();
+        }
+        std::optional<InflateAhead> ahead;
+        if (compressedBytes >= kInflateAheadFrom)
+            ahead.emplace(ctx_, std::move(payloads), kInflateAheadBytes);
+        std::size_t payload = 0;
         const double total = double(std::max<std::size_t>(chunks.size(), 1));
         for (std::size_t i = 0; i < chunks.size(); ++i) {
             const Chunk& c = chunks[i];
@@ -168,9 +187,12 @@ private:
             ByteSpan data = c.body;
             if (c.compressed) {
                 auto s = ctx_.scope(c.name);
-                data = c.zstd
-                           ? inflated_.zstd(ctx_, c.body, c.uncompressedLength, c.bodyOffset)
-                           : inflated_.lz4Block(ctx_, c.body, c.uncompressedLength, c.bodyOffset);
+                if (ahead)
+                    data = ahead->take(ctx_, payload++);
+                else
+                    data = c.zstd ? inflated_.zstd(ctx_, c.body, c.uncompressedLength, c.bodyOffset)
+                                  : inflated_.lz4Block(ctx_, c.body, c.uncompressedLength,
+                                                       c.bodyOffset);
             }
             processChunk(c, data);
         }
@@ -292,16 +314,6 @@ private:
         for (std::size_t i = 0; i < n; ++i) {
             out[i] = std::uint32_t(c[i]) << 24 | std::uint32_t(c[n + i]) << 16 |
                      std::uint32_t(c[2 * n + i]) << 8 | c[3 * n + i];
-        }
-    }
-
-    void readU64s(ByteReader& r, std::size_t n, std::vector<std::uint64_t>& out, const char* what) {
-        const std::uint8_t* c = columns(r, n, 8, what);
-        out.resize(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            std::uint64_t v = 0;
-            for (std::size_t b = 0; b < 8; ++b) v = v << 8 | c[b * n + i];
-            out[i] = v;
         }
     }
 
@@ -640,18 +652,14 @@ private:
                 break;
             }
             case kInt32:
-                col.storage = Storage::Int32;
-                readU32s(r, n, col.u32s, "int32 values");
-                for (auto& v : col.u32s) v = std::uint32_t(unzigzag32(v));
+                keepPlanes(col, columns(r, n, 4, "int32 values"), n, 4, &int32Value);
                 break;
             case kEnum:
             case kBrickColor:
-                col.storage = Storage::UInt32;
-                readU32s(r, n, col.u32s, "values");
+                keepPlanes(col, columns(r, n, 4, "values"), n, 4, &uint32Value);
                 break;
             case kFloat32:
-                col.storage = Storage::Float;
-                readFloats(r, n, col.floats, "float values");
+                keepPlanes(col, columns(r, n, 4, "float values"), n, 4, &floatValue);
                 break;
             case kFloat64: {
                 col.storage = Storage::Double;
@@ -662,27 +670,17 @@ private:
                 break;
             }
             case kUDim: {
-                col.storage = Storage::Tuple;
-                readFloats(r, n, fa_, "scale");
-                readU32s(r, n, u32_, "offset");
-                col.doubles.reserve(2 * n);
-                col.ends.reserve(n);
-                for (std::size_t i = 0; i < n; ++i)
-                    pushTuple({fa_[i], double(unzigzag32(u32_[i]))});
+                const std::uint8_t* planes = columns(r, n, 4, "scale");
+                columns(r, n, 4, "offset");
+                keepPlanes(col, planes, n, 8, &udimValue);
                 break;
             }
             case kUDim2: {
-                col.storage = Storage::Tuple;
-                readFloats(r, n, fa_, "X scale");
-                readFloats(r, n, fb_, "Y scale");
-                readU32s(r, n, u32_, "X offset");
-                std::vector<std::uint32_t> yo;
-                readU32s(r, n, yo, "Y offset");
-                col.doubles.reserve(4 * n);
-                col.ends.reserve(n);
-                for (std::size_t i = 0; i < n; ++i)
-                    pushTuple(
-                        {fa_[i], double(unzigzag32(u32_[i])), fb_[i], double(unzigzag32(yo[i]))});
+                const std::uint8_t* planes = columns(r, n, 4, "X scale");
+                columns(r, n, 4, "Y scale");
+                columns(r, n, 4, "X offset");
+                columns(r, n, 4, "Y offset");
+                keepPlanes(col, planes, n, 16, &udim2Value);
                 break;
             }
             case kRay: {
@@ -706,22 +704,18 @@ private:
             }
             case kColor3:
             case kVector3: {
-                col.storage = Storage::Vec3;
                 const std::uint8_t* x = columns(r, n, 4, "X");
-                const std::uint8_t* y = columns(r, n, 4, "Y");
-                const std::uint8_t* z = columns(r, n, 4, "Z");
-                col.vec3s.resize(n);
-                for (std::size_t i = 0; i < n; ++i)
-                    col.vec3s[i] = {floatAt(x, n, i), floatAt(y, n, i), floatAt(z, n, i)};
+                columns(r, n, 4, "Y");
+                columns(r, n, 4, "Z");
+                keepPlanes(col, x, n, 12, &vec3Value);
                 break;
             }
-            case kVector2:
-                col.storage = Storage::Vec2;
-                readFloats(r, n, fa_, "X");
-                readFloats(r, n, fb_, "Y");
-                col.vec2s.resize(n);
-                for (std::size_t i = 0; i < n; ++i) col.vec2s[i] = {fa_[i], fb_[i]};
+            case kVector2: {
+                const std::uint8_t* x = columns(r, n, 4, "X");
+                columns(r, n, 4, "Y");
+                keepPlanes(col, x, n, 8, &vec2Value);
                 break;
+            }
             case kVector2int16: {
                 col.storage = Storage::Vec2;
                 const std::uint8_t* p =
@@ -817,14 +811,11 @@ private:
                 break;
             }
             case kRect: {
-                col.storage = Storage::Tuple;
-                readFloats(r, n, fa_, "min X");
-                readFloats(r, n, fb_, "min Y");
-                readFloats(r, n, fc_, "max X");
-                readFloats(r, n, fd_, "max Y");
-                col.doubles.reserve(4 * n);
-                col.ends.reserve(n);
-                for (std::size_t i = 0; i < n; ++i) pushTuple({fa_[i], fb_[i], fc_[i], fd_[i]});
+                const std::uint8_t* planes = columns(r, n, 4, "min X");
+                columns(r, n, 4, "min Y");
+                columns(r, n, 4, "max X");
+                columns(r, n, 4, "max Y");
+                keepPlanes(col, planes, n, 16, &rectValue);
                 break;
             }
             case kPhysicalProperties:
@@ -848,21 +839,15 @@ private:
                 break;
             case kColor3uint8: {
                 col.storage = Storage::Vec3;
-                const std::uint8_t* p =
-                    r.bytes(r.checkCount(n, 3, "Color3uint8") * 3, "Color3uint8").data();
-                col.vec3s.resize(n);
-                for (std::size_t i = 0; i < n; ++i)
-                    col.vec3s[i] = {p[i] / 255.0f, p[n + i] / 255.0f, p[2 * n + i] / 255.0f};
+                keepPlanes(col, columns(r, n, 3, "Color3uint8"), n, 3, &color3uint8Value);
                 break;
             }
             case kInt64:
             case kSecurityCapabilities:
                 // SecurityCapabilities are stored like Int64 (interleaved, zigzag): rbx-test-files
                 // number-values-with-security-capabilities holds 2882400000 as 2 × that.
-                col.storage = Storage::Int64;
-                readU64s(r, n, u64_, type == kInt64 ? "int64 values" : "capabilities");
-                col.i64s.resize(n);
-                for (std::size_t i = 0; i < n; ++i) col.i64s[i] = unzigzag64(u64_[i]);
+                keepPlanes(col, columns(r, n, 8, type == kInt64 ? "int64 values" : "capabilities"),
+                           n, 8, &int64Value);
                 break;
             case kSharedString:
                 col.storage = Storage::Values;
@@ -941,6 +926,45 @@ private:
             default:
                 break;  // unreachable: typeName() rejected the id
         }
+    }
+
+    // A column kept as the file's byte planes: `width` planes of n bytes, byte b of row r at
+    // planes[b * n + r]; `record` makes a row's value when it is read.
+    static void keepPlanes(PropertyColumn& col, const std::uint8_t* planes, std::size_t n,
+                           std::uint32_t width, Value (*record)(const std::uint8_t*)) {
+        col.storage = Storage::Record;
+        col.recordSize = width;
+        col.record = record;
+        col.bytes.assign(planes, planes + n * width);
+    }
+    static Value int32Value(const std::uint8_t* rec) {
+        return std::int64_t(unzigzag32(loadBe32(rec)));
+    }
+    static Value uint32Value(const std::uint8_t* rec) { return std::int64_t(loadBe32(rec)); }
+    static Value floatValue(const std::uint8_t* rec) { return double(robloxFloat(loadBe32(rec))); }
+    static Value vec3Value(const std::uint8_t* rec) {
+        return Vec3{robloxFloat(loadBe32(rec)), robloxFloat(loadBe32(rec + 4)),
+                    robloxFloat(loadBe32(rec + 8))};
+    }
+    static Value color3uint8Value(const std::uint8_t* rec) {
+        return Vec3{rec[0] / 255.0f, rec[1] / 255.0f, rec[2] / 255.0f};
+    }
+    static Value int64Value(const std::uint8_t* rec) { return unzigzag64(loadBe64(rec)); }
+    static Value vec2Value(const std::uint8_t* rec) {
+        return Vec2{robloxFloat(loadBe32(rec)), robloxFloat(loadBe32(rec + 4))};
+    }
+    static Value udimValue(const std::uint8_t* rec) {
+        return std::vector<double>{robloxFloat(loadBe32(rec)),
+                                   double(unzigzag32(loadBe32(rec + 4)))};
+    }
+    static Value udim2Value(const std::uint8_t* rec) {
+        return std::vector<double>{
+            robloxFloat(loadBe32(rec)), double(unzigzag32(loadBe32(rec + 8))),
+            robloxFloat(loadBe32(rec + 4)), double(unzigzag32(loadBe32(rec + 12)))};
+    }
+    static Value rectValue(const std::uint8_t* rec) {
+        return std::vector<double>{robloxFloat(loadBe32(rec)), robloxFloat(loadBe32(rec + 4)),
+                                   robloxFloat(loadBe32(rec + 8)), robloxFloat(loadBe32(rec + 12))};
     }
 
     static Value uniqueIdValue(const std::uint8_t* rec) {
@@ -1179,9 +1203,8 @@ private:
     int firstNode_ = 0;
     std::size_t badRotationIds_ = 0;
     // Scratch arrays reused by every PROP chunk.
-    std::vector<float> fa_, fb_, fc_, fd_;
+    std::vector<float> fa_, fb_, fc_;
     std::vector<std::uint32_t> u32_;
-    std::vector<std::uint64_t> u64_;
     std::vector<CFrame> cframes_;
     InflateBuffer inflated_;  // the current chunk's data, when it is compressed
 };

@@ -156,6 +156,59 @@ TEST(RobloxModelBroken, ACorruptLateChunkKeepsWhatCameBeforeIt) {
     }
 }
 
+// A large place's chunks are inflated on a worker thread ahead of the decoder (InflateAhead).
+// A corrupt chunk half way still fails in its turn, at its own body, and leaves the tree and the
+// values of every chunk before it, exactly as decoded from the whole file.
+TEST(RobloxModelBroken, ALargePlaceFailsAtItsCorruptChunkWithEveryChunkBeforeIt) {
+    for (auto c : {RobloxChunkCompression::Lz4, RobloxChunkCompression::Zstd}) {
+        SCOPED_TRACE(int(c));
+        RobloxModelWriteOptions o;
+        o.compression = c;
+        Bytes b = writeRobloxModel(makeRobloxPlace(20'000), o).bytes;
+        // Over the 256 KiB of compressed chunks from which the decoder inflates ahead.
+        ASSERT_GT(b.size(), std::size_t(300'000));
+        const DecodeResult whole = decode(b);
+        ASSERT_TRUE(whole.ok()) << whole.error->toString();
+        // The 12th PROP chunk, of 25.
+        std::size_t at = 32;
+        for (int props = 0; at + 16 <= b.size();) {
+            if (std::memcmp(b.data() + at, "PROP", 4) == 0 && ++props == 12) break;
+            std::uint32_t cl, ul;
+            std::memcpy(&cl, b.data() + at + 4, 4);
+            std::memcpy(&ul, b.data() + at + 8, 4);
+            at += 16 + (cl ? cl : ul);
+        }
+        ASSERT_LT(at + 16, b.size()) << "fewer than 12 PROP chunks";
+        ASSERT_NO_FATAL_FAILURE(garbleBody(b, at, c));
+        const DecodeResult r = decode(b);
+        ASSERT_NO_FATAL_FAILURE(expectCorruptAt(r, at, c));
+        const Asset& got = r.asset;
+        const Asset& want = whole.asset;
+        ASSERT_EQ(got.nodes.size(), want.nodes.size());
+        for (std::size_t i = 0; i < got.nodes.size(); i += 97) {
+            EXPECT_EQ(got.nodes[i].kind, want.nodes[i].kind) << i;
+            EXPECT_EQ(got.nodes[i].name, want.nodes[i].name) << i;
+        }
+        // The tables hold the first columns of the whole file's tables, with the same values:
+        // 11 PROP chunks in all, the 12th failed and the rest were not read.
+        ASSERT_EQ(got.propertyTables.size(), want.propertyTables.size());
+        std::size_t columns = 0;
+        for (std::size_t t = 0; t < got.propertyTables.size(); ++t) {
+            const auto& gc = got.propertyTables[t].columns;
+            const auto& wc = want.propertyTables[t].columns;
+            ASSERT_LE(gc.size(), wc.size());
+            columns += gc.size();
+            for (std::size_t k = 0; k < gc.size(); ++k) {
+                EXPECT_EQ(gc[k].name, wc[k].name);
+                ASSERT_EQ(gc[k].rows(), wc[k].rows()) << gc[k].name;
+                for (std::size_t row = 0; row < gc[k].rows(); row += 89)
+                    EXPECT_EQ(gc[k].value(row), wc[k].value(row)) << gc[k].name << " " << row;
+            }
+        }
+        EXPECT_EQ(columns, 11u);
+    }
+}
+
 TEST(RobloxModelBroken, ReferentCycleIsBrokenNotLoopedOn) {
     RawModel m(1, 3);
     m.chunk("INST", RawModel::inst(0, "Folder", {0, 1, 2}));
