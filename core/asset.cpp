@@ -2,6 +2,7 @@
 #include "meshscope/core/asset.h"
 
 #include <cstdio>
+#include <utility>
 
 namespace meshscope {
 
@@ -17,8 +18,12 @@ std::string formatDiagnostic(std::uint64_t offset, const std::string& context,
 }
 }  // namespace
 
-std::string Diagnostic::toString() const { return formatDiagnostic(offset, context, message); }
-std::string DecodeError::toString() const { return formatDiagnostic(offset, context, message); }
+std::string Diagnostic::toString() const {
+    return formatDiagnostic(offset, context, message);
+}
+std::string DecodeError::toString() const {
+    return formatDiagnostic(offset, context, message);
+}
 
 void Mesh::computeBounds() {
     bounds = {};
@@ -76,17 +81,30 @@ std::size_t PropertyColumn::rows() const {
         case Storage::Tuple:
             return ends.size();
         case Storage::Record:
-            return recordSize ? bytes.size() / recordSize : 0;
+            return recordSize && bytes.size() >= first ? (bytes.size() - first) / recordSize : 0;
         case Storage::Values:
             return values.size();
     }
     return 0;
 }
 
+namespace {
+
+// Row `row` of a String or Binary column: [start, end) of its bytes, empty when the column's
+// fields disagree with its bytes.
+std::pair<std::size_t, std::size_t> rowRange(const PropertyColumn& c, std::size_t row) {
+    const std::uint64_t start = (row ? c.ends[row - 1] : c.first) + c.rowPrefix;
+    const std::uint64_t end = c.ends[row];
+    if (start > end || end > c.bytes.size()) return {0, 0};
+    return {std::size_t(start), std::size_t(end)};
+}
+
+}  // namespace
+
 std::string_view PropertyColumn::text(std::size_t row) const {
     if (storage != Storage::String || row >= ends.size()) return {};
-    const std::uint64_t start = row ? ends[row - 1] : 0;
-    return {reinterpret_cast<const char*>(bytes.data()) + start, std::size_t(ends[row] - start)};
+    const auto [start, end] = rowRange(*this, row);
+    return {reinterpret_cast<const char*>(bytes.data()) + start, end - start};
 }
 
 Value PropertyColumn::value(std::size_t row) const {
@@ -115,9 +133,9 @@ Value PropertyColumn::value(std::size_t row) const {
         case Storage::String:
             return std::string(text(row));
         case Storage::Binary: {
-            const std::uint64_t start = row ? ends[row - 1] : 0;
+            const auto [start, end] = rowRange(*this, row);
             return Bytes(bytes.begin() + std::ptrdiff_t(start),
-                         bytes.begin() + std::ptrdiff_t(ends[row]));
+                         bytes.begin() + std::ptrdiff_t(end));
         }
         case Storage::Tuple: {
             const std::uint64_t start = row ? ends[row - 1] : 0;
@@ -129,8 +147,9 @@ Value PropertyColumn::value(std::size_t row) const {
             // bytes[b * rows + r].
             if (!record || recordSize > 64) return {};
             std::uint8_t rec[64];
-            const std::size_t n = bytes.size() / recordSize;
-            for (std::size_t b = 0; b < recordSize; ++b) rec[b] = bytes[b * n + row];
+            const std::size_t n = rows();
+            const std::uint8_t* planes = bytes.data() + first;
+            for (std::size_t b = 0; b < recordSize; ++b) rec[b] = planes[b * n + row];
             return record(rec);
         }
         case Storage::Values:

@@ -185,15 +185,17 @@ void InflateAhead::work() {
             held_ += size;
         }
         Slot& slot = slots_[i];
-        std::unique_ptr<std::uint8_t[]> data(new (std::nothrow)
-                                                 std::uint8_t[std::max<std::size_t>(size, 1)]);
+        Bytes data;
         Slot::State state = Slot::State::Skipped;
-        if (data) {
+        try {
+            data.resize(size);
             if (p.zstd)
-                slot.zstdCode = ZSTD_decompress(data.get(), size, p.input.data(), p.input.size());
+                slot.zstdCode = ZSTD_decompress(data.data(), size, p.input.data(), p.input.size());
             else
-                slot.result = lz4Raw(p.input, data.get(), p.expectedSize);
+                slot.result = lz4Raw(p.input, data.data(), p.expectedSize);
             state = Slot::State::Done;
+        } catch (const std::bad_alloc&) {
+            data = {};  // take() inflates it on the calling thread, or fails there
         }
         {
             std::lock_guard lock(mutex_);
@@ -212,9 +214,9 @@ ByteSpan InflateAhead::take(DecodeContext& ctx, std::size_t i) {
         std::lock_guard lock(mutex_);
         for (; released_ < i; ++released_) {
             Slot& s = slots_[released_];
-            if (s.data && s.state == Slot::State::Done)
+            if (s.state == Slot::State::Done)
                 held_ -= std::size_t(payloads_[released_].expectedSize);
-            s.data.reset();
+            s.data = {};
         }
     }
     changed_.notify_all();
@@ -235,7 +237,21 @@ ByteSpan InflateAhead::take(DecodeContext& ctx, std::size_t i) {
     else
         checkLz4Result(ctx, int(slot.result), p.expectedSize, p.offset);
     ctx.chargeDecompressed(p.offset, p.expectedSize);
-    return {slot.data.get(), std::size_t(p.expectedSize)};
+    return {slot.data.data(), std::size_t(p.expectedSize)};
+}
+
+Bytes InflateAhead::release(std::size_t i) {
+    if (i >= slots_.size() || i != released_ || !worker_.joinable()) return {};
+    std::lock_guard lock(mutex_);
+    Slot& slot = slots_[i];
+    if (slot.state != Slot::State::Done) return {};
+    // The bytes leave the worker's count of what waits for the reader.
+    slot.state = Slot::State::Skipped;
+    held_ -= slot.data.size();
+    Bytes out = std::move(slot.data);
+    slot.data = {};
+    changed_.notify_all();
+    return out;
 }
 
 }  // namespace meshscope

@@ -61,11 +61,15 @@ public:
 
     // Payload i's data, valid until the next take(); call with i = 0, 1, 2 ... in order.
     ByteSpan take(DecodeContext& ctx, std::size_t i);
+    // After take(i): payload i's buffer, handed over whole (the span take() gave points into
+    // it), so that the caller may keep the data without copying it. Empty when the payload was
+    // inflated into the calling thread's reused buffer instead.
+    Bytes release(std::size_t i);
     bool threaded() const { return worker_.joinable(); }
 
 private:
     struct Slot {
-        std::unique_ptr<std::uint8_t[]> data;
+        Bytes data;
         std::int64_t result = 0;  // LZ4: bytes written or < 0; ZSTD: see zstdError
         std::size_t zstdCode = 0;
         enum class State : std::uint8_t { Waiting, Done, Skipped } state = State::Waiting;

@@ -178,6 +178,11 @@ private:
         std::optional<InflateAhead> ahead;
         if (compressedBytes >= kInflateAheadFrom)
             ahead.emplace(ctx_, std::move(payloads), kInflateAheadBytes);
+        ahead_ = ahead ? &*ahead : nullptr;
+        struct Forget {
+            InflateAhead*& ahead;
+            ~Forget() { ahead = nullptr; }  // `ahead` goes with this scope, failing or not
+        } forget{ahead_};
         std::size_t payload = 0;
         const double total = double(std::max<std::size_t>(chunks.size(), 1));
         for (std::size_t i = 0; i < chunks.size(); ++i) {
@@ -187,8 +192,9 @@ private:
             ByteSpan data = c.body;
             if (c.compressed) {
                 auto s = ctx_.scope(c.name);
+                payload_ = payload++;
                 if (ahead)
-                    data = ahead->take(ctx_, payload++);
+                    data = ahead->take(ctx_, payload_);
                 else
                     data = c.zstd ? inflated_.zstd(ctx_, c.body, c.uncompressedLength, c.bodyOffset)
                                   : inflated_.lz4Block(ctx_, c.body, c.uncompressedLength,
@@ -276,6 +282,31 @@ private:
         chunk_ = nullptr;
     }
 
+    // The current chunk's inflated bytes, handed over whole when they were inflated ahead into
+    // a buffer of their own (empty otherwise: the caller copies what it keeps). `reader` must
+    // read the chunk's data: the buffer handed over is checked to be the one it reads.
+    Bytes adoptChunk(const ByteReader& reader) {
+        if (!ahead_ || !chunk_ || !chunk_->compressed) return {};
+        Bytes whole = ahead_->release(payload_);
+        if (whole.data() != reader.data().data() || whole.size() != reader.size()) {
+            // Not this chunk's buffer (never expected): the reader's bytes are elsewhere, and
+            // this buffer is simply dropped.
+            return {};
+        }
+        return whole;
+    }
+
+    // Keeps the chunk data [0, end) as the column's bytes: the chunk's own buffer when it can
+    // be had, else a copy. Positions in the chunk stay positions in `col.bytes`.
+    void keepChunk(const ByteReader& r, PropertyColumn& col, std::size_t end) {
+        if (Bytes whole = adoptChunk(r); !whole.empty()) {
+            whole.resize(end);
+            col.bytes = std::move(whole);
+        } else {
+            col.bytes.assign(r.data().data(), r.data().data() + end);
+        }
+    }
+
     // Maps a range inside the current chunk's data when the data has file offsets (raw chunk).
     void mapIn(const ByteReader& cr, std::size_t pos, std::size_t length, RangeKind kind,
                const std::string& name) {
@@ -300,12 +331,6 @@ private:
     static float floatAt(const std::uint8_t* c, std::size_t n, std::size_t i) {
         return robloxFloat(std::uint32_t(c[i]) << 24 | std::uint32_t(c[n + i]) << 16 |
                            std::uint32_t(c[2 * n + i]) << 8 | c[3 * n + i]);
-    }
-
-    void readFloats(ByteReader& r, std::size_t n, std::vector<float>& out, const char* what) {
-        const std::uint8_t* c = columns(r, n, 4, what);
-        out.resize(n);
-        for (std::size_t i = 0; i < n; ++i) out[i] = floatAt(c, n, i);
     }
 
     void readU32s(ByteReader& r, std::size_t n, std::vector<std::uint32_t>& out, const char* what) {
@@ -498,33 +523,49 @@ private:
     using Storage = PropertyColumn::Storage;
 
     // Rotations (an id byte, then a matrix or quaternion for id 0), then the three position
-    // arrays. The rotations are walked twice: once through the reader (every bound checked, the
-    // warnings), then, knowing they are whole, from the bytes while each CFrame is built in
-    // place: one write of each 48-byte CFrame instead of a default fill, the rotation and the
-    // position in turn.
+    // arrays. The rotations are walked twice: once to check them (bounds, and the ids, with
+    // their warnings), then, knowing they are whole, from the bytes while each CFrame is built
+    // with its position read straight from the interleaved arrays: one write of each 48-byte
+    // CFrame, nothing in between.
     void readCFrames(ByteReader& r, std::size_t n, bool quaternion, std::vector<CFrame>& out) {
         out.clear();
         badRotationIds_ = 0;
         const std::size_t rotationsPos = r.pos();
         const std::size_t matrixSize = quaternion ? 16 : 36;
-        for (std::size_t i = 0; i < n; ++i) {
-            pollCancel(i);
-            const std::uint8_t id = r.u8("rotation id");
-            if (id == 0) {
-                r.skip(matrixSize, quaternion ? "quaternion" : "rotation matrix");
-            } else if (!specialRotations()[id]) {
-                // RobloxAPI/rbxfile bin/cframe.rbxl stores every id byte 1..255: keep the
-                // position, use the identity rotation and say so.
-                if (badRotationIds_++ == 0)
-                    ctx_.warn(r.offsetOf(r.pos() - 1), "bad-rotation-id",
+        const auto& special = specialRotations();
+        {
+            // Unchecked walk while every record is whole; the reader takes over (and fails as
+            // it should) at the first that is not.
+            const std::uint8_t* data = r.data().data();
+            const std::size_t size = r.size();
+            std::size_t at = rotationsPos, i = 0;
+            for (; i < n && at < size; ++i) {
+                pollCancel(i);
+                const std::uint8_t id = data[at];
+                if (id == 0) {
+                    if (size - at - 1 < matrixSize) break;
+                    at += 1 + matrixSize;
+                    continue;
+                }
+                if (!special[id] && badRotationIds_++ == 0)
+                    // RobloxAPI/rbxfile bin/cframe.rbxl stores every id byte 1..255: keep the
+                    // position, use the identity rotation and say so.
+                    ctx_.warn(r.offsetOf(at), "bad-rotation-id",
                               "CFrame rotation id " + std::to_string(id) +
                                   " is not one of the 24 special ids; identity rotation used");
+                ++at;
+            }
+            r.skip(at - rotationsPos, "rotation ids");
+            if (i < n) {
+                if (r.u8("rotation id") == 0)
+                    r.skip(matrixSize, quaternion ? "quaternion" : "rotation matrix");
+                r.fail("truncated", "CFrame rotations end early");  // not reached
             }
         }
+        const std::uint8_t* x = columns(r, n, 4, "position X");
+        const std::uint8_t* y = columns(r, n, 4, "position Y");
+        const std::uint8_t* z = columns(r, n, 4, "position Z");
         const std::uint8_t* rot = r.data().data() + rotationsPos;
-        readFloats(r, n, fa_, "position X");
-        readFloats(r, n, fb_, "position Y");
-        readFloats(r, n, fc_, "position Z");
         out.reserve(n);
         for (std::size_t i = 0; i < n; ++i) {
             CFrame& cf = out.emplace_back();
@@ -538,10 +579,10 @@ private:
                     std::memcpy(cf.rotation.data(), rot, 36);
                 }
                 rot += matrixSize;
-            } else if (const auto& m = specialRotations()[id]) {
+            } else if (const auto& m = special[id]) {
                 cf.rotation = *m;
             }
-            cf.position = {fa_[i], fb_[i], fc_[i]};
+            cf.position = {floatAt(x, n, i), floatAt(y, n, i), floatAt(z, n, i)};
         }
     }
 
@@ -562,59 +603,44 @@ private:
                           " CFrames in this chunk have an unknown rotation id");
     }
 
-    // String rows: a u32 length, then the bytes. Each row takes at least its 4-byte length, so
-    // when every row is whole their text is exactly what remains less 4 per row: the text array
-    // and the row ends are sized to that once, and short strings are copied as 16 bytes (then
-    // trimmed). From the first row that is cut short or does not fit (a chunk that ends before
-    // its rows), rows are read through the reader, which fails as a row-by-row read does, the
-    // rows before it staying in the column. A Name column also names its class's instances, a
-    // later Name column replacing the names read before.
+    // String rows: a u32 length, then the bytes. The rows are kept as stored, length prefixes
+    // and all (PropertyColumn::rowPrefix), in the chunk's own buffer when it can be had: reading
+    // them is a walk over the lengths. From the first row that is cut short (a chunk that ends
+    // before its rows), the reader reads on and fails as a row-by-row read does, the rows before
+    // it staying in the column. A Name column also names its class's instances, a later Name
+    // column replacing the names read before.
     void readStrings(ByteReader& r, std::size_t n, PropertyColumn& col) {
-        constexpr std::size_t kShort = 16;
         const std::uint8_t* data = r.data().data();
         const std::size_t size = r.size();
-        const std::size_t room = r.remaining() >= 4 * n ? r.remaining() - 4 * n : r.remaining();
-        col.bytes.resize(room + kShort);
-        col.ends.resize(n);
-        std::uint8_t* text = col.bytes.data();
+        const std::size_t start = r.pos();
+        // Each row takes at least its 4-byte length: no more rows than that can be whole.
+        col.ends.resize(std::min(n, (size - start) / 4));
         std::uint64_t* ends = col.ends.data();
         Instance* named = col.name == "Name" ? insts_.data() + firstNode_ : nullptr;
-        std::size_t at = r.pos(), used = 0, i = 0;
-        for (; i < n; ++i) {
+        std::size_t at = start, i = 0;
+        for (; i < col.ends.size(); ++i) {
             pollCancel(i);
             if (size - at < 4) break;
             std::uint32_t len;
             std::memcpy(&len, data + at, 4);
-            if (size - at - 4 < len || room - used < len) break;
-            at += 4;
-            if (len <= kShort && size - at >= kShort)
-                std::memcpy(text + used, data + at, kShort);
-            else
-                std::memcpy(text + used, data + at, len);
+            if (size - at - 4 < len) break;
             if (named) {
-                named[i].nameOffset = std::uint32_t(used);
+                named[i].nameOffset = std::uint32_t(at + 4);
                 named[i].nameLength = len;
                 named[i].nameColumn = int(columnIndex_);
             }
-            at += len;
-            used += len;
-            ends[i] = used;
+            at += 4 + std::size_t(len);
+            ends[i] = at;
         }
-        col.bytes.resize(used);
         col.ends.resize(i);
+        col.first = start;
+        col.rowPrefix = 4;
+        keepChunk(r, col, at);
         r.skip(at - r.pos(), "string");
-        for (; i < n; ++i) {
-            pollCancel(i);
+        if (i < n) {
+            // Fails: the row is cut short.
             const std::uint32_t len = r.u32("string");
-            const ByteSpan b = r.bytes(len, "string");
-            const std::size_t start = col.bytes.size();
-            col.bytes.insert(col.bytes.end(), b.begin(), b.end());
-            col.ends.push_back(col.bytes.size());
-            if (named) {
-                named[i].nameOffset = std::uint32_t(start);
-                named[i].nameLength = len;
-                named[i].nameColumn = int(columnIndex_);
-            }
+            r.bytes(len, "string");
         }
     }
 
@@ -652,14 +678,14 @@ private:
                 break;
             }
             case kInt32:
-                keepPlanes(col, columns(r, n, 4, "int32 values"), n, 4, &int32Value);
+                keepPlanes(r, col, columns(r, n, 4, "int32 values"), n, 4, &int32Value);
                 break;
             case kEnum:
             case kBrickColor:
-                keepPlanes(col, columns(r, n, 4, "values"), n, 4, &uint32Value);
+                keepPlanes(r, col, columns(r, n, 4, "values"), n, 4, &uint32Value);
                 break;
             case kFloat32:
-                keepPlanes(col, columns(r, n, 4, "float values"), n, 4, &floatValue);
+                keepPlanes(r, col, columns(r, n, 4, "float values"), n, 4, &floatValue);
                 break;
             case kFloat64: {
                 col.storage = Storage::Double;
@@ -672,7 +698,7 @@ private:
             case kUDim: {
                 const std::uint8_t* planes = columns(r, n, 4, "scale");
                 columns(r, n, 4, "offset");
-                keepPlanes(col, planes, n, 8, &udimValue);
+                keepPlanes(r, col, planes, n, 8, &udimValue);
                 break;
             }
             case kUDim2: {
@@ -680,7 +706,7 @@ private:
                 columns(r, n, 4, "Y scale");
                 columns(r, n, 4, "X offset");
                 columns(r, n, 4, "Y offset");
-                keepPlanes(col, planes, n, 16, &udim2Value);
+                keepPlanes(r, col, planes, n, 16, &udim2Value);
                 break;
             }
             case kRay: {
@@ -707,13 +733,13 @@ private:
                 const std::uint8_t* x = columns(r, n, 4, "X");
                 columns(r, n, 4, "Y");
                 columns(r, n, 4, "Z");
-                keepPlanes(col, x, n, 12, &vec3Value);
+                keepPlanes(r, col, x, n, 12, &vec3Value);
                 break;
             }
             case kVector2: {
                 const std::uint8_t* x = columns(r, n, 4, "X");
                 columns(r, n, 4, "Y");
-                keepPlanes(col, x, n, 8, &vec2Value);
+                keepPlanes(r, col, x, n, 8, &vec2Value);
                 break;
             }
             case kVector2int16: {
@@ -815,7 +841,7 @@ private:
                 columns(r, n, 4, "min Y");
                 columns(r, n, 4, "max X");
                 columns(r, n, 4, "max Y");
-                keepPlanes(col, planes, n, 16, &rectValue);
+                keepPlanes(r, col, planes, n, 16, &rectValue);
                 break;
             }
             case kPhysicalProperties:
@@ -839,15 +865,16 @@ private:
                 break;
             case kColor3uint8: {
                 col.storage = Storage::Vec3;
-                keepPlanes(col, columns(r, n, 3, "Color3uint8"), n, 3, &color3uint8Value);
+                keepPlanes(r, col, columns(r, n, 3, "Color3uint8"), n, 3, &color3uint8Value);
                 break;
             }
             case kInt64:
             case kSecurityCapabilities:
                 // SecurityCapabilities are stored like Int64 (interleaved, zigzag): rbx-test-files
                 // number-values-with-security-capabilities holds 2882400000 as 2 × that.
-                keepPlanes(col, columns(r, n, 8, type == kInt64 ? "int64 values" : "capabilities"),
-                           n, 8, &int64Value);
+                keepPlanes(r, col,
+                           columns(r, n, 8, type == kInt64 ? "int64 values" : "capabilities"), n, 8,
+                           &int64Value);
                 break;
             case kSharedString:
                 col.storage = Storage::Values;
@@ -867,11 +894,7 @@ private:
             case kUniqueId: {
                 // Kept as the stored byte planes (index, time, random, interleaved); the text
                 // form is made when a value is read.
-                col.storage = Storage::Record;
-                col.recordSize = 16;
-                col.record = &uniqueIdValue;
-                const std::uint8_t* c = columns(r, n, 16, "unique ids");
-                col.bytes.assign(c, c + 16 * n);
+                keepPlanes(r, col, columns(r, n, 16, "unique ids"), n, 16, &uniqueIdValue);
                 break;
             }
             case kFont:
@@ -929,13 +952,14 @@ private:
     }
 
     // A column kept as the file's byte planes: `width` planes of n bytes, byte b of row r at
-    // planes[b * n + r]; `record` makes a row's value when it is read.
-    static void keepPlanes(PropertyColumn& col, const std::uint8_t* planes, std::size_t n,
-                           std::uint32_t width, Value (*record)(const std::uint8_t*)) {
+    // planes[b * n + r], read by `r`; `record` makes a row's value when it is read.
+    void keepPlanes(const ByteReader& r, PropertyColumn& col, const std::uint8_t* planes,
+                    std::size_t n, std::uint32_t width, Value (*record)(const std::uint8_t*)) {
         col.storage = Storage::Record;
         col.recordSize = width;
         col.record = record;
-        col.bytes.assign(planes, planes + n * width);
+        col.first = std::size_t(planes - r.data().data());
+        keepChunk(r, col, std::size_t(col.first) + n * width);
     }
     static Value int32Value(const std::uint8_t* rec) {
         return std::int64_t(unzigzag32(loadBe32(rec)));
@@ -1203,10 +1227,11 @@ private:
     int firstNode_ = 0;
     std::size_t badRotationIds_ = 0;
     // Scratch arrays reused by every PROP chunk.
-    std::vector<float> fa_, fb_, fc_;
     std::vector<std::uint32_t> u32_;
     std::vector<CFrame> cframes_;
-    InflateBuffer inflated_;  // the current chunk's data, when it is compressed
+    InflateBuffer inflated_;         // the current chunk's data, when it is compressed
+    InflateAhead* ahead_ = nullptr;  // a large file's chunks, inflated ahead (readChunks)
+    std::size_t payload_ = 0;        // the current chunk's payload index in ahead_
 };
 
 }  // namespace

@@ -174,11 +174,12 @@ struct PropertyColumn {
         Vec3,    // vec3s
         CFrame,  // cframes
         Ref,     // refs: node index, -1 for nil              -> NodeRef
-        String,  // bytes + ends                              -> std::string
-        Binary,  // bytes + ends                              -> Bytes
+        String,  // bytes + ends: row r is bytes[start(r), ends[r])  -> std::string
+        Binary,  // bytes + ends, as String                   -> Bytes
         Tuple,   // doubles + ends                            -> std::vector<double>
-        Record,  // bytes: recordSize byte planes of rows() bytes (byte b of row r at
-                 // bytes[b * rows() + r]); `record` turns one row's bytes into a Value
+        Record,  // bytes: recordSize byte planes of rows() bytes from `first` (byte b of row
+                 // r at bytes[first + b * rows() + r]); `record` turns one row's bytes into
+                 // a Value
         Values,  // values: anything else
     };
 
@@ -197,10 +198,17 @@ struct PropertyColumn {
     std::vector<Vec3> vec3s;
     std::vector<CFrame> cframes;
     std::vector<std::int32_t> refs;
-    std::vector<std::uint64_t> ends;  // String / Binary / Tuple: end of row r (start: ends[r-1])
+    // String / Binary / Tuple: end of row r. String and Binary row r starts at start(r) =
+    // (r ? ends[r - 1] : first) + rowPrefix; Tuple row r at r ? ends[r - 1] : 0.
+    std::vector<std::uint64_t> ends;
     std::vector<Value> values;
     std::uint32_t recordSize = 0;  // Record: bytes a row (at most 64)
     Value (*record)(const std::uint8_t* bytes) = nullptr;
+    // String / Binary / Record: where the rows begin in `bytes`. A binary model's column keeps
+    // its chunk's inflated bytes as they are, header and all, rather than a copy of its rows.
+    std::uint64_t first = 0;
+    // String / Binary: bytes before each row (a binary model's 4-byte length prefixes).
+    std::uint32_t rowPrefix = 0;
 
     std::size_t rows() const;
     Value value(std::size_t row) const;
