@@ -94,6 +94,17 @@ std::string printable(std::string_view s) {
 constexpr std::size_t kInflateAheadFrom = 256 << 10;
 constexpr std::size_t kInflateAheadBytes = 32 << 20;
 
+#ifdef MESHSCOPE_FUZZ_BOTH_INFLATE_PATHS
+// Fuzz builds: either path, picked by the input (the parity of its compressed bytes).
+bool inflateAhead(std::size_t compressedBytes) {
+    return compressedBytes % 2 == 1;
+}
+#else
+bool inflateAhead(std::size_t compressedBytes) {
+    return compressedBytes >= kInflateAheadFrom;
+}
+#endif
+
 class BinaryDecoder {
 public:
     explicit BinaryDecoder(DecodeContext& ctx) : ctx_(ctx), asset_(ctx.asset()) {}
@@ -176,7 +187,7 @@ private:
             compressedBytes += c.body.size();
         }
         std::optional<InflateAhead> ahead;
-        if (compressedBytes >= kInflateAheadFrom)
+        if (inflateAhead(compressedBytes))
             ahead.emplace(ctx_, std::move(payloads), kInflateAheadBytes);
         ahead_ = ahead ? &*ahead : nullptr;
         struct Forget {

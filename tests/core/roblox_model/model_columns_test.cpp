@@ -177,6 +177,79 @@ TEST(RobloxModelColumns, RecordRowsAreReadAcrossBytePlanes) {
     EXPECT_TRUE(std::holds_alternative<std::monostate>(c.value(3)));  // past the rows
 }
 
+// A column that keeps its chunk's bytes whole: the rows begin at `first`, after the chunk's
+// header, and string rows keep their 4-byte length prefixes (rowPrefix).
+TEST(RobloxModelColumns, RowsBeginAtFirstAndSkipTheirPrefixes) {
+    PropertyColumn planes;
+    planes.storage = PropertyColumn::Storage::Record;
+    planes.recordSize = 2;
+    planes.first = 3;
+    planes.bytes = {0xee, 0xee, 0xee, 1, 2, 3, 4, 5, 6};  // 3 header bytes, then the planes
+    planes.record = [](const std::uint8_t* b) { return Value(std::int64_t(b[0]) * 256 + b[1]); };
+    ASSERT_EQ(planes.rows(), 3u);
+    EXPECT_EQ(std::get<std::int64_t>(planes.value(0)), 1 * 256 + 4);
+    EXPECT_EQ(std::get<std::int64_t>(planes.value(2)), 3 * 256 + 6);
+
+    PropertyColumn text;
+    text.storage = PropertyColumn::Storage::String;
+    text.first = 2;
+    text.rowPrefix = 4;
+    text.bytes = {0xee, 0xee, 1, 0, 0, 0, 'a', 3, 0, 0, 0, 'b', 'c', 'd', 0, 0, 0, 0};
+    text.ends = {7, 14, 18};  // "a", "bcd", ""
+    ASSERT_EQ(text.rows(), 3u);
+    EXPECT_EQ(text.text(0), "a");
+    EXPECT_EQ(text.text(1), "bcd");
+    EXPECT_EQ(text.text(2), "");
+    EXPECT_EQ(std::get<std::string>(text.value(1)), "bcd");
+    PropertyColumn binary = text;
+    binary.storage = PropertyColumn::Storage::Binary;
+    EXPECT_EQ(std::get<Bytes>(binary.value(1)), (Bytes{'b', 'c', 'd'}));
+
+    // Fields that disagree with the bytes give empty rows, never a read outside them.
+    text.ends = {7, 40, 2};
+    EXPECT_EQ(text.text(1), "");  // ends past the bytes
+    EXPECT_EQ(text.text(2), "");  // starts after it ends
+    planes.first = 100;
+    EXPECT_EQ(planes.rows(), 0u);
+}
+
+// A place large enough that its chunks are inflated on a worker thread and its columns keep
+// the inflated buffers: every value of a sample of parts equals the generated one, as for the
+// small place above (decoded on one thread, its columns copied).
+TEST(RobloxModelColumns, ALargePlaceKeepsEveryValue) {
+    const Asset place = makeRobloxPlace(30'000);
+    for (auto c : {RobloxChunkCompression::Lz4, RobloxChunkCompression::Zstd}) {
+        SCOPED_TRACE(int(c));
+        RobloxModelWriteOptions o;
+        o.compression = c;
+        const auto written = writeRobloxModel(place, o);
+        ASSERT_TRUE(written.ok());
+        ASSERT_GT(written.bytes.size(), std::size_t(300'000));  // over the worker's threshold
+        const DecodeResult r = decodeBytes(written.bytes, {.fileName = "place.rbxl"});
+        ASSERT_TRUE(r.ok()) << r.error->toString();
+        const Asset& a = r.asset;
+        ASSERT_EQ(a.nodes.size(), place.nodes.size());
+        // Parts matched by their unique names (the writer groups instances by class).
+        std::map<std::string, int> decodedByName;
+        for (std::size_t i = 0; i < a.nodes.size(); ++i)
+            if (a.nodes[i].kind == "Part") decodedByName[a.nodes[i].name] = int(i);
+        std::size_t compared = 0, parts = 0;
+        for (const Node& want : place.nodes) {
+            if (want.kind != "Part" || parts++ % 37 != 0) continue;
+            ASSERT_TRUE(decodedByName.contains(want.name)) << want.name;
+            const int i = decodedByName[want.name];
+            for (const Property& p : want.properties) {
+                const auto got = a.property(i, p.name);
+                ASSERT_TRUE(got.has_value()) << want.name << "." << p.name;
+                if (p.type == "PhysicalProperties") continue;  // written as floats
+                EXPECT_TRUE(got->value == p.value) << want.name << "." << p.name;
+                ++compared;
+            }
+        }
+        EXPECT_GT(compared, 10'000u);
+    }
+}
+
 TEST(RobloxModelColumns, OwnPropertiesComeBeforeColumnValues) {
     Asset a;
     const int n = a.addNode("x", "Part");
