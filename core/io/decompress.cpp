@@ -174,36 +174,52 @@ InflateAhead::~InflateAhead() {
     worker_.join();
 }
 
+// Inflates payload i, which the caller has claimed (Working), into a buffer of its own, then
+// marks it Done (or Skipped when no buffer could be had).
+void InflateAhead::fill(std::size_t i) {
+    const Payload& p = payloads_[i];
+    const std::size_t size = std::size_t(p.expectedSize);
+    Bytes data;
+    std::int64_t result = 0;
+    std::size_t zstdCode = 0;
+    Slot::State state = Slot::State::Skipped;
+    try {
+        data.resize(size);
+        if (p.zstd)
+            zstdCode = ZSTD_decompress(data.data(), size, p.input.data(), p.input.size());
+        else
+            result = lz4Raw(p.input, data.data(), p.expectedSize);
+        state = Slot::State::Done;
+    } catch (const std::bad_alloc&) {
+        data = {};  // take() inflates it into its reused buffer, or fails there
+    }
+    {
+        std::lock_guard lock(mutex_);
+        Slot& slot = slots_[i];
+        slot.data = std::move(data);
+        slot.result = result;
+        slot.zstdCode = zstdCode;
+        slot.state = state;
+        if (state == Slot::State::Skipped) held_ -= size;
+    }
+    changed_.notify_all();
+}
+
 void InflateAhead::work() {
     for (std::size_t i = 0; i < workerLimit_; ++i) {
-        const Payload& p = payloads_[i];
-        const std::size_t size = std::size_t(p.expectedSize);
+        const std::size_t size = std::size_t(payloads_[i].expectedSize);
         {
             std::unique_lock lock(mutex_);
-            changed_.wait(lock, [&] { return stop_ || held_ == 0 || held_ + size <= aheadBytes_; });
+            changed_.wait(lock, [&] {
+                return stop_ || slots_[i].state != Slot::State::Waiting || held_ == 0 ||
+                       held_ + size <= aheadBytes_;
+            });
             if (stop_) return;
+            if (slots_[i].state != Slot::State::Waiting) continue;  // the reader took it
+            slots_[i].state = Slot::State::Working;
             held_ += size;
         }
-        Slot& slot = slots_[i];
-        Bytes data;
-        Slot::State state = Slot::State::Skipped;
-        try {
-            data.resize(size);
-            if (p.zstd)
-                slot.zstdCode = ZSTD_decompress(data.data(), size, p.input.data(), p.input.size());
-            else
-                slot.result = lz4Raw(p.input, data.data(), p.expectedSize);
-            state = Slot::State::Done;
-        } catch (const std::bad_alloc&) {
-            data = {};  // take() inflates it on the calling thread, or fails there
-        }
-        {
-            std::lock_guard lock(mutex_);
-            slot.data = std::move(data);
-            slot.state = state;
-            if (state == Slot::State::Skipped) held_ -= size;
-        }
-        changed_.notify_all();
+        fill(i);
     }
 }
 
@@ -226,8 +242,26 @@ ByteSpan InflateAhead::take(DecodeContext& ctx, std::size_t i) {
     };
     if (!worker_.joinable() || i >= workerLimit_) return inflateHere();
     {
+        // Rather than wait for payload i, inflate one the worker has not begun: i itself, or
+        // one after it within the budget (the worker skips those).
         std::unique_lock lock(mutex_);
-        changed_.wait(lock, [&] { return slots_[i].state != Slot::State::Waiting; });
+        const auto ready = [&] {
+            return slots_[i].state == Slot::State::Done || slots_[i].state == Slot::State::Skipped;
+        };
+        while (!ready()) {
+            std::size_t j = i;
+            while (j < workerLimit_ && slots_[j].state != Slot::State::Waiting) ++j;
+            const std::size_t size = j < workerLimit_ ? std::size_t(payloads_[j].expectedSize) : 0;
+            if (j < workerLimit_ && (j == i || held_ + size <= aheadBytes_)) {
+                slots_[j].state = Slot::State::Working;
+                held_ += size;
+                lock.unlock();
+                fill(j);
+                lock.lock();
+                continue;
+            }
+            changed_.wait(lock);
+        }
     }
     Slot& slot = slots_[i];
     if (slot.state == Slot::State::Skipped) return inflateHere();

@@ -42,8 +42,10 @@ private:
 // decoding, and the two overlap. At most `aheadBytes` of inflated data wait for the reader (at
 // least one payload). Only the decompression itself runs on the worker: the budget and size
 // checks, the charges and every error stay on the calling thread, in payload order, with the
-// messages InflateBuffer gives. A payload the worker may not take (over the budget or a cap,
-// or its buffer could not be allocated) is inflated by take() on the calling thread.
+// messages InflateBuffer gives. When the reader would wait for a payload, it inflates the next
+// one nobody has begun instead (the worker skips it). A payload the worker may not take (over the
+// budget or a cap, or its buffer could not be allocated) is inflated by take() on the calling
+// thread.
 class InflateAhead {
 public:
     struct Payload {
@@ -72,9 +74,11 @@ private:
         Bytes data;
         std::int64_t result = 0;  // LZ4: bytes written or < 0; ZSTD: see zstdError
         std::size_t zstdCode = 0;
-        enum class State : std::uint8_t { Waiting, Done, Skipped } state = State::Waiting;
+        // Waiting: nobody has begun it; Working: the worker or the reader is inflating it.
+        enum class State : std::uint8_t { Waiting, Working, Done, Skipped } state = State::Waiting;
     };
     void work();
+    void fill(std::size_t i);
 
     std::vector<Payload> payloads_;
     std::vector<Slot> slots_;
