@@ -470,7 +470,8 @@ private:
         }
     }
 
-    // One PROP chunk becomes one column of its class's table: values are de-interleaved straight
+    // One PROP chunk becomes one column of its class's table: interleaved numbers and strings
+    // keep the chunk's bytes (its own inflated buffer when it has one), other types are read
     // into the column's typed array; the name, type and source range are stored once.
     void readProp(ByteReader& r) {
         const std::uint32_t classId = r.u32("class id");
