@@ -108,6 +108,17 @@ std::string_view PropertyColumn::text(std::size_t row) const {
 }
 
 Value PropertyColumn::value(std::size_t row) const {
+    if (storage == Storage::Record) {
+        // Byte planes as the binary format interleaves them: byte b of row r is at
+        // bytes[first + b * rows + r]. (First: the viewer reads millions of these.)
+        if (!record || recordSize == 0 || recordSize > 64 || bytes.size() < first) return {};
+        const std::size_t n = (bytes.size() - std::size_t(first)) / recordSize;
+        if (row >= n) return {};
+        std::uint8_t rec[64];
+        const std::uint8_t* p = bytes.data() + first + row;
+        for (std::uint32_t b = 0; b < recordSize; ++b, p += n) rec[b] = *p;
+        return record(rec);
+    }
     if (row >= rows()) return {};
     switch (storage) {
         case Storage::Bool:
@@ -142,16 +153,8 @@ Value PropertyColumn::value(std::size_t row) const {
             return std::vector<double>(doubles.begin() + std::ptrdiff_t(start),
                                        doubles.begin() + std::ptrdiff_t(ends[row]));
         }
-        case Storage::Record: {
-            // Byte planes as the binary format interleaves them: byte b of row r is at
-            // bytes[b * rows + r].
-            if (!record || recordSize > 64) return {};
-            std::uint8_t rec[64];
-            const std::size_t n = rows();
-            const std::uint8_t* planes = bytes.data() + first;
-            for (std::size_t b = 0; b < recordSize; ++b) rec[b] = planes[b * n + row];
-            return record(rec);
-        }
+        case Storage::Record:
+            return {};  // above
         case Storage::Values:
             return values[row];
     }
