@@ -39,6 +39,20 @@ std::size_t chunkOffset(const Bytes& b, int n) {
     return at;
 }
 
+// Offset of the n-th chunk named `name` (n = 1 for the first), or past the end when there are
+// fewer.
+std::size_t nthChunk(const Bytes& b, const char* name, int n) {
+    std::size_t at = 32;
+    for (int seen = 0; at + 16 <= b.size();) {
+        if (std::memcmp(b.data() + at, name, 4) == 0 && ++seen == n) return at;
+        std::uint32_t c, u;
+        std::memcpy(&c, b.data() + at + 4, 4);
+        std::memcpy(&u, b.data() + at + 8, 4);
+        at += 16 + (c ? c : u);
+    }
+    return b.size();
+}
+
 void putU32(Bytes& b, std::size_t at, std::uint32_t v) {
     std::memcpy(b.data() + at, &v, 4);
 }
@@ -134,13 +148,7 @@ TEST(RobloxModelBroken, ACorruptLateChunkKeepsWhatCameBeforeIt) {
         const DecodeResult whole = decode(b);
         ASSERT_TRUE(whole.ok()) << whole.error->toString();
         // The PRNT chunk: every INST and PROP chunk comes before it.
-        std::size_t at = 32;
-        while (at + 16 <= b.size() && std::memcmp(b.data() + at, "PRNT", 4) != 0) {
-            std::uint32_t cl, ul;
-            std::memcpy(&cl, b.data() + at + 4, 4);
-            std::memcpy(&ul, b.data() + at + 8, 4);
-            at += 16 + (cl ? cl : ul);
-        }
+        const std::size_t at = nthChunk(b, "PRNT", 1);
         ASSERT_LT(at + 16, b.size()) << "no PRNT chunk";
         ASSERT_NO_FATAL_FAILURE(garbleBody(b, at, c));
         const DecodeResult r = decode(b);
@@ -170,14 +178,7 @@ TEST(RobloxModelBroken, ALargePlaceFailsAtItsCorruptChunkWithEveryChunkBeforeIt)
         const DecodeResult whole = decode(b);
         ASSERT_TRUE(whole.ok()) << whole.error->toString();
         // The 12th PROP chunk, of 25.
-        std::size_t at = 32;
-        for (int props = 0; at + 16 <= b.size();) {
-            if (std::memcmp(b.data() + at, "PROP", 4) == 0 && ++props == 12) break;
-            std::uint32_t cl, ul;
-            std::memcpy(&cl, b.data() + at + 4, 4);
-            std::memcpy(&ul, b.data() + at + 8, 4);
-            at += 16 + (cl ? cl : ul);
-        }
+        const std::size_t at = nthChunk(b, "PROP", 12);
         ASSERT_LT(at + 16, b.size()) << "fewer than 12 PROP chunks";
         ASSERT_NO_FATAL_FAILURE(garbleBody(b, at, c));
         const DecodeResult r = decode(b);
