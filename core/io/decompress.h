@@ -72,8 +72,8 @@ public:
 private:
     struct Slot {
         Bytes data;
-        std::int64_t result = 0;  // LZ4: bytes written or < 0; ZSTD: see zstdError
-        std::size_t zstdCode = 0;
+        std::int64_t result = 0;   // LZ4: bytes written, or < 0 for corrupt data
+        std::size_t zstdCode = 0;  // ZSTD: bytes written or an error code
         // Waiting: nobody has begun it; Working: the worker or the reader is inflating it.
         enum class State : std::uint8_t { Waiting, Working, Done, Skipped } state = State::Waiting;
     };
