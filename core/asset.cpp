@@ -1,7 +1,9 @@
 // Asset model helpers and diagnostics formatting.
 #include "meshscope/core/asset.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 namespace meshscope {
@@ -78,10 +80,16 @@ std::size_t PropertyColumn::rows() const {
             return refs.size();
         case Storage::String:
         case Storage::Binary:
+            if (ends.empty() && recordSize)
+                return bytes.size() >= first ? (bytes.size() - first) / recordSize : 0;
+            return ends.size();
         case Storage::Tuple:
             return ends.size();
-        case Storage::Record:
-            return recordSize && bytes.size() >= first ? (bytes.size() - first) / recordSize : 0;
+        case Storage::Record: {
+            const std::size_t planes =
+                recordSize && bytes.size() >= first ? (bytes.size() - first) / recordSize : 0;
+            return headSize ? std::min(planes, u32s.size()) : planes;
+        }
         case Storage::Values:
             return values.size();
     }
@@ -93,6 +101,12 @@ namespace {
 // Row `row` of a String or Binary column: [start, end) of its bytes, empty when the column's
 // fields disagree with its bytes.
 std::pair<std::size_t, std::size_t> rowRange(const PropertyColumn& c, std::size_t row) {
+    if (c.ends.empty()) {  // rows of recordSize bytes (row < rows(): they are in the bytes)
+        const std::uint64_t end = c.first + (row + 1) * std::uint64_t(c.recordSize);
+        const std::uint64_t start = end - c.recordSize + c.rowPrefix;
+        if (start > end) return {0, 0};
+        return {std::size_t(start), std::size_t(end)};
+    }
     const std::uint64_t start = (row ? c.ends[row - 1] : c.first) + c.rowPrefix;
     const std::uint64_t end = c.ends[row];
     if (start > end || end > c.bytes.size()) return {0, 0};
@@ -102,7 +116,7 @@ std::pair<std::size_t, std::size_t> rowRange(const PropertyColumn& c, std::size_
 }  // namespace
 
 std::string_view PropertyColumn::text(std::size_t row) const {
-    if (storage != Storage::String || row >= ends.size()) return {};
+    if (storage != Storage::String || row >= rows()) return {};
     const auto [start, end] = rowRange(*this, row);
     return {reinterpret_cast<const char*>(bytes.data()) + start, end - start};
 }
@@ -111,12 +125,22 @@ Value PropertyColumn::value(std::size_t row) const {
     if (storage == Storage::Record) {
         // Byte planes as the binary format interleaves them: byte b of row r is at
         // bytes[first + b * rows + r]. (First: the viewer reads millions of these.)
-        if (!record || recordSize == 0 || recordSize > 64 || bytes.size() < first) return {};
+        if (!record || recordSize == 0 || recordSize > 64 || headSize > 64 - recordSize ||
+            bytes.size() < first)
+            return {};
         const std::size_t n = (bytes.size() - std::size_t(first)) / recordSize;
         if (row >= n) return {};
         std::uint8_t rec[64];
+        if (headSize) {
+            if (row >= u32s.size()) return {};
+            const std::size_t at = u32s[row];
+            const std::size_t have =
+                at < bytes.size() ? std::min<std::size_t>(headSize, bytes.size() - at) : 0;
+            if (have) std::memcpy(rec, bytes.data() + at, have);
+            std::memset(rec + have, 0, headSize - have);
+        }
         const std::uint8_t* p = bytes.data() + first + row;
-        for (std::uint32_t b = 0; b < recordSize; ++b, p += n) rec[b] = *p;
+        for (std::uint32_t b = 0; b < recordSize; ++b, p += n) rec[headSize + b] = *p;
         return record(rec);
     }
     if (row >= rows()) return {};

@@ -221,6 +221,51 @@ void InflateAhead::work() {
         }
         fill(i);
     }
+    for (;;) {
+        std::function<void()> job;
+        {
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, [&] { return stop_ || (!jobs_.empty() && running_ == 0); });
+            if (stop_) return;
+            job = std::move(jobs_.front());
+            jobs_.pop_front();
+            ++running_;
+        }
+        job();
+        {
+            std::lock_guard lock(mutex_);
+            --running_;
+        }
+        changed_.notify_all();
+    }
+}
+
+void InflateAhead::post(std::function<void()> job) {
+    {
+        std::lock_guard lock(mutex_);
+        jobs_.push_back(std::move(job));
+    }
+    changed_.notify_all();
+}
+
+void InflateAhead::finish() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        if (running_ != 0) {
+            changed_.wait(lock);  // one job at a time, in order
+        } else if (!jobs_.empty()) {
+            std::function<void()> job = std::move(jobs_.front());
+            jobs_.pop_front();
+            ++running_;
+            lock.unlock();
+            job();
+            lock.lock();
+            --running_;
+            changed_.notify_all();
+        } else {
+            return;
+        }
+    }
 }
 
 ByteSpan InflateAhead::take(DecodeContext& ctx, std::size_t i) {

@@ -3,8 +3,11 @@
 // fails through the context with the payload's file offset.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -69,6 +72,16 @@ public:
     Bytes release(std::size_t i);
     bool threaded() const { return worker_.joinable(); }
 
+    // Work for the worker once it has inflated what it takes (the decoder's own work that does
+    // not wait on the payloads still to come). post() queues a job; jobs run one at a time, in
+    // order. finish() returns when every job posted has run, running on this thread those the
+    // worker has not begun (all of them when there is no worker). A job must not throw. The
+    // destructor drops jobs not begun and waits for the one running, which should poll
+    // stopping() to leave early.
+    void post(std::function<void()> job);
+    void finish();
+    bool stopping() const { return stop_.load(std::memory_order_relaxed); }
+
 private:
     struct Slot {
         Bytes data;
@@ -86,7 +99,9 @@ private:
     std::size_t aheadBytes_ = 0;
     std::size_t held_ = 0;      // inflated bytes not yet released by the reader
     std::size_t released_ = 0;  // payloads [0, released_) are freed
-    bool stop_ = false;
+    std::atomic<bool> stop_ = false;
+    std::deque<std::function<void()>> jobs_;
+    std::size_t running_ = 0;  // jobs the worker has begun and not finished
     std::mutex mutex_;
     std::condition_variable changed_;
     InflateBuffer fallback_;

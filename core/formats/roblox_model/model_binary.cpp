@@ -186,14 +186,10 @@ private:
             payloads.push_back({c.body, c.uncompressedLength, c.bodyOffset, c.zstd});
             compressedBytes += c.body.size();
         }
-        std::optional<InflateAhead> ahead;
-        if (inflateAhead(compressedBytes))
-            ahead.emplace(ctx_, std::move(payloads), kInflateAheadBytes);
-        ahead_ = ahead ? &*ahead : nullptr;
-        struct Forget {
-            InflateAhead*& ahead;
-            ~Forget() { ahead = nullptr; }  // `ahead` goes with this scope, failing or not
-        } forget{ahead_};
+        if (inflateAhead(compressedBytes)) {
+            aheadStore_.emplace(ctx_, std::move(payloads), kInflateAheadBytes);
+            ahead_ = &*aheadStore_;
+        }
         std::size_t payload = 0;
         const double total = double(std::max<std::size_t>(chunks.size(), 1));
         for (std::size_t i = 0; i < chunks.size(); ++i) {
@@ -204,8 +200,8 @@ private:
             if (c.compressed) {
                 auto s = ctx_.scope(c.name);
                 payload_ = payload++;
-                if (ahead)
-                    data = ahead->take(ctx_, payload_);
+                if (ahead_)
+                    data = ahead_->take(ctx_, payload_);
                 else
                     data = c.zstd ? inflated_.zstd(ctx_, c.body, c.uncompressedLength, c.bodyOffset)
                                   : inflated_.lz4Block(ctx_, c.body, c.uncompressedLength,
@@ -271,6 +267,7 @@ private:
         auto s = ctx_.scope(c.name);
         ByteReader cr(ctx_, data, c.compressed ? c.offset : c.bodyOffset, !c.compressed);
         chunk_ = &c;
+        if (!nodesPosted_ && (c.name == "PROP" || c.name == "PRNT")) postNodes();
         if (c.name == "META")
             readMeta(cr);
         else if (c.name == "SSTR")
@@ -421,6 +418,13 @@ private:
     }
 
     void readInst(ByteReader& r) {
+        if (nodesPosted_) {
+            // An INST chunk after the PROP chunks: the nodes built ahead lack its instances.
+            if (ahead_) ahead_->finish();
+            prebuilt_ = {};
+            prebuiltDone_ = false;
+            nodesPosted_ = false;
+        }
         const std::uint32_t classId = r.u32("class id");
         std::string className = readString(r, "class name");
         const std::uint8_t objectFormat = r.u8("object format");
@@ -534,63 +538,98 @@ private:
 
     using Storage = PropertyColumn::Storage;
 
-    // Rotations (an id byte, then a matrix or quaternion for id 0), then the three position
-    // arrays. The rotations are walked twice: once to check them (bounds, and the ids, with
-    // their warnings), then, knowing they are whole, from the bytes while each CFrame is built
-    // with its position read straight from the interleaved arrays: one write of each 48-byte
-    // CFrame, nothing in between.
-    void readCFrames(ByteReader& r, std::size_t n, bool quaternion, std::vector<CFrame>& out) {
-        out.clear();
+    // CFrame rotations: an id byte each, then a matrix (or a quaternion) for id 0. Checks and
+    // skips n of them: bounds, and the ids, with their warnings. `heads`, when given, gets the
+    // offset of each row's rotation in the chunk's data.
+    void walkRotations(ByteReader& r, std::size_t n, bool quaternion, std::uint32_t* heads) {
         badRotationIds_ = 0;
         const std::size_t rotationsPos = r.pos();
         const std::size_t matrixSize = quaternion ? 16 : 36;
         const auto& special = specialRotations();
-        {
-            // Unchecked walk while every record is whole; the reader takes over (and fails as
-            // it should) at the first that is not.
-            const std::uint8_t* data = r.data().data();
-            const std::size_t size = r.size();
-            std::size_t at = rotationsPos, i = 0;
-            for (; i < n && at < size; ++i) {
-                pollCancel(i);
-                const std::uint8_t id = data[at];
-                if (id == 0) {
-                    if (size - at - 1 < matrixSize) break;
-                    at += 1 + matrixSize;
-                    continue;
-                }
-                if (!special[id] && badRotationIds_++ == 0)
-                    // RobloxAPI/rbxfile bin/cframe.rbxl stores every id byte 1..255: keep the
-                    // position, use the identity rotation and say so.
-                    ctx_.warn(r.offsetOf(at), "bad-rotation-id",
-                              "CFrame rotation id " + std::to_string(id) +
-                                  " is not one of the 24 special ids; identity rotation used");
-                ++at;
+        // Unchecked walk while every record is whole; the reader takes over (and fails as it
+        // should) at the first that is not.
+        const std::uint8_t* data = r.data().data();
+        const std::size_t size = r.size();
+        std::size_t at = rotationsPos, i = 0;
+        for (; i < n && at < size; ++i) {
+            pollCancel(i);
+            if (heads) heads[i] = std::uint32_t(at);
+            const std::uint8_t id = data[at];
+            if (id == 0) {
+                if (size - at - 1 < matrixSize) break;
+                at += 1 + matrixSize;
+                continue;
             }
-            r.skip(at - rotationsPos, "rotation ids");
-            if (i < n) {
-                if (r.u8("rotation id") == 0)
-                    r.skip(matrixSize, quaternion ? "quaternion" : "rotation matrix");
-                r.fail("truncated", "CFrame rotations end early");  // not reached
-            }
+            if (!special[id] && badRotationIds_++ == 0)
+                // RobloxAPI/rbxfile bin/cframe.rbxl stores every id byte 1..255: keep the
+                // position, use the identity rotation and say so.
+                ctx_.warn(r.offsetOf(at), "bad-rotation-id",
+                          "CFrame rotation id " + std::to_string(id) +
+                              " is not one of the 24 special ids; identity rotation used");
+            ++at;
         }
+        r.skip(at - rotationsPos, "rotation ids");
+        if (i < n) {
+            if (r.u8("rotation id") == 0)
+                r.skip(matrixSize, quaternion ? "quaternion" : "rotation matrix");
+            r.fail("truncated", "CFrame rotations end early");  // not reached
+        }
+    }
+
+    // A CFrame column stays as the chunk stores it (a Record of the three position planes, each
+    // row headed by its rotation, found through u32s): a value is made when it is read.
+    void readCFrameColumn(ByteReader& r, std::size_t n, bool quaternion, PropertyColumn& col) {
+        col.storage = Storage::CFrame;  // no rows until the positions are whole too
+        col.u32s.resize(n);
+        walkRotations(r, n, quaternion, col.u32s.data());
+        const std::uint8_t* x = columns(r, n, 4, "position X");
+        columns(r, n, 4, "position Y");
+        columns(r, n, 4, "position Z");
+        keepPlanes(r, col, x, n, 12, quaternion ? &cframeQuatValue : &cframeValue);
+        col.headSize = quaternion ? 1 + 16 : 1 + 36;
+    }
+
+    // A CFrame from a row's head (rotation id, then its matrix or quaternion) and its 12 bytes
+    // of position planes.
+    static CFrame cframeFrom(const std::uint8_t* rec, bool quaternion) {
+        CFrame cf;
+        const std::uint8_t id = rec[0];
+        if (id == 0) {
+            if (quaternion) {
+                float q[4];
+                std::memcpy(q, rec + 1, 16);
+                cf.rotation = quaternionToMatrix(q[0], q[1], q[2], q[3]);
+            } else {
+                std::memcpy(cf.rotation.data(), rec + 1, 36);
+            }
+        } else if (const auto& m = specialRotations()[id]) {
+            cf.rotation = *m;
+        }
+        const std::uint8_t* p = rec + (quaternion ? 17 : 37);
+        cf.position = {robloxFloat(loadBe32(p)), robloxFloat(loadBe32(p + 4)),
+                       robloxFloat(loadBe32(p + 8))};
+        return cf;
+    }
+    static Value cframeValue(const std::uint8_t* rec) { return cframeFrom(rec, false); }
+    static Value cframeQuatValue(const std::uint8_t* rec) { return cframeFrom(rec, true); }
+
+    // Rotations, then the three position arrays, into CFrames (OptionalCoordinateFrame values).
+    void readCFrames(ByteReader& r, std::size_t n, std::vector<CFrame>& out) {
+        out.clear();
+        const std::size_t rotationsPos = r.pos();
+        walkRotations(r, n, false, nullptr);
         const std::uint8_t* x = columns(r, n, 4, "position X");
         const std::uint8_t* y = columns(r, n, 4, "position Y");
         const std::uint8_t* z = columns(r, n, 4, "position Z");
         const std::uint8_t* rot = r.data().data() + rotationsPos;
+        const auto& special = specialRotations();
         out.reserve(n);
         for (std::size_t i = 0; i < n; ++i) {
             CFrame& cf = out.emplace_back();
             const std::uint8_t id = *rot++;
             if (id == 0) {
-                if (quaternion) {
-                    float q[4];
-                    std::memcpy(q, rot, 16);
-                    cf.rotation = quaternionToMatrix(q[0], q[1], q[2], q[3]);
-                } else {
-                    std::memcpy(cf.rotation.data(), rot, 36);
-                }
-                rot += matrixSize;
+                std::memcpy(cf.rotation.data(), rot, 36);
+                rot += 36;
             } else if (const auto& m = special[id]) {
                 cf.rotation = *m;
             }
@@ -617,34 +656,62 @@ private:
 
     // String rows: a u32 length, then the bytes. The rows are kept as stored, length prefixes
     // and all (PropertyColumn::rowPrefix), in the chunk's own buffer when it can be had: reading
-    // them is a walk over the lengths. From the first row that is cut short (a chunk that ends
-    // before its rows), the reader reads on and fails as a row-by-row read does, the rows before
-    // it staying in the column. A Name column also names its class's instances, a later Name
-    // column replacing the names read before.
+    // them is a walk over the lengths. Rows that all take the same bytes (a Tags or a
+    // CollisionGroup column, as a rule) need no ends: the column's recordSize places them. From
+    // the first row that is cut short (a chunk that ends before its rows), the reader reads on
+    // and fails as a row-by-row read does, the rows before it staying in the column. A Name
+    // column also names its class's instances, a later Name column replacing the names read
+    // before.
     void readStrings(ByteReader& r, std::size_t n, PropertyColumn& col) {
         const std::uint8_t* data = r.data().data();
         const std::size_t size = r.size();
         const std::size_t start = r.pos();
         // Each row takes at least its 4-byte length: no more rows than that can be whole.
-        col.ends.resize(std::min(n, (size - start) / 4));
-        std::uint64_t* ends = col.ends.data();
+        const std::size_t most = std::min(n, (size - start) / 4);
         Instance* named = col.name == "Name" ? insts_.data() + firstNode_ : nullptr;
         std::size_t at = start, i = 0;
-        for (; i < col.ends.size(); ++i) {
-            pollCancel(i);
-            if (size - at < 4) break;
+        // The bytes of row i when it is whole, else 0.
+        auto row = [&](std::size_t i) -> std::size_t {
+            if (size - at < 4) return 0;
             std::uint32_t len;
             std::memcpy(&len, data + at, 4);
-            if (size - at - 4 < len) break;
+            if (size - at - 4 < len) return 0;
             if (named) {
                 named[i].nameOffset = std::uint32_t(at + 4);
                 named[i].nameLength = len;
                 named[i].nameColumn = int(columnIndex_);
             }
-            at += 4 + std::size_t(len);
-            ends[i] = at;
+            return 4 + std::size_t(len);
+        };
+        std::size_t stride = 0;
+        bool uniform = true;
+        for (; i < most; ++i) {
+            pollCancel(i);
+            const std::size_t bytes = row(i);
+            if (!bytes) break;
+            if (i && bytes != stride) {
+                uniform = false;
+                break;
+            }
+            stride = bytes;
+            at += bytes;
         }
-        col.ends.resize(i);
+        if (!uniform) {
+            // Rows of different sizes: each one's end is kept.
+            col.ends.resize(most);
+            std::uint64_t* ends = col.ends.data();
+            for (std::size_t k = 0; k < i; ++k) ends[k] = start + (k + 1) * stride;
+            for (; i < most; ++i) {
+                pollCancel(i);
+                const std::size_t bytes = row(i);
+                if (!bytes) break;
+                at += bytes;
+                ends[i] = at;
+            }
+            col.ends.resize(i);
+        } else if (i) {
+            col.recordSize = std::uint32_t(stride);
+        }
         col.first = start;
         col.rowPrefix = 4;
         keepChunk(r, col, at);
@@ -780,10 +847,8 @@ private:
             }
             case kCFrame:
             case kCFrameQuat: {
-                col.storage = Storage::CFrame;
                 r.checkCount(n, 13, "CFrames");
-                readCFrames(r, n, type == kCFrameQuat, cframes_);
-                col.cframes.swap(cframes_);
+                readCFrameColumn(r, n, type == kCFrameQuat, col);
                 warnBadRotations();
                 break;
             }
@@ -795,7 +860,7 @@ private:
                     r.failAt(r.pos() - 1, "bad-optional-cframe",
                              "OptionalCFrame values should start with type 0x10, found " +
                                  std::to_string(inner));
-                readCFrames(r, n, false, cframes_);
+                readCFrames(r, n, cframes_);
                 warnBadRotations();
                 const std::uint8_t boolMarker = r.u8("Bool type marker");
                 if (boolMarker != kBool)
@@ -1076,6 +1141,42 @@ private:
     // Tree: parents from PRNT (first link per child wins), then cycles broken, children in PRNT
     // order. Never loops: every walk marks what it visited.
 
+    // What a node takes from its INST chunk: class, table row, the chunk's range, service flag.
+    void describe(Node& node, const Instance& in) const {
+        node.kind = asset_.propertyTables[std::size_t(in.table)].name;
+        node.table = in.table;
+        node.row = in.row;
+        const InstChunk& chunk = instChunks_[std::size_t(in.table)];
+        node.offset = chunk.offset;
+        node.length = chunk.length;
+        node.service = in.service;
+    }
+
+    // Once the INST chunks are read (at the first PROP or PRNT chunk), the worker that inflates
+    // the chunks, when it is done with them, builds the node array (all but names and links,
+    // which later chunks give) while the PROP chunks are decoded here. It reads what the INST
+    // chunks wrote, and what this thread leaves alone until finishTree: the instances' tables,
+    // rows and service flags (the PROP chunks write only their names), and the tables' names.
+    void postNodes() {
+        nodesPosted_ = true;
+        if (!ahead_ || !ahead_->threaded()) return;
+        const InflateAhead* ahead = ahead_;
+        ahead_->post([this, ahead] {
+            try {
+                std::vector<Node> nodes;
+                nodes.reserve(insts_.size());
+                for (std::size_t i = 0; i < insts_.size(); ++i) {
+                    if (i % 4096 == 0 && ahead->stopping()) return;
+                    describe(nodes.emplace_back(), insts_[i]);
+                }
+                prebuilt_ = std::move(nodes);
+                prebuiltDone_ = true;
+            } catch (const std::bad_alloc&) {
+                // finishTree builds them
+            }
+        });
+    }
+
     void finishTree() {
         chunk_ = nullptr;             // a chunk that failed left it set; the chunks are gone by now
         inflated_ = InflateBuffer();  // the nodes to come are the decode's peak of memory
@@ -1186,31 +1287,56 @@ private:
             }
         }
         links_.clear();
-        // The nodes, each written once and in order. A node without a Name column is named after
-        // its class.
-        asset_.nodes.reserve(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            pollCancel(++polled);
-            const Instance& in = insts_[i];
-            const PropertyTable& table = asset_.propertyTables[std::size_t(in.table)];
-            const InstChunk& chunk = instChunks_[std::size_t(in.table)];
-            Node& node = asset_.nodes.emplace_back();
-            if (in.nameColumn >= 0) {
-                const Bytes& text = table.columns[std::size_t(in.nameColumn)].bytes;
-                node.name.assign(reinterpret_cast<const char*>(text.data()) + in.nameOffset,
-                                 in.nameLength);
-            } else {
-                node.name = table.name;
+        // The nodes, each written once and in order (or built ahead, then named and linked). A
+        // node without a Name column is named after its class.
+        if (ahead_ && nodesPosted_) ahead_->finish();
+        const bool built = prebuiltDone_ && prebuilt_.size() == n && asset_.nodes.empty();
+        if (built)
+            asset_.nodes = std::move(prebuilt_);
+        else
+            asset_.nodes.reserve(n);
+        prebuilt_ = {};
+        // Names and links of nodes [from, to).
+        const auto name = [&](std::size_t from, std::size_t to, bool poll) {
+            for (std::size_t i = from; i < to; ++i) {
+                if (poll) pollCancel(++polled);
+                const Instance& in = insts_[i];
+                const PropertyTable& table = asset_.propertyTables[std::size_t(in.table)];
+                Node& node = built ? asset_.nodes[i] : asset_.nodes.emplace_back();
+                if (!built) describe(node, in);
+                if (in.nameColumn >= 0) {
+                    const Bytes& text = table.columns[std::size_t(in.nameColumn)].bytes;
+                    node.name.assign(reinterpret_cast<const char*>(text.data()) + in.nameOffset,
+                                     in.nameLength);
+                } else {
+                    node.name = table.name;
+                }
+                node.parent = parent[i];
+                if (firstKid[i + 1] != firstKid[i])
+                    node.children.assign(kids.begin() + firstKid[i],
+                                         kids.begin() + firstKid[i + 1]);
             }
-            node.kind = table.name;
-            node.parent = parent[i];
-            if (firstKid[i + 1] != firstKid[i])
-                node.children.assign(kids.begin() + firstKid[i], kids.begin() + firstKid[i + 1]);
-            node.table = in.table;
-            node.row = in.row;
-            node.offset = chunk.offset;
-            node.length = chunk.length;
-            node.service = in.service;
+        };
+        if (built && ahead_ && ahead_->threaded()) {
+            // The worker names the second half while this thread names the first.
+            const std::size_t half = n / 2;
+            bool failed = false;
+            struct Join {  // the worker is done with this frame before it goes, failing or not
+                InflateAhead& ahead;
+                ~Join() { ahead.finish(); }
+            } join{*ahead_};
+            ahead_->post([&] {
+                try {
+                    name(half, n, false);
+                } catch (const std::bad_alloc&) {
+                    failed = true;
+                }
+            });
+            name(0, half, true);
+            ahead_->finish();
+            if (failed) throw std::bad_alloc();
+        } else {
+            name(0, n, true);
         }
         insts_.clear();
         // Acyclic, within maxDepth, and each child listed once by its parent: the registry's
@@ -1241,9 +1367,16 @@ private:
     // Scratch arrays reused by every PROP chunk.
     std::vector<std::uint32_t> u32_;
     std::vector<CFrame> cframes_;
-    InflateBuffer inflated_;         // the current chunk's data, when it is compressed
-    InflateAhead* ahead_ = nullptr;  // a large file's chunks, inflated ahead (readChunks)
-    std::size_t payload_ = 0;        // the current chunk's payload index in ahead_
+    InflateBuffer inflated_;   // the current chunk's data, when it is compressed
+    std::size_t payload_ = 0;  // the current chunk's payload index in ahead_
+    // Nodes built ahead by the worker (postNodes); prebuiltDone_ once they are whole.
+    std::vector<Node> prebuilt_;
+    bool prebuiltDone_ = false;
+    bool nodesPosted_ = false;
+    // A large file's chunks, inflated ahead (readChunks). Last: it goes first, stopping and
+    // joining its worker before anything a job reads is gone.
+    std::optional<InflateAhead> aheadStore_;
+    InflateAhead* ahead_ = nullptr;
 };
 
 }  // namespace

@@ -6,6 +6,9 @@
 #include <lz4.h>
 #include <zstd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <thread>
@@ -197,6 +200,75 @@ TEST(InflateAhead, LeavingEarlyStopsTheWorker) {
         for (std::size_t i = 0; i < taken; ++i) EXPECT_EQ(inflater.take(ctx, i).size(), 200'000u);
     }  // the destructor returns: the worker was stopped and joined
     SUCCEED();
+}
+
+// Jobs run one at a time, in the order posted, after the worker's payloads: each payload still
+// comes out whole, and finish() returns once every job has run (on either thread).
+TEST(InflateAhead, JobsRunOneAtATimeInOrder) {
+    const Payloads p = make({300'000, 200'000, 100'000, 50'000});
+    Asset asset;
+    DecodeOptions opts;
+    DecodeContext ctx(p.file, opts, asset);
+    InflateAhead inflater(ctx, p.list, 1 << 20);
+    std::vector<int> order;  // written by the jobs alone: one at a time, or TSan says otherwise
+    std::atomic<int> inside = 0, most = 0;
+    for (int j = 0; j < 8; ++j) {
+        inflater.post([&, j] {
+            const int now = ++inside;
+            most = std::max(most.load(), now);
+            order.push_back(j);
+            std::this_thread::sleep_for(std::chrono::milliseconds(j % 2));
+            --inside;
+        });
+    }
+    for (std::size_t i = 0; i < p.list.size(); ++i) {
+        const ByteSpan out = inflater.take(ctx, i);
+        ASSERT_TRUE(std::equal(out.begin(), out.end(), p.plain[i].begin())) << i;
+    }
+    inflater.post([&] { order.push_back(8); });
+    inflater.finish();
+    EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
+    EXPECT_EQ(most.load(), 1);
+}
+
+// With no worker (nothing to inflate), finish() runs the jobs on the calling thread.
+TEST(InflateAhead, WithoutAWorkerFinishRunsTheJobsHere) {
+    const Payloads p = make({});
+    Asset asset;
+    DecodeOptions opts;
+    DecodeContext ctx(p.file, opts, asset);
+    InflateAhead inflater(ctx, p.list, 1 << 20);
+    EXPECT_FALSE(inflater.threaded());
+    std::vector<std::thread::id> ran;
+    inflater.post([&] { ran.push_back(std::this_thread::get_id()); });
+    inflater.post([&] { ran.push_back(std::this_thread::get_id()); });
+    EXPECT_TRUE(ran.empty());
+    inflater.finish();
+    EXPECT_EQ(ran, (std::vector<std::thread::id>(2, std::this_thread::get_id())));
+}
+
+// Leaving with jobs posted: the one running sees stopping() and returns, the ones not begun are
+// dropped, and the destructor returns.
+TEST(InflateAhead, LeavingStopsTheRunningJobAndDropsTheRest) {
+    if (!twoCores()) GTEST_SKIP() << "needs the worker thread";
+    const Payloads p = make({1000});
+    std::atomic<bool> started = false, sawStop = false, secondRan = false;
+    {
+        Asset asset;
+        DecodeOptions opts;
+        DecodeContext ctx(p.file, opts, asset);
+        InflateAhead inflater(ctx, p.list, 1 << 20);
+        inflater.post([&] {
+            started = true;
+            while (!inflater.stopping()) std::this_thread::yield();
+            sawStop = true;
+        });
+        inflater.post([&] { secondRan = true; });
+        inflater.take(ctx, 0);
+        while (!started) std::this_thread::yield();  // the worker is in the first job
+    }
+    EXPECT_TRUE(sawStop);
+    EXPECT_FALSE(secondRan);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // keeps the rows read before the failure.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -213,6 +214,55 @@ TEST(RobloxModelColumns, RowsBeginAtFirstAndSkipTheirPrefixes) {
     EXPECT_EQ(planes.rows(), 0u);
 }
 
+// String rows that all take the same bytes keep no ends: recordSize places them.
+TEST(RobloxModelColumns, StringRowsOfOneSizeNeedNoEnds) {
+    PropertyColumn text;
+    text.storage = PropertyColumn::Storage::String;
+    text.first = 1;
+    text.rowPrefix = 4;
+    text.recordSize = 6;
+    text.bytes = {0xee, 2, 0, 0, 0, 'a', 'b', 2, 0, 0, 0, 'c', 'd', 2, 0, 0, 0, 'e', 'f'};
+    ASSERT_EQ(text.rows(), 3u);
+    EXPECT_EQ(text.text(0), "ab");
+    EXPECT_EQ(text.text(2), "ef");
+    EXPECT_EQ(text.text(3), "");
+    EXPECT_EQ(std::get<std::string>(text.value(1)), "cd");
+    PropertyColumn binary = text;
+    binary.storage = PropertyColumn::Storage::Binary;
+    EXPECT_EQ(std::get<Bytes>(binary.value(2)), (Bytes{'e', 'f'}));
+    // A row prefix longer than the rows, a first past the bytes: no rows read outside them.
+    text.rowPrefix = 7;
+    EXPECT_EQ(text.text(0), "");
+    text.first = 40;
+    EXPECT_EQ(text.rows(), 0u);
+}
+
+// Record rows can begin with a head of bytes found through u32s (a CFrame's rotation), before
+// their plane bytes; a head cut by the end of the bytes reads as zeros.
+TEST(RobloxModelColumns, RecordRowsCanBeginWithAHead) {
+    PropertyColumn c;
+    c.storage = PropertyColumn::Storage::Record;
+    c.recordSize = 1;
+    c.headSize = 2;
+    c.first = 4;
+    c.bytes = {10, 11, 12, 13, 1, 2, 3};  // heads at 0, 2 and 3; planes {1, 2, 3} from 4
+    c.u32s = {0, 2, 6};
+    c.record = [](const std::uint8_t* b) {
+        return Value(std::int64_t(b[0]) * 10000 + std::int64_t(b[1]) * 100 + b[2]);
+    };
+    ASSERT_EQ(c.rows(), 3u);
+    EXPECT_EQ(std::get<std::int64_t>(c.value(0)), 10 * 10000 + 11 * 100 + 1);
+    EXPECT_EQ(std::get<std::int64_t>(c.value(1)), 12 * 10000 + 13 * 100 + 2);
+    EXPECT_EQ(std::get<std::int64_t>(c.value(2)), 3 * 10000 + 0 * 100 + 3);  // cut: zero
+    c.u32s = {0, 2};  // fewer heads than rows: the rows without one are not there
+    EXPECT_EQ(c.rows(), 2u);
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(c.value(2)));
+    c.u32s = {0, 99, 2};  // a head past the bytes: zeros
+    EXPECT_EQ(std::get<std::int64_t>(c.value(1)), 2);
+    c.headSize = 64;  // head and planes over 64 bytes: refused
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(c.value(0)));
+}
+
 // A place large enough that its chunks are inflated on a worker thread and its columns keep
 // the inflated buffers: every value of a sample of parts equals the generated one, as for the
 // small place above (decoded on one thread, its columns copied).
@@ -248,6 +298,95 @@ TEST(RobloxModelColumns, ALargePlaceKeepsEveryValue) {
         }
         EXPECT_GT(compared, 10'000u);
     }
+}
+
+// Offset of the first chunk named `name` at or after `from`, or the file size.
+std::size_t chunkAt(const Bytes& b, const char* name, std::size_t from = 32) {
+    std::size_t at = 32;
+    while (at + 16 <= b.size()) {
+        if (at >= from && std::memcmp(b.data() + at, name, 4) == 0) return at;
+        std::uint32_t c, u;
+        std::memcpy(&c, b.data() + at + 4, 4);
+        std::memcpy(&u, b.data() + at + 8, 4);
+        at += 16 + (c ? c : u);
+    }
+    return b.size();
+}
+
+std::size_t chunkEnd(const Bytes& b, std::size_t at) {
+    std::uint32_t c, u;
+    std::memcpy(&c, b.data() + at + 4, 4);
+    std::memcpy(&u, b.data() + at + 8, 4);
+    return at + 16 + (c ? c : u);
+}
+
+// Node by node: what a binary model gives every instance besides its values.
+void expectSameTree(const Asset& got, const Asset& want) {
+    ASSERT_EQ(got.nodes.size(), want.nodes.size());
+    for (std::size_t i = 0; i < got.nodes.size(); ++i) {
+        SCOPED_TRACE(i);
+        const Node& g = got.nodes[i];
+        const Node& w = want.nodes[i];
+        ASSERT_EQ(g.name, w.name);
+        ASSERT_EQ(g.kind, w.kind);
+        ASSERT_EQ(g.parent, w.parent);
+        ASSERT_EQ(g.children, w.children);
+        ASSERT_EQ(g.table, w.table);
+        ASSERT_EQ(g.row, w.row);
+        ASSERT_EQ(g.service, w.service);
+    }
+}
+
+// A large place with compressed chunks is decoded on two threads: the worker that inflates the
+// chunks builds the node array while this thread decodes the values, then names half of the
+// nodes. The tree is the one the same place gives with raw chunks, decoded on one thread.
+TEST(RobloxModelColumns, ALargePlaceGivesTheTreeOfItsRawTwin) {
+    const Asset place = makeRobloxPlace(30'000);
+    RobloxModelWriteOptions raw;
+    raw.compression = RobloxChunkCompression::None;
+    const DecodeResult want =
+        decodeBytes(writeRobloxModel(place, raw).bytes, {.fileName = "raw.rbxl"});
+    ASSERT_TRUE(want.ok()) << want.error->toString();
+    ASSERT_EQ(want.asset.nodes.size(), place.nodes.size());
+    for (auto c : {RobloxChunkCompression::Lz4, RobloxChunkCompression::Zstd}) {
+        SCOPED_TRACE(int(c));
+        RobloxModelWriteOptions o;
+        o.compression = c;
+        const DecodeResult r =
+            decodeBytes(writeRobloxModel(place, o).bytes, {.fileName = "place.rbxl"});
+        ASSERT_TRUE(r.ok()) << r.error->toString();
+        expectSameTree(r.asset, want.asset);
+        EXPECT_EQ(r.asset.diagnostics.size(), want.asset.diagnostics.size());
+    }
+}
+
+// An INST chunk after the first PROP chunk: the nodes the worker began to build lack its
+// instances, and are built again. Every instance is there, named and linked, as when the INST
+// chunks come first.
+TEST(RobloxModelColumns, AnInstChunkAfterAPropChunkStillGivesEveryNode) {
+    const Bytes b = writeRobloxModel(makeRobloxPlace(30'000)).bytes;
+    const DecodeResult want = decodeBytes(b, {.fileName = "place.rbxl"});
+    ASSERT_TRUE(want.ok()) << want.error->toString();
+    // Moves the last INST chunk (before the PROP chunks) to just after the first PROP chunk.
+    std::size_t lastInst = chunkAt(b, "INST");
+    for (std::size_t at = lastInst; at < b.size(); at = chunkAt(b, "INST", chunkEnd(b, at)))
+        lastInst = at;
+    const std::size_t prop = chunkAt(b, "PROP");
+    ASSERT_LT(lastInst, prop);
+    ASSERT_LT(prop, b.size());
+    const std::size_t instEnd = chunkEnd(b, lastInst), propEnd = chunkEnd(b, prop);
+    ASSERT_EQ(instEnd, prop) << "the writer puts every INST chunk before the PROP chunks";
+    Bytes moved(b.begin(), b.begin() + std::ptrdiff_t(lastInst));
+    moved.insert(moved.end(), b.begin() + std::ptrdiff_t(prop),
+                 b.begin() + std::ptrdiff_t(propEnd));
+    moved.insert(moved.end(), b.begin() + std::ptrdiff_t(lastInst),
+                 b.begin() + std::ptrdiff_t(instEnd));
+    moved.insert(moved.end(), b.begin() + std::ptrdiff_t(propEnd), b.end());
+    ASSERT_EQ(moved.size(), b.size());
+    ASSERT_EQ(chunkAt(moved, "PROP"), lastInst);
+    const DecodeResult r = decodeBytes(moved, {.fileName = "moved.rbxl"});
+    ASSERT_TRUE(r.ok()) << r.error->toString();
+    expectSameTree(r.asset, want.asset);
 }
 
 TEST(RobloxModelColumns, OwnPropertiesComeBeforeColumnValues) {

@@ -175,11 +175,12 @@ struct PropertyColumn {
         CFrame,  // cframes
         Ref,     // refs: node index, -1 for nil              -> NodeRef
         String,  // bytes + ends: row r is bytes[start(r), ends[r])  -> std::string
+                 // (or rows of recordSize bytes each, see `ends`)
         Binary,  // bytes + ends, as String                   -> Bytes
         Tuple,   // doubles + ends                            -> std::vector<double>
         Record,  // bytes: recordSize byte planes of rows() bytes from `first` (byte b of row
-                 // r at bytes[first + b * rows() + r]); `record` turns one row's bytes into
-                 // a Value
+                 // r at bytes[first + b * rows() + r]), after each row's head when headSize
+                 // is set; `record` turns one row's bytes into a Value
         Values,  // values: anything else
     };
 
@@ -199,10 +200,18 @@ struct PropertyColumn {
     std::vector<CFrame> cframes;
     std::vector<std::int32_t> refs;
     // String / Binary / Tuple: end of row r. String and Binary row r starts at start(r) =
-    // (r ? ends[r - 1] : first) + rowPrefix; Tuple row r at r ? ends[r - 1] : 0.
+    // (r ? ends[r - 1] : first) + rowPrefix; Tuple row r at r ? ends[r - 1] : 0. A String or
+    // Binary column whose rows all take the same bytes has no ends: its recordSize says how many
+    // (rowPrefix included), and row r starts at first + r * recordSize + rowPrefix.
     std::vector<std::uint64_t> ends;
     std::vector<Value> values;
-    std::uint32_t recordSize = 0;  // Record: bytes a row (at most 64)
+    // Record: plane bytes a row (headSize + recordSize at most 64). String / Binary without
+    // ends: bytes a row.
+    std::uint32_t recordSize = 0;
+    // Record: when non-zero, row r begins with a head of up to headSize bytes from
+    // bytes[u32s[r]] (a binary model's CFrame rotation: an id byte, then a matrix when the id is
+    // 0), zero-padded past the end of `bytes`, and its plane bytes follow the head.
+    std::uint32_t headSize = 0;
     Value (*record)(const std::uint8_t* bytes) = nullptr;
     // String / Binary / Record: where the rows begin in `bytes`. A binary model's column keeps
     // its chunk's inflated bytes as they are, header and all, rather than a copy of its rows.
