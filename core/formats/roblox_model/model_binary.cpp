@@ -436,8 +436,7 @@ private:
         if (insts_.size() + count > ctx_.limits().maxInstances)
             r.fail("limit", "instance count exceeds maxInstances");
         const std::size_t refsPos = r.pos();
-        std::vector<std::int32_t> refs;
-        readRefs(r, count, refs, "referents");
+        readU32s(r, count, u32_, "referents");  // accumulated in the loop below
         mapIn(r, refsPos, r.pos() - refsPos, RangeKind::Array, "referents");
         ByteSpan markers;
         if (objectFormat == 1) {
@@ -458,17 +457,19 @@ private:
         PropertyTable& table = asset_.propertyTables.emplace_back();
         table.name = className;
         insts_.reserve(insts_.size() + count);
+        std::uint32_t ref = 0;
         for (std::uint32_t i = 0; i < count; ++i) {
             pollCancel(i);
+            ref += std::uint32_t(unzigzag32(u32_[i]));
             const int node = int(insts_.size());
             Instance& n = insts_.emplace_back();
             n.service = !markers.empty() && markers[i] != 0;
             n.table = info.table;
             n.row = i;
             ++info.count;
-            if (!registerRef(refs[i], node)) {
+            if (!registerRef(std::int32_t(ref), node)) {
                 ctx_.warn(chunk_->offset, "duplicate-referent",
-                          "referent " + std::to_string(refs[i]) + " of a " + className +
+                          "referent " + std::to_string(std::int32_t(ref)) + " of a " + className +
                               " is already used by another instance; the instance stays a root");
             }
         }
@@ -1094,15 +1095,22 @@ private:
         }
         const std::uint32_t count = r.u32("instance count");
         r.checkCount(count, 8, "parent links");
+        // Both arrays are there (checked above): they go straight into the links.
         const std::size_t childPos = r.pos();
-        std::vector<std::int32_t> children, parents;
-        readRefs(r, count, children, "child referents");
+        const std::size_t first = links_.size();
+        links_.resize(first + count);
+        auto* links = links_.data() + first;
+        readU32s(r, count, u32_, "child referents");
+        std::uint32_t acc = 0;
+        for (std::size_t i = 0; i < count; ++i)
+            links[i].first = std::int32_t(acc += std::uint32_t(unzigzag32(u32_[i])));
         const std::size_t parentPos = r.pos();
-        readRefs(r, count, parents, "parent referents");
+        readU32s(r, count, u32_, "parent referents");
+        acc = 0;
+        for (std::size_t i = 0; i < count; ++i)
+            links[i].second = std::int32_t(acc += std::uint32_t(unzigzag32(u32_[i])));
         mapIn(r, childPos, parentPos - childPos, RangeKind::Array, "child referents");
         mapIn(r, parentPos, r.pos() - parentPos, RangeKind::Array, "parent referents");
-        links_.reserve(links_.size() + count);
-        for (std::uint32_t i = 0; i < count; ++i) links_.push_back({children[i], parents[i]});
         prntOffset_ = chunk_->offset;
     }
 
@@ -1200,9 +1208,10 @@ private:
         std::vector<std::uint8_t> linked(n, 0);
         std::size_t missingParents = 0, unknownChildren = 0, duplicates = 0;
         std::size_t polled = 0;
-        for (const auto& [childRef, parentRef] : links_) {
+        for (auto& [childRef, parentRef] : links_) {
             pollCancel(++polled);
             const int c = nodeForRef(childRef);
+            childRef = c;  // the child's node from here on
             if (c < 0) {
                 ++unknownChildren;
                 continue;
@@ -1237,7 +1246,7 @@ private:
         // whether the tree is within Limits::maxDepth.
         constexpr std::uint32_t kUnknown = 0xffffffffu, kOnWalk = 0xfffffffeu;
         const std::uint32_t maxDepth = ctx_.limits().maxDepth;
-        std::vector<std::uint32_t> depth(n, kUnknown);
+        std::vector<std::uint32_t> depth(n + 1, kUnknown);  // then the children's ranges
         std::vector<int> path;
         std::size_t cycles = 0;
         bool tooDeep = false;
@@ -1269,23 +1278,24 @@ private:
                       std::to_string(cycles) +
                           " parent cycles were broken; their members are shown as roots");
         // Children lists, flat: node p's children are kids[firstKid[p] .. firstKid[p + 1]), in
-        // PRNT order (first link per child only).
-        std::vector<std::uint32_t> firstKid(n + 1, 0);
+        // PRNT order (first link per child only). The counts go to firstKid[p + 1], whose sums
+        // are where each list begins, and each list's next free place while it is filled.
+        std::vector<std::uint32_t> firstKid = std::move(depth);
+        std::fill(firstKid.begin(), firstKid.end(), 0);
         for (std::size_t c = 0; c < n; ++c)
             if (linked[c] && parent[c] >= 0) ++firstKid[std::size_t(parent[c]) + 1];
         for (std::size_t p = 0; p < n; ++p) firstKid[p + 1] += firstKid[p];
         std::vector<int> kids(firstKid[n]);
-        {
-            std::vector<std::uint32_t> next(firstKid.begin(), firstKid.end() - 1);
-            for (const auto& [childRef, parentRef] : links_) {
-                pollCancel(++polled);
-                const int c = nodeForRef(childRef);
-                if (c < 0 || linked[c] != 1) continue;
-                linked[c] = 2;  // first link only
-                const int p = parent[c];
-                if (p >= 0) kids[next[std::size_t(p)]++] = c;
-            }
+        for (const auto& [c, parentRef] : links_) {
+            pollCancel(++polled);
+            if (c < 0 || linked[std::size_t(c)] != 1) continue;
+            linked[std::size_t(c)] = 2;  // first link only
+            const int p = parent[std::size_t(c)];
+            if (p >= 0) kids[firstKid[std::size_t(p)]++] = c;
         }
+        // Each list's next free place is the next list's beginning: back by one list.
+        if (n) std::memmove(firstKid.data() + 1, firstKid.data(), n * sizeof(std::uint32_t));
+        firstKid[0] = 0;
         links_.clear();
         // The nodes, each written once and in order (or built ahead, then named and linked). A
         // node without a Name column is named after its class.
