@@ -34,17 +34,40 @@ struct ClassInfo {
 
 // An instance until finishTree makes it a Node. Nodes are 168 bytes: building each one once, in
 // order, at the end costs a sequential write of the node array, where INST, the Name column and
-// the PRNT links each wrote into it scattered.
+// the PRNT links each wrote into it scattered. Its name is found then, in its table's Name
+// columns.
 struct Instance {
-    // The name: bytes [nameOffset, nameOffset + nameLength) of the Name column `nameColumn` of
-    // the node's table (found again when the node is built: the column's bytes may move while
-    // they grow), or the class name when nameColumn is -1.
-    std::uint32_t nameOffset = 0;
-    std::uint32_t nameLength = 0;
-    int nameColumn = -1;
     int table = -1;  // Asset::propertyTables index (one per INST chunk): class, chunk range
     std::uint32_t row = 0;
     bool service = false;
+};
+
+// The rows of a String column as PropertyColumn::text reads them (its bytes, ends or row size),
+// held for reading every row of a Name column once.
+struct NameRows {
+    const std::uint8_t* bytes = nullptr;
+    std::size_t size = 0;
+    const std::uint64_t* ends = nullptr;  // or rows of `stride` bytes
+    std::uint64_t first = 0;
+    std::uint64_t stride = 0;
+    std::uint32_t prefix = 0;
+    std::size_t rows = 0;
+
+    static NameRows of(const PropertyColumn& c) {
+        return {c.bytes.data(),
+                c.bytes.size(),
+                c.ends.empty() ? nullptr : c.ends.data(),
+                c.first,
+                c.recordSize,
+                c.rowPrefix,
+                c.storage == PropertyColumn::Storage::String ? c.rows() : 0};
+    }
+    std::string_view text(std::size_t r) const {
+        const std::uint64_t end = ends ? ends[r] : first + (r + 1) * stride;
+        const std::uint64_t start = (ends ? (r ? ends[r - 1] : first) : end - stride) + prefix;
+        if (start > end || end > size) return {};
+        return {reinterpret_cast<const char*>(bytes) + start, std::size_t(end - start)};
+    }
 };
 
 // The INST chunk behind a property table.
@@ -661,34 +684,33 @@ private:
     // CollisionGroup column, as a rule) need no ends: the column's recordSize places them. From
     // the first row that is cut short (a chunk that ends before its rows), the reader reads on
     // and fails as a row-by-row read does, the rows before it staying in the column. A Name
-    // column also names its class's instances, a later Name column replacing the names read
-    // before.
+    // column also names its class's instances (the rows it has), a later Name column replacing
+    // the names read before.
     void readStrings(ByteReader& r, std::size_t n, PropertyColumn& col) {
+        if (col.name == "Name") {
+            if (nameColumns_.size() <= std::size_t(currentTable_))
+                nameColumns_.resize(std::size_t(currentTable_) + 1);
+            nameColumns_[std::size_t(currentTable_)].push_back(columnIndex_);
+        }
         const std::uint8_t* data = r.data().data();
         const std::size_t size = r.size();
         const std::size_t start = r.pos();
         // Each row takes at least its 4-byte length: no more rows than that can be whole.
         const std::size_t most = std::min(n, (size - start) / 4);
-        Instance* named = col.name == "Name" ? insts_.data() + firstNode_ : nullptr;
         std::size_t at = start, i = 0;
-        // The bytes of row i when it is whole, else 0.
-        auto row = [&](std::size_t i) -> std::size_t {
+        // The bytes of the row at `at` when it is whole, else 0.
+        auto row = [&]() -> std::size_t {
             if (size - at < 4) return 0;
             std::uint32_t len;
             std::memcpy(&len, data + at, 4);
             if (size - at - 4 < len) return 0;
-            if (named) {
-                named[i].nameOffset = std::uint32_t(at + 4);
-                named[i].nameLength = len;
-                named[i].nameColumn = int(columnIndex_);
-            }
             return 4 + std::size_t(len);
         };
         std::size_t stride = 0;
         bool uniform = true;
         for (; i < most; ++i) {
             pollCancel(i);
-            const std::size_t bytes = row(i);
+            const std::size_t bytes = row();
             if (!bytes) break;
             if (i && bytes != stride) {
                 uniform = false;
@@ -704,7 +726,7 @@ private:
             for (std::size_t k = 0; k < i; ++k) ends[k] = start + (k + 1) * stride;
             for (; i < most; ++i) {
                 pollCancel(i);
-                const std::size_t bytes = row(i);
+                const std::size_t bytes = row();
                 if (!bytes) break;
                 at += bytes;
                 ends[i] = at;
@@ -1306,6 +1328,12 @@ private:
         else
             asset_.nodes.reserve(n);
         prebuilt_ = {};
+        // Each table's Name columns, the last first, read here without going through
+        // PropertyColumn::text for every node.
+        std::vector<std::vector<NameRows>> names(nameColumns_.size());
+        for (std::size_t t = 0; t < nameColumns_.size(); ++t)
+            for (auto c = nameColumns_[t].rbegin(); c != nameColumns_[t].rend(); ++c)
+                names[t].push_back(NameRows::of(asset_.propertyTables[t].columns[*c]));
         // Names and links of nodes [from, to).
         const auto name = [&](std::size_t from, std::size_t to, bool poll) {
             for (std::size_t i = from; i < to; ++i) {
@@ -1314,13 +1342,16 @@ private:
                 const PropertyTable& table = asset_.propertyTables[std::size_t(in.table)];
                 Node& node = built ? asset_.nodes[i] : asset_.nodes.emplace_back();
                 if (!built) describe(node, in);
-                if (in.nameColumn >= 0) {
-                    const Bytes& text = table.columns[std::size_t(in.nameColumn)].bytes;
-                    node.name.assign(reinterpret_cast<const char*>(text.data()) + in.nameOffset,
-                                     in.nameLength);
-                } else {
-                    node.name = table.name;
+                std::string_view name = table.name;
+                if (std::size_t(in.table) < names.size()) {
+                    for (const NameRows& rows : names[std::size_t(in.table)]) {
+                        if (in.row < rows.rows) {
+                            name = rows.text(in.row);
+                            break;
+                        }
+                    }
                 }
+                node.name.assign(name.data(), name.size());
                 node.parent = parent[i];
                 if (firstKid[i + 1] != firstKid[i])
                     node.children.assign(kids.begin() + firstKid[i],
@@ -1364,7 +1395,9 @@ private:
     std::vector<std::string> sharedStrings_;
     std::vector<PendingRef> pendingRefs_;
     std::vector<std::pair<std::int32_t, std::int32_t>> links_;
-    std::vector<Instance> insts_;        // Asset::nodes to be, by node index
+    std::vector<Instance> insts_;  // Asset::nodes to be, by node index
+    // By table: its String columns named "Name", in order; the last with a row names it.
+    std::vector<std::vector<std::size_t>> nameColumns_;
     std::vector<InstChunk> instChunks_;  // by Asset::propertyTables index
     std::uint64_t prntOffset_ = 0;
     const Chunk* chunk_ = nullptr;
