@@ -68,6 +68,11 @@ public:
     // loops, so it is also the progress tick: `offset` over the file's size, unless the decoder
     // reports its own progress().
     void checkCancel(std::uint64_t offset) const;
+    // Whether the user cancelled, without throwing: for work on another thread, which leaves
+    // early and lets the decoding thread's next checkCancel fail.
+    bool cancelRequested() const {
+        return options_.cancel && options_.cancel->load(std::memory_order_relaxed);
+    }
     // The decoder's own progress, 0..1 (from then on checkCancel reports none).
     void progress(double fraction) const;
     // A cancelled decoder hands its working data here instead of freeing it on the way out

@@ -14,6 +14,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <exception>
 #include <optional>
 #include <unordered_map>
 
@@ -1196,13 +1197,13 @@ private:
                 std::vector<Node> nodes;
                 nodes.reserve(insts_.size());
                 for (std::size_t i = 0; i < insts_.size(); ++i) {
-                    if (i % 4096 == 0 && ahead->stopping()) return;
+                    if (i % 4096 == 0 && (ahead->stopping() || ctx_.cancelRequested())) return;
                     describe(nodes.emplace_back(), insts_[i]);
                 }
                 prebuilt_ = std::move(nodes);
                 prebuiltDone_ = true;
-            } catch (const std::bad_alloc&) {
-                // finishTree builds them
+            } catch (...) {
+                // No memory: finishTree builds them, or fails as it does.
             }
         });
     }
@@ -1361,21 +1362,29 @@ private:
         if (built && ahead_ && ahead_->threaded()) {
             // The worker names the second half while this thread names the first.
             const std::size_t half = n / 2;
-            bool failed = false;
-            struct Join {  // the worker is done with this frame before it goes, failing or not
+            std::exception_ptr failed;
+            bool cut = false;  // the worker left its half early: the user cancelled
+            struct Join {      // the worker is done with this frame before it goes, failing or not
                 InflateAhead& ahead;
                 ~Join() { ahead.finish(); }
             } join{*ahead_};
             ahead_->post([&] {
                 try {
-                    name(half, n, false);
-                } catch (const std::bad_alloc&) {
-                    failed = true;
+                    for (std::size_t from = half; from < n; from += 4096) {
+                        if (ctx_.cancelRequested()) {
+                            cut = true;
+                            return;
+                        }
+                        name(from, std::min(n, from + 4096), false);
+                    }
+                } catch (...) {
+                    failed = std::current_exception();
                 }
             });
             name(0, half, true);
             ahead_->finish();
-            if (failed) throw std::bad_alloc();
+            if (failed) std::rethrow_exception(failed);
+            if (cut) ctx_.checkCancel(prntOffset_);
         } else {
             name(0, n, true);
         }
