@@ -42,15 +42,10 @@ std::size_t chunkOffset(const Bytes& b, int n) {
 // Offset of the n-th chunk named `name` (n = 1 for the first), or past the end when there are
 // fewer.
 std::size_t nthChunk(const Bytes& b, const char* name, int n) {
-    std::size_t at = 32;
-    for (int seen = 0; at + 16 <= b.size();) {
-        if (std::memcmp(b.data() + at, name, 4) == 0 && ++seen == n) return at;
-        std::uint32_t c, u;
-        std::memcpy(&c, b.data() + at + 4, 4);
-        std::memcpy(&u, b.data() + at + 8, 4);
-        at += 16 + (c ? c : u);
-    }
-    return b.size();
+    std::size_t at = test::chunkAt(b, name);
+    for (int seen = 1; seen < n && at < b.size(); ++seen)
+        at = test::chunkAt(b, name, test::chunkEnd(b, at));
+    return at;
 }
 
 void putU32(Bytes& b, std::size_t at, std::uint32_t v) {

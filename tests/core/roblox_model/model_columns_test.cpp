@@ -4,7 +4,6 @@
 // keeps the rows read before the failure.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,6 +15,8 @@
 namespace meshscope {
 namespace {
 
+using test::chunkAt;
+using test::chunkEnd;
 using test::RawModel;
 
 TEST(RobloxModelColumns, PlaceValuesLiveInOneColumnPerPropChunk) {
@@ -245,7 +246,7 @@ TEST(RobloxModelColumns, RecordRowsCanBeginWithAHead) {
     c.recordSize = 1;
     c.headSize = 2;
     c.first = 4;
-    c.bytes = {10, 11, 12, 13, 1, 2, 3};  // heads at 0, 2 and 3; planes {1, 2, 3} from 4
+    c.bytes = {10, 11, 12, 13, 1, 2, 3};  // heads at 0, 2 and 6; planes {1, 2, 3} from 4
     c.u32s = {0, 2, 6};
     c.record = [](const std::uint8_t* b) {
         return Value(std::int64_t(b[0]) * 10000 + std::int64_t(b[1]) * 100 + b[2]);
@@ -298,26 +299,6 @@ TEST(RobloxModelColumns, ALargePlaceKeepsEveryValue) {
         }
         EXPECT_GT(compared, 10'000u);
     }
-}
-
-// Offset of the first chunk named `name` at or after `from`, or the file size.
-std::size_t chunkAt(const Bytes& b, const char* name, std::size_t from = 32) {
-    std::size_t at = 32;
-    while (at + 16 <= b.size()) {
-        if (at >= from && std::memcmp(b.data() + at, name, 4) == 0) return at;
-        std::uint32_t c, u;
-        std::memcpy(&c, b.data() + at + 4, 4);
-        std::memcpy(&u, b.data() + at + 8, 4);
-        at += 16 + (c ? c : u);
-    }
-    return b.size();
-}
-
-std::size_t chunkEnd(const Bytes& b, std::size_t at) {
-    std::uint32_t c, u;
-    std::memcpy(&c, b.data() + at + 4, 4);
-    std::memcpy(&u, b.data() + at + 8, 4);
-    return at + 16 + (c ? c : u);
 }
 
 // Node by node: what a binary model gives every instance besides its values.

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <map>
 #include <set>
 #include <sstream>
@@ -247,5 +249,20 @@ private:
         put(bytes, v);
     }
 };
+
+// The chunks of a binary model in `b`: the offset of the first chunk named `name` at or after
+// `from` (the file size when there is none), and the end of the chunk at `at`.
+inline std::size_t chunkEnd(const Bytes& b, std::size_t at) {
+    std::uint32_t c, u;
+    std::memcpy(&c, b.data() + at + 4, 4);
+    std::memcpy(&u, b.data() + at + 8, 4);
+    return at + 16 + (c ? c : u);
+}
+
+inline std::size_t chunkAt(const Bytes& b, const char* name, std::size_t from = 32) {
+    for (std::size_t at = 32; at + 16 <= b.size(); at = chunkEnd(b, at))
+        if (at >= from && std::memcmp(b.data() + at, name, 4) == 0) return at;
+    return b.size();
+}
 
 }  // namespace meshscope::test
