@@ -248,6 +248,12 @@ void InflateAhead::post(std::function<void()> job) {
     changed_.notify_all();
 }
 
+void InflateAhead::discard() {
+    std::unique_lock lock(mutex_);
+    jobs_.clear();
+    changed_.wait(lock, [&] { return running_ == 0; });
+}
+
 void InflateAhead::finish() {
     std::unique_lock lock(mutex_);
     for (;;) {

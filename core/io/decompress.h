@@ -80,6 +80,8 @@ public:
     // stopping() to leave early.
     void post(std::function<void()> job);
     void finish();
+    // Drops the jobs not begun and waits for the one running, if any.
+    void discard();
     bool stopping() const { return stop_.load(std::memory_order_relaxed); }
 
 private:

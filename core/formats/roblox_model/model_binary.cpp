@@ -442,12 +442,13 @@ private:
     }
 
     void readInst(ByteReader& r) {
-        if (nodesPosted_) {
-            // An INST chunk after the PROP chunks: the nodes built ahead lack its instances.
-            if (ahead_) ahead_->finish();
+        if (nodesPosted_ && ahead_) {
+            // An INST chunk after a PROP chunk: the nodes built ahead lack its instances, and
+            // finishTree builds them all. They are not built ahead again: a file of INST and
+            // PROP chunks in turn would have them built once per pair.
+            ahead_->discard();
             prebuilt_ = {};
             prebuiltDone_ = false;
-            nodesPosted_ = false;
         }
         const std::uint32_t classId = r.u32("class id");
         std::string className = readString(r, "class name");

@@ -247,6 +247,41 @@ TEST(InflateAhead, WithoutAWorkerFinishRunsTheJobsHere) {
     EXPECT_EQ(ran, (std::vector<std::thread::id>(2, std::this_thread::get_id())));
 }
 
+// discard() forgets the jobs not begun and returns once the one running has ended.
+TEST(InflateAhead, DiscardDropsTheJobsNotBegunAndWaitsForTheRunningOne) {
+    {
+        const Payloads none = make({});
+        Asset asset;
+        DecodeOptions opts;
+        DecodeContext ctx(none.file, opts, asset);
+        InflateAhead inflater(ctx, none.list, 1 << 20);  // no worker: nothing runs until finish()
+        int ran = 0;
+        inflater.post([&] { ++ran; });
+        inflater.discard();
+        inflater.finish();
+        EXPECT_EQ(ran, 0);
+    }
+    if (!twoCores()) GTEST_SKIP() << "the rest needs the worker thread";
+    const Payloads p = make({1000});
+    Asset asset;
+    DecodeOptions opts;
+    DecodeContext ctx(p.file, opts, asset);
+    InflateAhead inflater(ctx, p.list, 1 << 20);
+    std::atomic<bool> started = false, ended = false, secondRan = false;
+    inflater.post([&] {
+        started = true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        ended = true;
+    });
+    inflater.post([&] { secondRan = true; });
+    inflater.take(ctx, 0);
+    while (!started) std::this_thread::yield();
+    inflater.discard();
+    EXPECT_TRUE(ended) << "discard() returned while a job was running";
+    inflater.finish();
+    EXPECT_FALSE(secondRan);
+}
+
 // Leaving with jobs posted: the one running sees stopping() and returns, the ones not begun are
 // dropped, and the destructor returns.
 TEST(InflateAhead, LeavingStopsTheRunningJobAndDropsTheRest) {

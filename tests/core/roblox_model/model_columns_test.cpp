@@ -342,8 +342,8 @@ TEST(RobloxModelColumns, ALargePlaceGivesTheTreeOfItsRawTwin) {
 }
 
 // An INST chunk after the first PROP chunk: the nodes the worker began to build lack its
-// instances, and are built again. Every instance is there, named and linked, as when the INST
-// chunks come first.
+// instances, and the decoding thread builds them all instead. Every instance is there, named and
+// linked, as when the INST chunks come first.
 TEST(RobloxModelColumns, AnInstChunkAfterAPropChunkStillGivesEveryNode) {
     const Bytes b = writeRobloxModel(makeRobloxPlace(30'000)).bytes;
     const DecodeResult want = decodeBytes(b, {.fileName = "place.rbxl"});
