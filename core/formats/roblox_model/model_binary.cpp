@@ -43,34 +43,6 @@ struct Instance {
     bool service = false;
 };
 
-// The rows of a String column as PropertyColumn::text reads them (its bytes, ends or row size),
-// held for reading every row of a Name column once.
-struct NameRows {
-    const std::uint8_t* bytes = nullptr;
-    std::size_t size = 0;
-    const std::uint64_t* ends = nullptr;  // or rows of `stride` bytes
-    std::uint64_t first = 0;
-    std::uint64_t stride = 0;
-    std::uint32_t prefix = 0;
-    std::size_t rows = 0;
-
-    static NameRows of(const PropertyColumn& c) {
-        return {c.bytes.data(),
-                c.bytes.size(),
-                c.ends.empty() ? nullptr : c.ends.data(),
-                c.first,
-                c.recordSize,
-                c.rowPrefix,
-                c.storage == PropertyColumn::Storage::String ? c.rows() : 0};
-    }
-    std::string_view text(std::size_t r) const {
-        const std::uint64_t end = ends ? ends[r] : first + (r + 1) * stride;
-        const std::uint64_t start = (ends ? (r ? ends[r - 1] : first) : end - stride) + prefix;
-        if (start > end || end > size) return {};
-        return {reinterpret_cast<const char*>(bytes) + start, std::size_t(end - start)};
-    }
-};
-
 // The INST chunk behind a property table.
 struct InstChunk {
     std::uint64_t offset = 0;
@@ -1330,12 +1302,14 @@ private:
         else
             asset_.nodes.reserve(n);
         prebuilt_ = {};
-        // Each table's Name columns, the last first, read here without going through
-        // PropertyColumn::text for every node.
-        std::vector<std::vector<NameRows>> names(nameColumns_.size());
+        // Each table's Name columns, the last first, with their row counts.
+        std::vector<std::vector<std::pair<const PropertyColumn*, std::size_t>>> names(
+            nameColumns_.size());
         for (std::size_t t = 0; t < nameColumns_.size(); ++t)
-            for (auto c = nameColumns_[t].rbegin(); c != nameColumns_[t].rend(); ++c)
-                names[t].push_back(NameRows::of(asset_.propertyTables[t].columns[*c]));
+            for (auto c = nameColumns_[t].rbegin(); c != nameColumns_[t].rend(); ++c) {
+                const PropertyColumn& column = asset_.propertyTables[t].columns[*c];
+                names[t].emplace_back(&column, column.rows());
+            }
         // Names and links of nodes [from, to).
         const auto name = [&](std::size_t from, std::size_t to, bool poll) {
             for (std::size_t i = from; i < to; ++i) {
@@ -1346,9 +1320,9 @@ private:
                 if (!built) describe(node, in);
                 std::string_view name = table.name;
                 if (std::size_t(in.table) < names.size()) {
-                    for (const NameRows& rows : names[std::size_t(in.table)]) {
-                        if (in.row < rows.rows) {
-                            name = rows.text(in.row);
+                    for (const auto& [column, rows] : names[std::size_t(in.table)]) {
+                        if (in.row < rows) {
+                            name = column->text(in.row);
                             break;
                         }
                     }
