@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <utility>
 
 namespace meshscope {
@@ -51,10 +52,13 @@ std::vector<std::string> FacsRig::columnNames() const {
     return names;
 }
 
-const Property* Node::property(const std::string& n) const {
-    for (const auto& p : properties)
-        if (p.name == n) return &p;
-    return nullptr;
+std::uint32_t StringTable::intern(std::string_view s) {
+    if (auto it = index_.find(s); it != index_.end()) return it->second;
+    if (strings_.size() >= UINT32_MAX) throw std::length_error("too many distinct strings");
+    const auto i = std::uint32_t(strings_.size());
+    strings_.emplace_back(s);
+    index_.emplace(strings_.back(), i);
+    return i;
 }
 
 std::size_t PropertyColumn::rows() const {
@@ -119,6 +123,18 @@ std::string_view PropertyColumn::text(std::size_t row) const {
     if (storage != Storage::String || row >= rows()) return {};
     const auto [start, end] = rowRange(*this, row);
     return {reinterpret_cast<const char*>(bytes.data()) + start, end - start};
+}
+
+std::size_t PropertyColumn::texts(std::size_t from, std::size_t to, std::string_view* out) const {
+    if (storage != Storage::String) return 0;
+    to = std::min(to, rows());
+    if (from >= to) return 0;
+    const char* base = reinterpret_cast<const char*>(bytes.data());
+    for (std::size_t r = from; r < to; ++r) {
+        const auto [start, end] = rowRange(*this, r);
+        out[r - from] = {base + start, end - start};
+    }
+    return to - from;
 }
 
 Value PropertyColumn::value(std::size_t row) const {
@@ -191,23 +207,122 @@ const PropertyColumn* PropertyTable::column(std::string_view n) const {
     return nullptr;
 }
 
-int Asset::addNode(std::string name, std::string kind, int parent) {
-    Node n;
-    n.name = std::move(name);
-    n.kind = std::move(kind);
+int Asset::addNode(std::string_view name, std::string_view kind, int parent) {
+    const int index = static_cast<int>(nodes.size());
+    Node& n = nodes.emplace_back();
     n.parent = parent;
-    nodes.push_back(std::move(n));
-    const int index = static_cast<int>(nodes.size() - 1);
-    if (parent >= 0 && parent < index) nodes[parent].children.push_back(index);
+    setName(index, name);
+    n.kindId = kinds.intern(kind);
+    if (parent >= 0 && parent < index) addChild(parent, index);
     return index;
+}
+
+namespace {
+bool inRange(int node, std::size_t count) {
+    return node >= 0 && std::size_t(node) < count;
+}
+}  // namespace
+
+std::string_view Asset::name(int node) const {
+    if (!inRange(node, nodes.size())) return {};
+    const Node& n = nodes[std::size_t(node)];
+    if (n.nameAt > nodeText.size() || n.nameSize > nodeText.size() - n.nameAt) return {};
+    return std::string_view(nodeText).substr(n.nameAt, n.nameSize);
+}
+
+std::string_view Asset::kind(int node) const {
+    return inRange(node, nodes.size()) ? kinds[nodes[std::size_t(node)].kindId]
+                                       : std::string_view();
+}
+
+std::string_view Asset::nameOrKind(int node) const {
+    const std::string_view n = name(node);
+    return n.empty() ? kind(node) : n;
+}
+
+std::span<const int> Asset::children(int node) const {
+    if (!inRange(node, nodes.size())) return {};
+    const int list = nodes[std::size_t(node)].childList;
+    return inRange(list, childLists.size()) ? std::span<const int>(childLists[std::size_t(list)])
+                                            : std::span<const int>();
+}
+
+std::span<const Property> Asset::ownProperties(int node) const {
+    if (!inRange(node, nodes.size())) return {};
+    const int list = nodes[std::size_t(node)].propertyList;
+    return inRange(list, propertyLists.size())
+               ? std::span<const Property>(propertyLists[std::size_t(list)])
+               : std::span<const Property>();
+}
+
+const Property* Asset::ownProperty(int node, std::string_view n) const {
+    for (const Property& p : ownProperties(node))
+        if (p.name == n) return &p;
+    return nullptr;
+}
+
+void Asset::setName(int node, std::string_view name) {
+    Node& n = nodes.at(std::size_t(node));
+    if (name.size() > UINT32_MAX - nodeText.size())
+        throw std::length_error("node names exceed 4 GiB");
+    n.nameAt = std::uint32_t(nodeText.size());
+    n.nameSize = std::uint32_t(name.size());
+    nodeText.append(name);
+}
+
+void Asset::setKind(int node, std::string_view kind) {
+    nodes.at(std::size_t(node)).kindId = kinds.intern(kind);
+}
+
+void Asset::addChild(int parent, int child) {
+    childList(parent).push_back(child);
+}
+
+void Asset::addProperty(int node, Property property) {
+    propertyList(node).push_back(std::move(property));
+}
+
+std::vector<int>& Asset::childList(int node) {
+    Node& n = nodes.at(std::size_t(node));
+    if (!inRange(n.childList, childLists.size())) {
+        n.childList = int(childLists.size());
+        childLists.emplace_back();
+    }
+    return childLists[std::size_t(n.childList)];
+}
+
+std::vector<Property>& Asset::propertyList(int node) {
+    Node& n = nodes.at(std::size_t(node));
+    if (!inRange(n.propertyList, propertyLists.size())) {
+        n.propertyList = int(propertyLists.size());
+        propertyLists.emplace_back();
+    }
+    return propertyLists[std::size_t(n.propertyList)];
+}
+
+const NodeLinks& Asset::links(int node) const {
+    static const NodeLinks none;
+    if (!inRange(node, nodes.size())) return none;
+    const int list = nodes[std::size_t(node)].linkList;
+    return inRange(list, nodeLinks.size()) ? nodeLinks[std::size_t(list)] : none;
+}
+
+NodeLinks& Asset::linksOf(int node) {
+    Node& n = nodes.at(std::size_t(node));
+    if (!inRange(n.linkList, nodeLinks.size())) {
+        n.linkList = int(nodeLinks.size());
+        nodeLinks.emplace_back();
+    }
+    return nodeLinks[std::size_t(n.linkList)];
 }
 
 std::vector<Property> Asset::properties(int node) const {
     std::vector<Property> out;
-    if (node < 0 || std::size_t(node) >= nodes.size()) return out;
+    if (!inRange(node, nodes.size())) return out;
     const Node& n = nodes[std::size_t(node)];
     out.reserve(propertyCount(node));
-    out.insert(out.end(), n.properties.begin(), n.properties.end());
+    const std::span<const Property> own = ownProperties(node);
+    out.insert(out.end(), own.begin(), own.end());
     if (n.table >= 0 && std::size_t(n.table) < propertyTables.size()) {
         for (const auto& c : propertyTables[std::size_t(n.table)].columns)
             if (n.row < c.rows())
@@ -219,7 +334,7 @@ std::vector<Property> Asset::properties(int node) const {
 std::size_t Asset::propertyCount(int node) const {
     if (node < 0 || std::size_t(node) >= nodes.size()) return 0;
     const Node& n = nodes[std::size_t(node)];
-    std::size_t count = n.properties.size();
+    std::size_t count = ownProperties(node).size();
     if (n.table >= 0 && std::size_t(n.table) < propertyTables.size())
         for (const auto& c : propertyTables[std::size_t(n.table)].columns)
             count += n.row < c.rows();
@@ -229,8 +344,7 @@ std::size_t Asset::propertyCount(int node) const {
 std::optional<Property> Asset::property(int node, std::string_view name) const {
     if (node < 0 || std::size_t(node) >= nodes.size()) return std::nullopt;
     const Node& n = nodes[std::size_t(node)];
-    for (const auto& p : n.properties)
-        if (p.name == name) return p;
+    if (const Property* p = ownProperty(node, name)) return *p;
     if (n.table >= 0 && std::size_t(n.table) < propertyTables.size()) {
         for (const auto& c : propertyTables[std::size_t(n.table)].columns)
             if (c.name == name && n.row < c.rows())

@@ -151,7 +151,7 @@ void sanitizeMesh(Asset& asset, Mesh& m) {
 // model's PRNT chunk can chain 10 million instances); whatever they left, a node that closes a
 // cycle or lies deeper than the cap becomes a root, with a warning naming the cap.
 //
-// It reads each Node once (a place has hundreds of thousands of them, 176 bytes apart): the
+// It reads each Node once (a place has hundreds of thousands of them): the
 // parents and the child lists' claims go into compact arrays, the walks and checks run there,
 // and nodes are written only where something is repaired.
 void sanitizeTree(Asset& asset, std::vector<int>& parent, const std::vector<int>& claimedBy,
@@ -201,16 +201,18 @@ void sanitizeTree(Asset& asset, std::vector<int>& parent, const std::vector<int>
     std::size_t strays = 0, unlisted = 0;
     if (!agree) {
         std::vector<std::uint8_t> listed(n, 0);
-        for (std::size_t p = 0; p < n; ++p)
-            std::erase_if(nodes[p].children, [&](int c) {
+        for (std::size_t p = 0; p < n; ++p) {
+            if (nodes[p].childList < 0) continue;
+            std::erase_if(asset.childLists[std::size_t(nodes[p].childList)], [&](int c) {
                 const bool keep = parent[std::size_t(c)] == int(p) && !listed[std::size_t(c)];
                 if (keep) listed[std::size_t(c)] = 1;
                 strays += !keep;
                 return !keep;
             });
+        }
         for (std::size_t c = 0; c < n; ++c)
             if (parent[c] >= 0 && !listed[c]) {
-                nodes[std::size_t(parent[c])].children.push_back(int(c));
+                asset.addChild(parent[c], int(c));
                 ++unlisted;
             }
     }
@@ -222,7 +224,7 @@ void sanitizeTree(Asset& asset, std::vector<int>& parent, const std::vector<int>
     if (tooDeep)
         asset.diagnostics.push_back(
             {Severity::Warning, "limit", nodes[std::size_t(firstTooDeep)].offset,
-             nodes[std::size_t(firstTooDeep)].name,
+             std::string(asset.name(firstTooDeep)),
              std::to_string(tooDeep) + " nodes lie deeper than maxDepth (" +
                  std::to_string(maxDepth) + " levels); each is shown as a root"});
     if (strays + unlisted)
@@ -236,28 +238,51 @@ void clampIndex(int& index, std::size_t size) {
     if (index < -1 || index >= int(size)) index = -1;
 }
 
-// Node links that point nowhere become -1 / are dropped, so views can follow them blindly.
+void sanitizeLinks(const Asset& asset, NodeLinks& l) {
+    clampIndex(l.mesh, asset.meshes.size());
+    clampIndex(l.skeleton, asset.skeletons.size());
+    clampIndex(l.facs, asset.facs.size());
+    clampIndex(l.animation, asset.animations.size());
+    if (l.bone >= 0 &&
+        (l.skeleton < 0 || l.bone >= int(asset.skeletons[std::size_t(l.skeleton)].bones.size())))
+        l.bone = -1;
+    if (l.lod >= 0 && (l.mesh < 0 || l.lod >= int(asset.meshes[std::size_t(l.mesh)].lods.size())))
+        l.lod = -1;
+}
+
+// Node links that point nowhere become -1 / are dropped, so views can follow them blindly. A
+// name outside nodeText becomes "", a kind outside the table "", and a child list, property list
+// or links out of range, or already held by an earlier node, none.
 void sanitizeNodeArray(Asset& asset, std::uint32_t maxDepth) {
     const std::size_t count = asset.nodes.size();
     const int nodes = int(count);
     std::vector<int> parent(count), claimedBy(count, -1);
+    std::vector<std::uint8_t> childListHeld(asset.childLists.size(), 0);
+    std::vector<std::uint8_t> propertyListHeld(asset.propertyLists.size(), 0);
+    std::vector<std::uint8_t> linkListHeld(asset.nodeLinks.size(), 0);
+    const auto holdList = [](int& list, std::vector<std::uint8_t>& held) {
+        if (list < 0) return;
+        if (std::size_t(list) >= held.size() || held[std::size_t(list)])
+            list = -1;
+        else
+            held[std::size_t(list)] = 1;
+    };
     std::size_t repeatedClaims = 0;
     for (std::size_t i = 0; i < count; ++i) {
         Node& n = asset.nodes[i];
         clampIndex(n.parent, count);
         parent[i] = n.parent;
-        clampIndex(n.mesh, asset.meshes.size());
-        clampIndex(n.skeleton, asset.skeletons.size());
-        clampIndex(n.facs, asset.facs.size());
-        clampIndex(n.animation, asset.animations.size());
-        if (n.bone >= 0 &&
-            (n.skeleton < 0 || n.bone >= int(asset.skeletons[n.skeleton].bones.size())))
-            n.bone = -1;
-        if (n.lod >= 0 && (n.mesh < 0 || n.lod >= int(asset.meshes[n.mesh].lods.size())))
-            n.lod = -1;
-        if (n.children.empty()) continue;
-        std::erase_if(n.children, [&](int c) { return c < 0 || c >= nodes; });
-        for (int c : n.children) {
+        holdList(n.linkList, linkListHeld);
+        if (n.linkList >= 0) sanitizeLinks(asset, asset.nodeLinks[std::size_t(n.linkList)]);
+        if (n.nameAt > asset.nodeText.size() || n.nameSize > asset.nodeText.size() - n.nameAt)
+            n.nameAt = n.nameSize = 0;
+        if (n.kindId >= asset.kinds.size()) n.kindId = 0;
+        holdList(n.propertyList, propertyListHeld);
+        holdList(n.childList, childListHeld);
+        if (n.childList < 0) continue;
+        std::vector<int>& children = asset.childLists[std::size_t(n.childList)];
+        std::erase_if(children, [&](int c) { return c < 0 || c >= nodes; });
+        for (int c : children) {
             if (claimedBy[std::size_t(c)] < 0)
                 claimedBy[std::size_t(c)] = int(i);
             else
@@ -372,6 +397,10 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
 }
 
 }  // namespace
+
+void sanitizeAsset(Asset& asset, const Limits& limits) {
+    finish(asset, asset.fileSize, limits, false);
+}
 
 DecodeResult decodeBytes(ByteSpan bytes, const DecodeOptions& options) {
     return decodeImpl(bytes, options, 0);

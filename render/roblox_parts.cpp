@@ -81,8 +81,14 @@ QStringList RobloxPartsView::assetFolders() {
 
 bool RobloxPartsView::hasParts(const Asset& asset) {
     if (!isRobloxModel(asset)) return false;
+    // Classes are asked about once each, then nodes by their class.
+    std::vector<std::uint8_t> partKind(asset.kinds.size());
+    bool any = false;
+    for (std::uint32_t k = 0; k < asset.kinds.size(); ++k)
+        any |= partKind[k] = isRenderablePartClass(asset.kinds[k]);
+    if (!any) return false;
     for (const Node& n : asset.nodes)
-        if (isRenderablePartClass(n.kind)) return true;
+        if (n.kindId < partKind.size() && partKind[n.kindId]) return true;
     return false;
 }
 
@@ -134,7 +140,8 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
             boxes.push_back(i);
             continue;
         }
-        const auto nodeName = QString::fromStdString(asset.nodes[std::size_t(p.node)].name);
+        const std::string_view name = asset.name(p.node);
+        const auto nodeName = QString::fromUtf8(name.data(), qsizetype(name.size()));
         const AssetResolution r = resolver.resolve(p.meshId);
         const Resolved* mesh = nullptr;
         if (r.ok()) {
@@ -201,8 +208,7 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
     } else if (translucentBoxes.size() <= kMaxSortedTranslucentParts) {
         for (const RobloxPart& p : translucentBoxes)
             for (Mesh& m : buildPartMeshes({p})) {
-                const std::string& name = asset.nodes[std::size_t(p.node)].name;
-                m.name = name.empty() ? p.className : name;
+                m.name = asset.nameOrKind(p.node);
                 translucentShapes.push_back(std::move(m));
             }
     } else {

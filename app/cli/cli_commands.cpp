@@ -63,12 +63,11 @@ bool decodeOrReport(const std::string& file, DecodeResult& result, std::ostream&
 
 void printTree(const Asset& a, int node, int depth, std::ostream& out) {
     // Depth-limited printing; deep trees are shown to 256 levels.
-    const Node& n = a.nodes[node];
-    out << std::string(std::size_t(std::min(depth, 256)) * 2, ' ') << n.kind;
-    if (!n.name.empty()) out << " \"" << n.name << "\"";
+    out << std::string(std::size_t(std::min(depth, 256)) * 2, ' ') << a.kind(node);
+    if (!a.name(node).empty()) out << " \"" << a.name(node) << "\"";
     out << "\n";
     if (depth > 256) return;
-    for (int c : n.children)
+    for (int c : a.children(node))
         if (c >= 0 && std::size_t(c) < a.nodes.size() && a.nodes[c].parent == node) printTree(a, c, depth + 1, out);
 }
 

@@ -121,8 +121,12 @@ Json infoJson(const Asset& asset) {
         if (d.severity != Severity::Info) warnings.push_back(d.toString());
     j["warnings"] = warnings;
     if (isModel(asset)) {
+        std::vector<int> perKind(asset.kinds.size(), 0);
+        for (const auto& n : asset.nodes)
+            if (n.kindId < perKind.size()) ++perKind[n.kindId];
         std::map<std::string, int> classes;
-        for (const auto& n : asset.nodes) ++classes[n.kind];
+        for (std::uint32_t k = 0; k < perKind.size(); ++k)
+            if (perKind[k]) classes[std::string(asset.kinds[k])] += perKind[k];
         j["instances"] = asset.nodes.size();
         j["classes"] = classes;
     }
@@ -186,7 +190,7 @@ Json treeJson(const Asset& asset) {
         seen[root] = 1;
         while (!stack.empty()) {
             auto& [n, next] = stack.back();
-            const auto& children = asset.nodes[n].children;
+            const std::span<const int> children = asset.children(n);
             if (next < children.size()) {
                 const int c = children[next++];
                 if (c >= 0 && std::size_t(c) < seen.size() && !seen[c]) {
@@ -200,15 +204,14 @@ Json treeJson(const Asset& asset) {
         }
     }
     for (int n : order) {
-        const Node& node = asset.nodes[n];
         Json j;
-        j["class"] = node.kind;
-        j["name"] = node.name;
+        j["class"] = asset.kind(n);
+        j["name"] = asset.name(n);
         Json props = Json::object();
         for (const auto& p : asset.properties(n)) props[p.name] = valueJson(p.value);
         j["properties"] = props;
         Json children = Json::array();
-        for (int c : node.children)
+        for (int c : asset.children(n))
             if (c >= 0 && std::size_t(c) < built.size() && !built[c].is_null())
                 children.push_back(std::move(built[c]));
         j["children"] = children;

@@ -191,9 +191,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(document_, &AssetDocument::selectionChanged, this, [this](int node) {
         const Asset& a = document_->asset();
         if (node < 0 || node >= int(a.nodes.size())) return;
-        const Node& n = a.nodes[std::size_t(node)];
-        if (n.bone >= 0 && n.skeleton == poseController_->skeletonIndex())
-            skeletonDock_->selectBone(n.bone);
+        const NodeLinks& links = a.links(node);
+        if (links.bone >= 0 && links.skeleton == poseController_->skeletonIndex())
+            skeletonDock_->selectBone(links.bone);
     });
     // Level of detail: after onAssetChanged, so the scene holds the new meshes.
     lodDock_ = new LodDock(viewport_, this);
@@ -487,13 +487,14 @@ void MainWindow::onSelectionChanged(int node) {
         scene->setHighlightedMesh(-1);
         return;
     }
-    const Node& n = a.nodes[std::size_t(node)];
-    int mesh = n.mesh;
+    const NodeLinks& links = a.links(node);
+    int mesh = links.mesh;
     // A node without a mesh of its own (a LOD or surface child) shows its parent's mesh.
-    for (int p = n.parent; mesh < 0 && p >= 0; p = a.nodes[std::size_t(p)].parent)
-        if (n.lod >= 0) mesh = a.nodes[std::size_t(p)].mesh;
+    for (int p = a.nodes[std::size_t(node)].parent; mesh < 0 && p >= 0;
+         p = a.nodes[std::size_t(p)].parent)
+        if (links.lod >= 0) mesh = a.links(p).mesh;
     scene->setHighlightedMesh(mesh);
-    if (mesh >= 0 && n.lod >= 0) scene->setLod(mesh, n.lod);
+    if (mesh >= 0 && links.lod >= 0) scene->setLod(mesh, links.lod);
 }
 
 void MainWindow::updateStats() {

@@ -8,6 +8,7 @@
 #include "asset_document.h"
 #include "class_icons.h"
 #include "meshscope/core/roblox_parts.h"
+#include "qt_strings.h"
 
 namespace meshscope::shell {
 
@@ -23,16 +24,16 @@ void NodeTreeModel::rebuild() {
     roots_ = a.roots();
     rowInParent_.assign(a.nodes.size(), 0);
     for (std::size_t i = 0; i < roots_.size(); ++i) rowInParent_[std::size_t(roots_[i])] = int(i);
-    for (const Node& n : a.nodes)
-        for (std::size_t i = 0; i < n.children.size(); ++i)
-            if (n.children[i] >= 0 && std::size_t(n.children[i]) < a.nodes.size())
-                rowInParent_[std::size_t(n.children[i])] = int(i);
+    for (const std::vector<int>& children : a.childLists)
+        for (std::size_t i = 0; i < children.size(); ++i)
+            if (children[i] >= 0 && std::size_t(children[i]) < a.nodes.size())
+                rowInParent_[std::size_t(children[i])] = int(i);
     endResetModel();
 }
 
-const std::vector<int>& NodeTreeModel::childrenOf(int node) const {
+std::span<const int> NodeTreeModel::childrenOf(int node) const {
     if (node < 0) return roots_;
-    return document_->asset().nodes[std::size_t(node)].children;
+    return document_->asset().children(node);
 }
 
 int NodeTreeModel::nodeOf(const QModelIndex& index) {
@@ -41,7 +42,7 @@ int NodeTreeModel::nodeOf(const QModelIndex& index) {
 
 QModelIndex NodeTreeModel::index(int row, int column, const QModelIndex& parent) const {
     if (column < 0 || column >= ColumnCount || row < 0) return {};
-    const std::vector<int>& kids = childrenOf(nodeOf(parent));
+    const std::span<const int> kids = childrenOf(nodeOf(parent));
     if (row >= int(kids.size())) return {};
     return createIndex(row, column, quintptr(kids[std::size_t(row)]));
 }
@@ -66,17 +67,18 @@ int NodeTreeModel::columnCount(const QModelIndex&) const {
 QVariant NodeTreeModel::data(const QModelIndex& index, int role) const {
     const int node = nodeOf(index);
     if (node < 0) return {};
-    const Node& n = document_->asset().nodes[std::size_t(node)];
+    const Asset& a = document_->asset();
+    const Node& n = a.nodes[std::size_t(node)];
     switch (role) {
         case Qt::DisplayRole:
             if (index.column() == NameColumn)
-                return n.name.empty() ? QStringLiteral("(%1)").arg(QString::fromStdString(n.kind))
-                                      : QString::fromStdString(n.name);
-            return QString::fromStdString(n.kind);
+                return a.name(node).empty() ? QStringLiteral("(%1)").arg(toQString(a.kind(node)))
+                                            : toQString(a.name(node));
+            return toQString(a.kind(node));
         case Qt::ToolTipRole: {
             QString tip = QStringLiteral("<b>%1</b> (%2)")
-                              .arg(QString::fromStdString(n.name).toHtmlEscaped(),
-                                   QString::fromStdString(n.kind).toHtmlEscaped());
+                              .arg(toQString(a.name(node)).toHtmlEscaped(),
+                                   toQString(a.kind(node)).toHtmlEscaped());
             if (n.length)
                 tip += QStringLiteral("<br>bytes 0x%1 … 0x%2 (%3 bytes)")
                            .arg(n.offset, 0, 16)
@@ -86,11 +88,12 @@ QVariant NodeTreeModel::data(const QModelIndex& index, int role) const {
         }
         case Qt::DecorationRole:
             if (index.column() != NameColumn) return {};
-            if (isRobloxModel(document_->asset()))
-                if (QIcon icon = classIcon(n.kind, n.service); !icon.isNull()) return icon;
-            if (n.mesh >= 0 || n.lod >= 0)
+            if (isRobloxModel(a))
+                if (QIcon icon = classIcon(a.kind(node), n.service); !icon.isNull()) return icon;
+            if (a.links(node).mesh >= 0 || a.links(node).lod >= 0)
                 return QApplication::style()->standardIcon(QStyle::SP_FileDialogDetailedView);
-            if (!n.children.empty()) return QApplication::style()->standardIcon(QStyle::SP_DirIcon);
+            if (!a.children(node).empty())
+                return QApplication::style()->standardIcon(QStyle::SP_DirIcon);
             return QApplication::style()->standardIcon(QStyle::SP_FileIcon);
         case Qt::FontRole:
             if (n.service) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QAbstractItemModel>
+#include <span>
 #include <vector>
 
 namespace meshscope::shell {
@@ -30,7 +31,7 @@ public:
 
 private:
     void rebuild();
-    const std::vector<int>& childrenOf(int node) const;
+    std::span<const int> childrenOf(int node) const;
 
     AssetDocument* document_;
     std::vector<int> roots_;

@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "asset_document.h"
+#include "qt_strings.h"
 #include "roblox_property_format.h"
 
 namespace meshscope::shell {
@@ -198,16 +199,15 @@ void PropertiesDock::addProperty(QTreeWidgetItem* parent, const Property& p) {
     } else if (const auto* ref = std::get_if<NodeRef>(&p.value)) {
         const Asset& a = document_->asset();
         if (ref->node >= 0 && ref->node < int(a.nodes.size())) {
-            const Node& target = a.nodes[std::size_t(ref->node)];
+            const QString targetName = toQString(a.name(ref->node));
             item->setText(1, QString());
             auto* link = new QLabel(
                 QStringLiteral("<a href=\"%1\">%2</a> <span style='color:gray'>%3</span>")
                     .arg(ref->node)
-                    .arg(QString::fromStdString(target.name).toHtmlEscaped(),
-                         QString::fromStdString(target.kind).toHtmlEscaped()));
+                    .arg(targetName.toHtmlEscaped(), toQString(a.kind(ref->node)).toHtmlEscaped()));
             link->setTextInteractionFlags(Qt::LinksAccessibleByMouse |
                                           Qt::LinksAccessibleByKeyboard);
-            link->setToolTip(tr("Select %1").arg(QString::fromStdString(target.name)));
+            link->setToolTip(tr("Select %1").arg(targetName));
             const int targetNode = ref->node;
             connect(link, &QLabel::linkActivated, this,
                     [this, targetNode](const QString&) { document_->selectNode(targetNode); });
@@ -247,12 +247,13 @@ void PropertiesDock::rebuild() {
         return;
     }
     const Node& n = a.nodes[std::size_t(node)];
-    QTreeWidgetItem* head = bold(new QTreeWidgetItem(view_, {QString::fromStdString(n.kind)}));
-    row(head, tr("Name"), QString::fromStdString(n.name));
-    row(head, tr("Kind"), QString::fromStdString(n.kind));
+    const NodeLinks& links = a.links(node);
+    QTreeWidgetItem* head = bold(new QTreeWidgetItem(view_, {toQString(a.kind(node))}));
+    row(head, tr("Name"), toQString(a.name(node)));
+    row(head, tr("Kind"), toQString(a.kind(node)));
     if (n.length) row(head, tr("Bytes"), hexRange(n.offset, n.length));
-    if (n.mesh >= 0 && n.mesh < int(a.meshes.size())) {
-        const Mesh& m = a.meshes[std::size_t(n.mesh)];
+    if (links.mesh >= 0 && links.mesh < int(a.meshes.size())) {
+        const Mesh& m = a.meshes[std::size_t(links.mesh)];
         row(head, tr("Vertices"), QLocale().toString(qulonglong(m.vertexCount())));
         row(head, tr("Triangles"), QLocale().toString(qulonglong(m.triangleCount())));
         row(head, tr("LODs"), QString::number(m.lods.size()));
@@ -270,20 +271,20 @@ void PropertiesDock::rebuild() {
                 QStringLiteral("(%1) … (%2)")
                     .arg(vec({m.bounds.min.x, m.bounds.min.y, m.bounds.min.z}),
                          vec({m.bounds.max.x, m.bounds.max.y, m.bounds.max.z})));
-        if (n.lod >= 0 && n.lod < int(m.lods.size())) {
-            const LodLevel& l = m.lods[std::size_t(n.lod)];
+        if (links.lod >= 0 && links.lod < int(m.lods.size())) {
+            const LodLevel& l = m.lods[std::size_t(links.lod)];
             row(head, tr("LOD"),
                 QStringLiteral("%1: triangles %2 … %3")
-                    .arg(n.lod)
+                    .arg(links.lod)
                     .arg(l.firstTriangle)
                     .arg(qulonglong(l.firstTriangle) + l.triangleCount));
         }
     }
-    if (n.skeleton >= 0 && n.skeleton < int(a.skeletons.size()) && n.bone >= 0) {
-        const Skeleton& s = a.skeletons[std::size_t(n.skeleton)];
-        if (n.bone < int(s.bones.size())) {
-            const Bone& b = s.bones[std::size_t(n.bone)];
-            row(head, tr("Bone"), QStringLiteral("#%1").arg(n.bone));
+    if (links.skeleton >= 0 && links.skeleton < int(a.skeletons.size()) && links.bone >= 0) {
+        const Skeleton& s = a.skeletons[std::size_t(links.skeleton)];
+        if (links.bone < int(s.bones.size())) {
+            const Bone& b = s.bones[std::size_t(links.bone)];
+            row(head, tr("Bone"), QStringLiteral("#%1").arg(links.bone));
             row(head, tr("Parent bone"),
                 b.parent >= 0 && b.parent < int(s.bones.size())
                     ? QString::fromStdString(s.bones[std::size_t(b.parent)].name)
@@ -292,7 +293,7 @@ void PropertiesDock::rebuild() {
             row(head, tr("Bind position"), vec({t.x, t.y, t.z}), "Vector3");
         }
     }
-    row(head, tr("Children"), QString::number(n.children.size()));
+    row(head, tr("Children"), QString::number(a.children(node).size()));
 
     if (const std::vector<Property> properties = a.properties(node); !properties.empty()) {
         QTreeWidgetItem* props = bold(new QTreeWidgetItem(view_, {tr("Properties")}));

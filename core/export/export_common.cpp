@@ -273,7 +273,6 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings) {
     // Shape, colour and transparency as the viewer reads them (roblox_parts.h); only parts
     // that store a CFrame and a size are written (no defaults invented for a file).
     for (const RobloxPart& rp : extractRobloxParts(asset)) {
-        const Node& n = asset.nodes[std::size_t(rp.node)];
         if (!stores<CFrame>(asset, rp.node, {"CFrame", "CoordinateFrame"}) ||
             !stores<Vec3>(asset, rp.node, {"size", "Size"}))
             continue;
@@ -283,13 +282,13 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings) {
         }
         PartInstance p;
         p.node = rp.node;
-        p.name = validUtf8(n.name.empty() ? n.kind : n.name);
-        p.className = n.kind;
+        p.name = validUtf8(asset.nameOrKind(rp.node));
+        p.className = asset.kind(rp.node);
         p.shape = rp.shape;
         p.cframe = rp.cframe;
         p.size = rp.size;
         if (!p.size.finite() || !p.cframe.position.finite()) continue;
-        if (meshBacked(n.kind)) {
+        if (meshBacked(p.className)) {
             p.unresolvedMesh = true;
             ++unresolved;
         }

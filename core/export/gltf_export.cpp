@@ -640,10 +640,9 @@ private:
         std::vector<int> nodeOf(tree.nodes.size(), -1);
         for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
             const PartTreeNode& tn = tree.nodes[i];
-            const Node& an = asset_.nodes[std::size_t(tn.node)];
             tinygltf::Node n;
             if (tn.part < 0) {
-                n.name = validUtf8(an.name.empty() ? an.kind : an.name);
+                n.name = validUtf8(asset_.nameOrKind(tn.node));
             } else {
                 const PartInstance& p = tree.parts[std::size_t(tn.part)];
                 n.name = p.name;

@@ -82,7 +82,8 @@ public:
     // A decoder whose node tree already holds what the registry's tree check enforces (every
     // parent and child index in range, no cycle, no node deeper than Limits::maxDepth, each node
     // in its parent's children exactly once and in no other list, no mesh, skeleton, bone, FACS,
-    // animation or LOD link) says so as its last step, and that check is skipped: for a large
+    // animation or LOD link, every name, kind and list handle in range and each list held by one
+    // node) says so as its last step, and that check is skipped: for a large
     // place it is a second pass over every node that would repair nothing. Set it only once the
     // tree is final.
     void setTreeChecked() { treeChecked_ = true; }

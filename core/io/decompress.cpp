@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <thread>
 
 namespace meshscope {
 
@@ -158,7 +159,7 @@ InflateAhead::InflateAhead(const DecodeContext& ctx, std::vector<Payload> payloa
     }
     if (workerLimit_ == 0 || std::thread::hardware_concurrency() < 2) return;
     try {
-        worker_ = std::thread([this] { work(); });
+        worker_ = CachedThread([this] { work(); });
     } catch (...) {
         // No thread: every payload is inflated by take().
     }
@@ -179,7 +180,7 @@ InflateAhead::~InflateAhead() {
 void InflateAhead::fill(std::size_t i) {
     const Payload& p = payloads_[i];
     const std::size_t size = std::size_t(p.expectedSize);
-    Bytes data;
+    UninitializedBytes data;
     std::int64_t result = 0;
     std::size_t zstdCode = 0;
     Slot::State state = Slot::State::Skipped;
@@ -325,7 +326,7 @@ ByteSpan InflateAhead::take(DecodeContext& ctx, std::size_t i) {
     return {slot.data.data(), std::size_t(p.expectedSize)};
 }
 
-Bytes InflateAhead::release(std::size_t i) {
+UninitializedBytes InflateAhead::release(std::size_t i) {
     if (i >= slots_.size() || i != released_ || !worker_.joinable()) return {};
     std::lock_guard lock(mutex_);
     Slot& slot = slots_[i];
@@ -333,7 +334,7 @@ Bytes InflateAhead::release(std::size_t i) {
     // The bytes leave the worker's count of what waits for the reader.
     slot.state = Slot::State::Skipped;
     held_ -= slot.data.size();
-    Bytes out = std::move(slot.data);
+    UninitializedBytes out = std::move(slot.data);
     slot.data = {};
     changed_.notify_all();
     return out;

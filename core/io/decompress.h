@@ -10,10 +10,10 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 #include "io/decode_context.h"
+#include "io/thread_cache.h"
 
 namespace meshscope {
 
@@ -57,8 +57,9 @@ public:
         std::uint64_t offset = 0;  // file offset, for errors
         bool zstd = false;         // else an LZ4 block
     };
-    // Starts the worker unless there is only one core or it cannot start (take() then inflates
-    // each payload itself). `ctx` is read for its budget and caps here, never by the worker.
+    // Starts the worker (a cached thread) unless there is only one core or no thread can be had
+    // (take() then inflates each payload itself). `ctx` is read for its budget and caps here, never
+    // by the worker.
     InflateAhead(const DecodeContext& ctx, std::vector<Payload> payloads, std::size_t aheadBytes);
     ~InflateAhead();  // stops the worker (a payload being inflated is finished) and joins it
     InflateAhead(const InflateAhead&) = delete;
@@ -69,7 +70,7 @@ public:
     // After take(i): payload i's buffer, handed over whole (the span take() gave points into
     // it), so that the caller may keep the data without copying it. Empty when the payload was
     // inflated into the calling thread's reused buffer instead.
-    Bytes release(std::size_t i);
+    UninitializedBytes release(std::size_t i);
     bool threaded() const { return worker_.joinable(); }
 
     // Work for the worker once it has inflated what it takes (the decoder's own work that does
@@ -86,7 +87,7 @@ public:
 
 private:
     struct Slot {
-        Bytes data;
+        UninitializedBytes data;   // written whole by the decompressor, never zeroed first
         std::int64_t result = 0;   // LZ4: bytes written, or < 0 for corrupt data
         std::size_t zstdCode = 0;  // ZSTD: bytes written or an error code
         // Waiting: nobody has begun it; Working: the worker or the reader is inflating it.
@@ -107,7 +108,7 @@ private:
     std::mutex mutex_;
     std::condition_variable changed_;
     InflateBuffer fallback_;
-    std::thread worker_;
+    CachedThread worker_;
 };
 
 bool looksLikeZstd(ByteSpan input);  // 28 b5 2f fd

@@ -79,9 +79,9 @@ TEST(Cli, ExecutableReportsLfsPointer) {
 TEST(Cli, JsonReportsReplaceInvalidUtf8InNames) {
     meshscope::Asset model = meshscope::makeRobloxTypesModel();
     ASSERT_FALSE(model.nodes.empty());
-    model.nodes[0].name = "caf\xe9 \xff";
-    for (auto& property : model.nodes[0].properties)
-        if (property.name == "Name") property.value = model.nodes[0].name;
+    model.setName(0, "caf\xe9 \xff");
+    for (auto& property : model.propertyList(0))
+        if (property.name == "Name") property.value = std::string(model.name(0));
     const auto written = meshscope::writeRobloxModel(model);
     ASSERT_TRUE(written.ok());
     const auto file = meshscope::test::tempDir("cli-utf8") / "latin1.rbxm";

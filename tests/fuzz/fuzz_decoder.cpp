@@ -1,7 +1,8 @@
 // libFuzzer target over one decoder family (MESHSCOPE_FUZZ_FORMAT = a FormatDecoder id) or, with
 // "any", over the whole registry (sniffing included). Built with clang + ASan + UBSan. A Roblox
 // model's result also goes where the viewer takes it: every node's properties (the properties
-// panel), the parts, their instances and baked batches, sorting and picking (the 3D view).
+// panel), the parts, their instances and baked batches, sorting and picking (the 3D view). Every
+// result's node tree is checked as the views assume it.
 #include <cstddef>
 #include <cstdint>
 
@@ -19,6 +20,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                     : meshscope::decodeAs(format, {data, size}, options);
     // Touch the result so the decoder's output is really produced and checked by ASan.
     std::size_t sum = r.asset.byteMap.size() + r.asset.nodes.size();
+    // The node tree as every view walks it: names and kinds within their stores, each child
+    // listed by its parent (whatever the decoder, the registry or the decoder vouches for it).
+    const meshscope::Asset& a = r.asset;
+    for (std::size_t n = 0; n < a.nodes.size(); ++n) {
+        const meshscope::Node& node = a.nodes[n];
+        if (node.nameAt > a.nodeText.size() || node.nameSize > a.nodeText.size() - node.nameAt ||
+            node.kindId >= a.kinds.size())
+            __builtin_trap();
+        sum += a.name(int(n)).size() + a.kind(int(n)).size();
+        for (int c : a.children(int(n)))
+            if (c < 0 || std::size_t(c) >= a.nodes.size() ||
+                a.nodes[std::size_t(c)].parent != int(n))
+                __builtin_trap();
+    }
     for (const auto& m : r.asset.meshes) {
         for (std::uint32_t i : m.indices) {
             if (i >= m.positions.size()) __builtin_trap();  // decoders must validate indices

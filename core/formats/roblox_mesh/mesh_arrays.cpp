@@ -40,7 +40,7 @@ void readVertices(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t 
     const std::uint64_t at = r.offset();
     const ByteSpan block = r.bytes(n * vertexSize, "vertices");
     const int node = b.addNode("vertices", "vertices", parent, at, block.size());
-    b.asset.nodes[node].mesh = 0;
+    b.asset.linksOf(node).mesh = 0;
     b.property(node, "count", "uint32", std::int64_t(n));
     b.property(node, "vertexSize", "uint8", std::int64_t(vertexSize));
     b.ctx.mapRange(at, block.size(), RangeKind::Array, {}, node);
@@ -128,7 +128,7 @@ void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t fac
     const std::uint64_t at = r.offset();
     const ByteSpan block = r.bytes(n * faceSize, "faces");
     const int node = b.addNode("faces", "faces", parent, at, block.size());
-    b.asset.nodes[node].mesh = 0;
+    b.asset.linksOf(node).mesh = 0;
     b.property(node, "count", "uint32", std::int64_t(n));
     b.property(node, "faceSize", "uint8", std::int64_t(faceSize));
     b.ctx.mapRange(at, block.size(), RangeKind::Array, {}, node);
@@ -168,7 +168,7 @@ void readLodOffsets(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_
     const std::uint64_t at = r.offset();
     const ByteSpan block = r.bytes(n * entrySize, "LOD offsets");
     b.lodsNode = b.addNode("LODs", "LODs", parent, at, block.size());
-    b.asset.nodes[b.lodsNode].mesh = 0;
+    b.asset.linksOf(b.lodsNode).mesh = 0;
     b.property(b.lodsNode, "numLodOffsets", "uint32", std::int64_t(n));
     b.ctx.mapRange(at, block.size(), RangeKind::Array, {}, b.lodsNode);
     b.lodOffsetsOffset = at;
@@ -239,7 +239,7 @@ void Builder::resolveLods() {
     Mesh& m = mesh();
     if (lodsNode < 0) {
         lodsNode = addNode("LODs", "LODs", root);
-        asset.nodes[lodsNode].mesh = 0;
+        asset.linksOf(lodsNode).mesh = 0;
     }
     const std::uint64_t faces = m.indices.size() / 3;
     const auto& o = m.lodOffsets;
@@ -270,8 +270,8 @@ void Builder::resolveLods() {
         if (faceSize)
             setBytes(node, facesOffset + std::uint64_t(l.firstTriangle) * faceSize,
                      std::uint64_t(l.triangleCount) * faceSize);
-        asset.nodes[node].mesh = 0;
-        asset.nodes[node].lod = int(n);
+        asset.linksOf(node).mesh = 0;
+        asset.linksOf(node).lod = int(n);
         property(node, "firstFace", "uint32", std::int64_t(l.firstTriangle));
         property(node, "faceCount", "uint32", std::int64_t(l.triangleCount));
     }

@@ -82,8 +82,8 @@ void readFacs(ByteReader& r, Builder& b, std::uint64_t size, int parent) {
     a.facs.emplace_back();
     b.mesh().facs = index;
     const int node = b.addNode("FACS", "facs", parent, at, size);
-    a.nodes[node].facs = index;
-    a.nodes[node].mesh = 0;
+    a.linksOf(node).facs = index;
+    a.linksOf(node).mesh = 0;
     b.ctx.mapRange(at, size, RangeKind::Chunk, {}, node);
 
     std::uint32_t boneNamesSize, controlNamesSize, twoSize, threeSize;
@@ -177,7 +177,7 @@ void readFacs(ByteReader& r, Builder& b, std::uint64_t size, int parent) {
     std::size_t unmatched = 0;
     for (std::size_t i = 0; i < rig.boneNames.size(); ++i) {
         const int n = b.addNode(rig.boneNames[i], "faceBone", bonesNode);
-        a.nodes[n].facs = index;
+        a.linksOf(n).facs = index;
         const bool local = sk && sk->find(rig.boneNames[i]) >= 0;
         unmatched += !local;
         b.property(n, "row", "uint32", std::int64_t(i));
@@ -193,7 +193,7 @@ void readFacs(ByteReader& r, Builder& b, std::uint64_t size, int parent) {
     for (std::size_t i = 0; i < columns.size(); ++i) {
         const bool corrective = i >= rig.controlNames.size();
         const int n = b.addNode(columns[i], corrective ? "corrective" : "control", controlsNode);
-        a.nodes[n].facs = index;
+        a.linksOf(n).facs = index;
         b.property(n, "column", "uint32", std::int64_t(i));
     }
 }

@@ -74,7 +74,7 @@ Builder::Builder(DecodeContext& c, const VersionLine& v) : ctx(c), asset(c.asset
     Mesh& m = asset.meshes[0];
     m.name = "FileMesh";
     root = addNode("FileMesh " + v.text, "file", -1, 0, ctx.bytes().size());
-    asset.nodes[root].mesh = 0;
+    asset.linksOf(root).mesh = 0;
     m.node = root;
     property(root, "version", "string", v.text, 8, 4);
     property(root, "lineEnding", "string", std::string(v.crlf ? "CRLF" : "LF"), v.lineEnd,
@@ -96,8 +96,7 @@ void Builder::setBytes(int node, std::uint64_t offset, std::uint64_t length) {
 
 void Builder::property(int node, std::string name, std::string type, Value value,
                        std::uint64_t offset, std::uint64_t length) {
-    asset.nodes[node].properties.push_back(
-        {std::move(name), std::move(type), std::move(value), offset, length});
+    asset.addProperty(node, {std::move(name), std::move(type), std::move(value), offset, length});
 }
 
 }  // namespace filemesh

@@ -20,7 +20,7 @@ Asset newAsset(const std::string& name) {
     asset.meshes.emplace_back();
     asset.meshes[0].name = name;
     const int node = asset.addNode(name, "mesh");
-    asset.nodes[node].mesh = 0;
+    asset.linksOf(node).mesh = 0;
     asset.meshes[0].node = node;
     return asset;
 }

@@ -39,7 +39,7 @@ void readEnvelopes(ByteReader& r, Builder& b, std::uint64_t count, int parent) {
     r.readArray(b.envelopes, count, "skin envelopes");
     const std::uint64_t length = b.envelopes.size() * sizeof(Envelope);
     const int node = b.addNode("skinning", "skinning", parent, at, length);
-    b.asset.nodes[node].mesh = 0;
+    b.asset.linksOf(node).mesh = 0;
     b.property(node, "count", "uint32", std::int64_t(b.envelopes.size()));
     b.ctx.mapRange(at, length, RangeKind::Array, {}, node);
     b.envelopesOffset = at;
@@ -59,7 +59,7 @@ void readBones(ByteReader& r, Builder& b, std::uint64_t count, int parent) {
     sk.name = "FileMesh skeleton";
     b.mesh().skeleton = 0;
     b.skeletonNode = b.addNode("skeleton", "skeleton", parent, at, n * kBoneSize);
-    a.nodes[b.skeletonNode].skeleton = 0;
+    a.linksOf(b.skeletonNode).skeleton = 0;
     b.property(b.skeletonNode, "numBones", "uint32", std::int64_t(n));
     b.ctx.mapRange(at, n * kBoneSize, RangeKind::Array, {}, b.skeletonNode);
 
@@ -96,8 +96,8 @@ void readBones(ByteReader& r, Builder& b, std::uint64_t count, int parent) {
         b.boneNameIndex[i] = rec.nameIndex;
 
         const int node = b.addNode(bone.name, "bone", b.skeletonNode, ra, kBoneSize);
-        a.nodes[node].skeleton = 0;
-        a.nodes[node].bone = int(i);
+        a.linksOf(node).skeleton = 0;
+        a.linksOf(node).bone = int(i);
         b.boneNodes[i] = node;
         b.ctx.mapRange(ra, kBoneSize, RangeKind::Record, "bones[" + str(i) + "]", node);
         b.property(node, "boneNameIndex", "uint32", std::int64_t(rec.nameIndex), ra, 4);
@@ -158,8 +158,7 @@ void readBoneNames(ByteReader& r, Builder& b, std::uint64_t size, int parent) {
             static_cast<const std::uint8_t*>(std::memchr(begin, 0, table.size() - start));
         const std::size_t len = nul ? std::size_t(nul - begin) : table.size() - start;
         sk.bones[i].name.assign(reinterpret_cast<const char*>(begin), len);
-        Node& bn = b.asset.nodes[b.boneNodes[i]];
-        bn.name = sk.bones[i].name;
+        b.asset.setName(b.boneNodes[i], sk.bones[i].name);
         b.property(b.boneNodes[i], "name", "string", sk.bones[i].name, at + start,
                    len + (nul ? 1 : 0));
         b.ctx.mapRange(at + start, len + (nul ? 1 : 0), RangeKind::Field,
@@ -174,7 +173,7 @@ void readSubsets(ByteReader& r, Builder& b, std::uint64_t count, int parent) {
     std::vector<SubsetRecord> records;
     r.readArray(records, n, "subsets");
     const int node = b.addNode("subsets", "subsets", parent, at, n * kSubsetSize);
-    b.asset.nodes[node].mesh = 0;
+    b.asset.linksOf(node).mesh = 0;
     b.property(node, "numSubsets", "uint32", std::int64_t(n));
     b.ctx.mapRange(at, n * kSubsetSize, RangeKind::Array, {}, node);
     bool warned = false;
@@ -198,7 +197,7 @@ void readSubsets(ByteReader& r, Builder& b, std::uint64_t count, int parent) {
             s.numBoneIndices = 26;
         }
         const int sn = b.addNode("subset " + str(i), "subset", node, ra, kSubsetSize);
-        b.asset.nodes[sn].mesh = 0;
+        b.asset.linksOf(sn).mesh = 0;
         b.ctx.mapRange(ra, kSubsetSize, RangeKind::Record, "subsets[" + str(i) + "]", sn);
         b.property(sn, "facesBegin", "uint32", std::int64_t(rec.facesBegin), ra, 4);
         b.property(sn, "facesLength", "uint32", std::int64_t(rec.facesLength), ra + 4, 4);

@@ -164,7 +164,7 @@ void decodeTextV1(Builder& b) {
     }
     const std::size_t dataEnd = s.pos();
     const int vn = b.addNode("vertices", "vertices", b.root, dataAt, dataEnd - dataAt);
-    b.asset.nodes[vn].mesh = 0;
+    b.asset.linksOf(vn).mesh = 0;
     b.property(vn, "count", "uint32", std::int64_t(n));
     ctx.mapRange(dataAt, dataEnd - dataAt, RangeKind::Array, {}, vn);
     b.vertexOffset = dataAt;
@@ -173,7 +173,7 @@ void decodeTextV1(Builder& b) {
     m.indices.resize(n);
     for (std::size_t i = 0; i < n; ++i) m.indices[i] = std::uint32_t(i);
     const int fn = b.addNode("faces", "faces", b.root);
-    b.asset.nodes[fn].mesh = 0;
+    b.asset.linksOf(fn).mesh = 0;
     b.property(fn, "count", "uint32", std::int64_t(faces));
     b.property(fn, "note", "string", std::string("implicit: three consecutive vertices per face"));
 

@@ -102,10 +102,10 @@ void decodeFixedV2V5(Builder& b) {
             ctx.mapRange(at, facsSize, RangeKind::Payload, "FACS (facsDataFormat 0)", b.root);
         } else {
             readFacs(r, b, facsSize, b.root);
-            for (auto& n : b.asset.nodes)
-                if (n.kind == "facs")
-                    n.properties.push_back(
-                        {"facsDataFormat", "uint32", std::int64_t(facsFormat), headerAt + 24, 4});
+            for (std::size_t n = 0; n < b.asset.nodes.size(); ++n)
+                if (b.asset.kind(int(n)) == "facs")
+                    b.asset.addProperty(int(n), {"facsDataFormat", "uint32",
+                                                 std::int64_t(facsFormat), headerAt + 24, 4});
         }
     }
     if (!r.atEnd()) {

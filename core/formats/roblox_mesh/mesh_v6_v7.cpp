@@ -149,10 +149,10 @@ void coreMeshV2(ByteReader& c, Builder& b, int node) {
     }
     b.vertexOffset = at;
     const int vn = b.addNode("vertices", "vertices", node, at, payload.size());
-    b.asset.nodes[vn].mesh = 0;
+    b.asset.linksOf(vn).mesh = 0;
     b.property(vn, "count", "uint32", std::int64_t(n));
     const int fn = b.addNode("faces", "faces", node, at, payload.size());
-    b.asset.nodes[fn].mesh = 0;
+    b.asset.linksOf(fn).mesh = 0;
     b.property(fn, "count", "uint32", std::int64_t(m.indices.size() / 3));
 }
 

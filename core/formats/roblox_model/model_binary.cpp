@@ -33,20 +33,14 @@ struct ClassInfo {
     int table = -1;  // Asset::propertyTables index: row i is node firstNode + i
 };
 
-// An instance until finishTree makes it a Node. Nodes are 168 bytes: building each one once, in
-// order, at the end costs a sequential write of the node array, where INST, the Name column and
-// the PRNT links each wrote into it scattered. Its name is found then, in its table's Name
-// columns.
-struct Instance {
-    int table = -1;  // Asset::propertyTables index (one per INST chunk): class, chunk range
-    std::uint32_t row = 0;
-    bool service = false;
-};
-
-// The INST chunk behind a property table.
+// The INST chunk behind a property table: its range, its class and its instances (nodes
+// [firstNode, firstNode + count), row i being node firstNode + i).
 struct InstChunk {
     std::uint64_t offset = 0;
     std::uint64_t length = 0;
+    std::uint32_t kind = 0;  // Asset::kinds index of the class name
+    std::size_t firstNode = 0;
+    std::size_t count = 0;
 };
 
 struct Chunk {
@@ -154,9 +148,6 @@ private:
         ctx_.mapRange(14, 2, RangeKind::Field, "version");
         ctx_.mapRange(16, 4, RangeKind::Field, "class count");
         ctx_.mapRange(20, 4, RangeKind::Field, "instance count");
-        // Every instance takes at least 4 bytes of referent in an INST chunk: reserve no more
-        // than the file could describe.
-        insts_.reserve(std::min<std::size_t>(std::size_t(instanceCount_), r.remaining() / 4 + 1));
     }
 
     // Two passes: frame every chunk (lengths checked against the file), then inflate and decode
@@ -289,9 +280,9 @@ private:
     // The current chunk's inflated bytes, handed over whole when they were inflated ahead into
     // a buffer of their own (empty otherwise: the caller copies what it keeps). `reader` must
     // read the chunk's data: the buffer handed over is checked to be the one it reads.
-    Bytes adoptChunk(const ByteReader& reader) {
+    UninitializedBytes adoptChunk(const ByteReader& reader) {
         if (!ahead_ || !chunk_ || !chunk_->compressed) return {};
-        Bytes whole = ahead_->release(payload_);
+        UninitializedBytes whole = ahead_->release(payload_);
         if (whole.data() != reader.data().data() || whole.size() != reader.size()) {
             // Not this chunk's buffer (never expected): the reader's bytes are elsewhere, and
             // this buffer is simply dropped.
@@ -303,7 +294,7 @@ private:
     // Keeps the chunk data [0, end) as the column's bytes: the chunk's own buffer when it can
     // be had, else a copy. Positions in the chunk stay positions in `col.bytes`.
     void keepChunk(const ByteReader& r, PropertyColumn& col, std::size_t end) {
-        if (Bytes whole = adoptChunk(r); !whole.empty()) {
+        if (UninitializedBytes whole = adoptChunk(r); !whole.empty()) {
             whole.resize(end);
             col.bytes = std::move(whole);
         } else {
@@ -346,15 +337,23 @@ private:
         }
     }
 
-    // Referent arrays: interleaved zigzag int32, each value added to the previous one.
-    void readRefs(ByteReader& r, std::size_t n, std::vector<std::int32_t>& out, const char* what) {
-        readU32s(r, n, u32_, what);
-        out.resize(n);
+    // Referent arrays: interleaved zigzag int32, each value added to the previous one, read in
+    // one pass: store(i, referent) for i in [0, n).
+    template <typename Store>
+    void readRefs(ByteReader& r, std::size_t n, const char* what, Store&& store) {
+        const std::uint8_t* c = columns(r, n, 4, what);
         std::uint32_t acc = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            acc += std::uint32_t(unzigzag32(u32_[i]));
-            out[i] = std::int32_t(acc);
+            acc +=
+                std::uint32_t(unzigzag32(std::uint32_t(c[i]) << 24 | std::uint32_t(c[n + i]) << 16 |
+                                         std::uint32_t(c[2 * n + i]) << 8 | c[3 * n + i]));
+            store(i, std::int32_t(acc));
         }
+    }
+    void readRefs(ByteReader& r, std::size_t n, std::vector<std::int32_t>& out, const char* what) {
+        out.resize(n);
+        std::int32_t* refs = out.data();
+        readRefs(r, n, what, [refs](std::size_t i, std::int32_t ref) { refs[i] = ref; });
     }
 
     // Cancel checks inside loops over rows or links: one chunk of a large place holds millions
@@ -369,8 +368,17 @@ private:
         auto it = sparseRefs_.find(ref);
         return it == sparseRefs_.end() ? -1 : it->second;
     }
+    // Grows the dense table once, to the largest of an INST chunk's `count` referents (refs_)
+    // that it will hold, instead of once per referent.
+    void growRefs(std::size_t count) {
+        std::int32_t most = -1;
+        for (std::size_t i = 0; i < count; ++i) most = std::max(most, refs_[i]);
+        if (most >= 0 && std::size_t(most) < denseLimit() && std::size_t(most) >= denseRefs_.size())
+            denseRefs_.resize(std::size_t(most) + 1, -1);
+    }
+    std::size_t denseLimit() const { return std::size_t(instanceCount_) * 2 + 1024; }
     bool registerRef(std::int32_t ref, int node) {
-        if (ref >= 0 && std::size_t(ref) < std::size_t(instanceCount_) * 2 + 1024) {
+        if (ref >= 0 && std::size_t(ref) < denseLimit()) {
             if (std::size_t(ref) >= denseRefs_.size()) denseRefs_.resize(std::size_t(ref) + 1, -1);
             if (denseRefs_[ref] >= 0) return false;
             denseRefs_[ref] = node;
@@ -421,6 +429,7 @@ private:
             ahead_->discard();
             prebuilt_ = {};
             prebuiltDone_ = false;
+            buildPosted_ = false;
         }
         const std::uint32_t classId = r.u32("class id");
         std::string className = readString(r, "class name");
@@ -430,10 +439,10 @@ private:
         if (objectFormat > 1)
             r.warn("bad-object-format",
                    "object format " + std::to_string(objectFormat) + " (expected 0 or 1)");
-        if (insts_.size() + count > ctx_.limits().maxInstances)
+        if (nodeCount_ + count > ctx_.limits().maxInstances)
             r.fail("limit", "instance count exceeds maxInstances");
         const std::size_t refsPos = r.pos();
-        readU32s(r, count, u32_, "referents");  // accumulated in the loop below
+        readRefs(r, count, refs_, "referents");
         mapIn(r, refsPos, r.pos() - refsPos, RangeKind::Array, "referents");
         ByteSpan markers;
         if (objectFormat == 1) {
@@ -446,27 +455,29 @@ private:
                    "class id " + std::to_string(classId) + " is defined twice");
         ClassInfo& info = classes_[classId];
         info.name = className;
-        info.firstNode = int(insts_.size());
+        info.firstNode = int(nodeCount_);
         info.count = 0;
         info.table = int(asset_.propertyTables.size());
         instChunks_.resize(std::size_t(info.table) + 1);
-        instChunks_[std::size_t(info.table)] = {chunk_->offset, chunk_->length};
+        instChunks_[std::size_t(info.table)] = {chunk_->offset, chunk_->length,
+                                                asset_.kinds.intern(className), nodeCount_, 0};
         PropertyTable& table = asset_.propertyTables.emplace_back();
         table.name = className;
-        insts_.reserve(insts_.size() + count);
-        std::uint32_t ref = 0;
+        // The instances are nodes [first, first + count) (built in finishTree, or ahead); the
+        // few that are services are listed.
+        const std::size_t first = nodeCount_;
+        nodeCount_ += count;
+        info.count = count;
+        instChunks_[std::size_t(info.table)].count = count;
+        for (std::size_t i = 0; i < markers.size(); ++i)
+            if (markers[i] != 0) services_.push_back(first + i);
+        growRefs(count);
         for (std::uint32_t i = 0; i < count; ++i) {
             pollCancel(i);
-            ref += std::uint32_t(unzigzag32(u32_[i]));
-            const int node = int(insts_.size());
-            Instance& n = insts_.emplace_back();
-            n.service = !markers.empty() && markers[i] != 0;
-            n.table = info.table;
-            n.row = i;
-            ++info.count;
-            if (!registerRef(std::int32_t(ref), node)) {
+            const std::int32_t ref = refs_[i];
+            if (!registerRef(ref, int(first + i))) {
                 ctx_.warn(chunk_->offset, "duplicate-referent",
-                          "referent " + std::to_string(std::int32_t(ref)) + " of a " + className +
+                          "referent " + std::to_string(ref) + " of a " + className +
                               " is already used by another instance; the instance stays a root");
             }
         }
@@ -671,39 +682,53 @@ private:
         const std::size_t start = r.pos();
         // Each row takes at least its 4-byte length: no more rows than that can be whole.
         const std::size_t most = std::min(n, (size - start) / 4);
-        std::size_t at = start, i = 0;
-        // The bytes of the row at `at` when it is whole, else 0.
-        auto row = [&]() -> std::size_t {
-            if (size - at < 4) return 0;
+        // The length of the row at `at`.
+        const auto lengthAt = [&](std::size_t at) {
             std::uint32_t len;
             std::memcpy(&len, data + at, 4);
-            if (size - at - 4 < len) return 0;
-            return 4 + std::size_t(len);
+            return std::size_t(len);
         };
-        std::size_t stride = 0;
-        bool uniform = true;
-        for (; i < most; ++i) {
+        // Rows that take the bytes of the first: each length compared with its, as far as whole
+        // rows of that size reach (65 536 rows between cancel checks).
+        std::size_t i = 0;
+        const std::size_t length0 = most ? lengthAt(start) : 0;
+        const std::size_t stride = 4 + length0;
+        const std::size_t fit = std::min(most, (size - start) / stride);
+        while (i < fit) {
             pollCancel(i);
-            const std::size_t bytes = row();
-            if (!bytes) break;
-            if (i && bytes != stride) {
-                uniform = false;
-                break;
+            const std::size_t block = std::min(fit, (i | 0xffff) + 1);
+            for (const std::uint8_t* p = data + start + i * stride; i < block; ++i, p += stride) {
+                std::uint32_t len;
+                std::memcpy(&len, p, 4);
+                if (len != length0) break;
             }
-            stride = bytes;
-            at += bytes;
+            if (i < block) break;
         }
-        if (!uniform) {
+        std::size_t at = start + i * stride;
+        // The bytes of the row at `at` when it is whole, else 0.
+        const auto row = [&]() -> std::size_t {
+            if (size - at < 4) return 0;
+            const std::size_t len = lengthAt(at);
+            return size - at - 4 < len ? 0 : 4 + len;
+        };
+        if (i < most && row()) {
             // Rows of different sizes: each one's end is kept.
             col.ends.resize(most);
             std::uint64_t* ends = col.ends.data();
             for (std::size_t k = 0; k < i; ++k) ends[k] = start + (k + 1) * stride;
-            for (; i < most; ++i) {
+            bool whole = true;
+            while (whole && i < most) {
                 pollCancel(i);
-                const std::size_t bytes = row();
-                if (!bytes) break;
-                at += bytes;
-                ends[i] = at;
+                const std::size_t block = std::min(most, (i | 0xffff) + 1);
+                for (; i < block; ++i) {
+                    const std::size_t bytes = row();
+                    if (!bytes) {
+                        whole = false;
+                        break;
+                    }
+                    at += bytes;
+                    ends[i] = at;
+                }
             }
             col.ends.resize(i);
         } else if (i) {
@@ -1096,15 +1121,11 @@ private:
         const std::size_t first = links_.size();
         links_.resize(first + count);
         auto* links = links_.data() + first;
-        readU32s(r, count, u32_, "child referents");
-        std::uint32_t acc = 0;
-        for (std::size_t i = 0; i < count; ++i)
-            links[i].first = std::int32_t(acc += std::uint32_t(unzigzag32(u32_[i])));
+        readRefs(r, count, "child referents",
+                 [links](std::size_t i, std::int32_t ref) { links[i].first = ref; });
         const std::size_t parentPos = r.pos();
-        readU32s(r, count, u32_, "parent referents");
-        acc = 0;
-        for (std::size_t i = 0; i < count; ++i)
-            links[i].second = std::int32_t(acc += std::uint32_t(unzigzag32(u32_[i])));
+        readRefs(r, count, "parent referents",
+                 [links](std::size_t i, std::int32_t ref) { links[i].second = ref; });
         mapIn(r, childPos, parentPos - childPos, RangeKind::Array, "child referents");
         mapIn(r, parentPos, r.pos() - parentPos, RangeKind::Array, "parent referents");
         prntOffset_ = chunk_->offset;
@@ -1145,34 +1166,43 @@ private:
     // Tree: parents from PRNT (first link per child wins), then cycles broken, children in PRNT
     // order. Never loops: every walk marks what it visited.
 
-    // What a node takes from its INST chunk: class, table row, the chunk's range, service flag.
-    void describe(Node& node, const Instance& in) const {
-        node.kind = asset_.propertyTables[std::size_t(in.table)].name;
-        node.table = in.table;
-        node.row = in.row;
-        const InstChunk& chunk = instChunks_[std::size_t(in.table)];
-        node.offset = chunk.offset;
-        node.length = chunk.length;
-        node.service = in.service;
+    // Appends the nodes of the INST chunks, with what each takes from its chunk: class, table
+    // row, the chunk's range, service flag. Returns false when `stop` said to leave (polled
+    // between blocks of nodes).
+    template <typename Stop>
+    bool buildNodes(std::vector<Node>& nodes, Stop&& stop) const {
+        nodes.reserve(nodeCount_);
+        for (std::size_t t = 0; t < instChunks_.size(); ++t) {
+            const InstChunk& chunk = instChunks_[t];
+            for (std::size_t row = 0; row < chunk.count; ++row) {
+                if ((row & 4095) == 0 && stop()) return false;
+                Node& node = nodes.emplace_back();
+                node.offset = chunk.offset;
+                node.length = chunk.length;
+                node.table = int(t);
+                node.row = std::uint32_t(row);
+                node.kindId = chunk.kind;
+            }
+        }
+        for (std::size_t s : services_) nodes[s].service = true;
+        return true;
     }
 
     // Once the INST chunks are read (at the first PROP or PRNT chunk), the worker that inflates
     // the chunks, when it is done with them, builds the node array (all but names and links,
     // which later chunks give) while the PROP chunks are decoded here. It reads what the INST
     // chunks wrote, and what this thread leaves alone until finishTree: the instances' tables,
-    // rows and service flags (the PROP chunks write only their names), and the tables' names.
+    // rows and service flags, and the INST chunks' ranges and classes.
     void postNodes() {
         nodesPosted_ = true;
         if (!ahead_ || !ahead_->threaded()) return;
+        buildPosted_ = true;
         const InflateAhead* ahead = ahead_;
         ahead_->post([this, ahead] {
             try {
                 std::vector<Node> nodes;
-                nodes.reserve(insts_.size());
-                for (std::size_t i = 0; i < insts_.size(); ++i) {
-                    if (i % 4096 == 0 && (ahead->stopping() || ctx_.cancelRequested())) return;
-                    describe(nodes.emplace_back(), insts_[i]);
-                }
+                if (!buildNodes(nodes, [&] { return ahead->stopping() || ctx_.cancelRequested(); }))
+                    return;
                 prebuilt_ = std::move(nodes);
                 prebuiltDone_ = true;
             } catch (...) {
@@ -1181,9 +1211,90 @@ private:
         });
     }
 
-    void finishTree() {
-        chunk_ = nullptr;             // a chunk that failed left it set; the chunks are gone by now
-        inflated_ = InflateBuffer();  // the nodes to come are the decode's peak of memory
+    // Names the nodes of `nodes`, table by table: row r of a table is named by the last of the
+    // table's Name columns that has the row, and a row that none has by its class, whose bytes are
+    // stored once for all of them (a crafted file can give millions of instances a long class
+    // name). A column's rows go into asset_.nodeText as the column holds them, in one copy, and
+    // each node's name is found there (the bytes between two names are the next one's length
+    // prefix). Returns false when `stop` said to leave (polled between blocks of rows).
+    template <typename Stop>
+    bool nameNodes(std::vector<Node>& nodes, Stop&& stop) {
+        std::string& text = asset_.nodeText;
+        std::size_t bytes = 0;  // what the names take at most: their columns' bytes
+        for (std::size_t t = 0; t < nameColumns_.size(); ++t)
+            for (std::size_t c : nameColumns_[t]) {
+                const PropertyColumn& column = asset_.propertyTables[t].columns[c];
+                bytes +=
+                    column.bytes.size() - std::min<std::size_t>(column.first, column.bytes.size());
+            }
+        text.reserve(text.size() + bytes);
+        constexpr std::size_t kBlock = 1024;
+        std::string_view views[kBlock];
+        for (std::size_t t = 0; t < instChunks_.size(); ++t) {
+            const InstChunk& chunk = instChunks_[t];
+            Node* rows = nodes.data() + chunk.firstNode;
+            std::size_t named = 0;  // rows [0, named) have their name
+            if (t < nameColumns_.size()) {
+                for (auto c = nameColumns_[t].rbegin(); c != nameColumns_[t].rend(); ++c) {
+                    const PropertyColumn& column = asset_.propertyTables[t].columns[*c];
+                    const std::size_t to = std::min(column.rows(), chunk.count);
+                    while (named < to) {
+                        if (stop()) return false;
+                        const std::size_t got =
+                            column.texts(named, std::min(to, named + kBlock), views);
+                        if (!got) break;
+                        // The bytes that hold these names (in order: from the first to the end
+                        // of the last). Within UINT32_MAX: they are bytes of inflated chunks, and
+                        // those add up to the decompression budget (1 GiB at most).
+                        const char* from = views[0].data();
+                        const char* end = from;
+                        for (std::size_t k = 0; k < got; ++k) {
+                            from = std::min(from, views[k].data());
+                            end = std::max(end, views[k].data() + views[k].size());
+                        }
+                        const std::size_t base = text.size();
+                        text.append(from, end);
+                        for (std::size_t k = 0; k < got; ++k) {
+                            Node& node = rows[named + k];
+                            node.nameAt = std::uint32_t(base + std::size_t(views[k].data() - from));
+                            node.nameSize = std::uint32_t(views[k].size());
+                        }
+                        named += got;
+                    }
+                }
+            }
+            if (named < chunk.count) {
+                const std::string_view cls = asset_.kinds[chunk.kind];
+                const auto at = std::uint32_t(text.size());
+                text.append(cls);
+                for (std::size_t r = named; r < chunk.count; ++r) {
+                    rows[r].nameAt = at;
+                    rows[r].nameSize = std::uint32_t(cls.size());
+                }
+            }
+        }
+        return true;
+    }
+
+    // The node array built ahead is named on the worker while this thread links the tree. It
+    // reads the Name columns, which no chunk changes any more, and writes the names into
+    // asset_.nodeText, which this thread leaves alone until the worker is done (finish()).
+    void postNames() {
+        if (!buildPosted_) return;
+        const InflateAhead* ahead = ahead_;
+        ahead_->post([this, ahead] {
+            if (!prebuiltDone_) return;
+            try {
+                namedAhead_ = nameNodes(
+                    prebuilt_, [&] { return ahead->stopping() || ctx_.cancelRequested(); });
+            } catch (...) {
+                // No memory: finishTree names them again, or fails as it does.
+                asset_.nodeText.clear();
+            }
+        });
+    }
+
+    void resolvePendingRefs() {
         for (const auto& p : pendingRefs_) {
             const int target = nodeForRef(p.referent);
             PropertyColumn& col = asset_.propertyTables[std::size_t(p.table)].columns[p.column];
@@ -1192,16 +1303,26 @@ private:
             else if (p.row < col.values.size())
                 col.values[p.row] = NodeRef{target};
             if (target < 0)
-                ctx_.warn(
-                    col.offset, "dangling-referent",
-                    asset_.propertyTables[std::size_t(insts_[std::size_t(p.node)].table)].name +
-                        "." + col.name + " refers to referent " + std::to_string(p.referent) +
-                        ", which no instance has; read as nil");
+                ctx_.warn(col.offset, "dangling-referent",
+                          asset_.propertyTables[std::size_t(p.table)].name + "." + col.name +
+                              " refers to referent " + std::to_string(p.referent) +
+                              ", which no instance has; read as nil");
         }
         pendingRefs_.clear();
-        const std::size_t n = insts_.size();
+    }
+
+    void finishTree() {
+        chunk_ = nullptr;             // a chunk that failed left it set; the chunks are gone by now
+        inflated_ = InflateBuffer();  // the nodes to come are the decode's peak of memory
+        if (ahead_) postNames();
+        resolvePendingRefs();
+        const std::size_t n = nodeCount_;
         std::vector<int> parent(n, -1);
-        std::vector<std::uint8_t> linked(n, 0);
+        std::vector<std::uint8_t> linked(n, 0);  // 1: the child's first link was read
+        // Children lists, flat: node p's children will be kids[firstKid[p] .. firstKid[p + 1]),
+        // in PRNT order (first link per child only). Each parent's count goes to
+        // firstKid[p + 1] as its children are found.
+        std::vector<std::uint32_t> firstKid(n + 1, 0);
         std::size_t missingParents = 0, unknownChildren = 0, duplicates = 0;
         std::size_t polled = 0;
         for (auto& [childRef, parentRef] : links_) {
@@ -1212,18 +1333,19 @@ private:
                 ++unknownChildren;
                 continue;
             }
-            if (linked[c]) {
+            if (linked[std::size_t(c)]) {
                 ++duplicates;
                 continue;
             }
-            linked[c] = 1;
+            linked[std::size_t(c)] = 1;
             if (parentRef == -1) continue;
             const int p = nodeForRef(parentRef);
             if (p < 0) {
                 ++missingParents;
                 continue;
             }
-            parent[c] = p;
+            parent[std::size_t(c)] = p;
+            ++firstKid[std::size_t(p) + 1];
         }
         if (unknownChildren)
             ctx_.warn(prntOffset_, "unknown-referent",
@@ -1239,15 +1361,25 @@ private:
                 std::to_string(missingParents) +
                     " instances have a parent referent no INST chunk defined; shown as roots");
         // Break cycles, and measure depths on the same walks (roots are at depth 1) to know
-        // whether the tree is within Limits::maxDepth.
+        // whether the tree is within Limits::maxDepth. A node whose parent's depth is known
+        // (the common case: parents come first) needs no walk.
         constexpr std::uint32_t kUnknown = 0xffffffffu, kOnWalk = 0xfffffffeu;
         const std::uint32_t maxDepth = ctx_.limits().maxDepth;
-        std::vector<std::uint32_t> depth(n + 1, kUnknown);  // then the children's ranges
+        std::vector<std::uint32_t> depth(n, kUnknown);
         std::vector<int> path;
         std::size_t cycles = 0;
         bool tooDeep = false;
         for (std::size_t start = 0; start < n; ++start) {
             if (depth[start] != kUnknown) continue;
+            if (const int p = parent[start]; p < 0) {
+                depth[start] = 1;
+                continue;
+            } else if (depth[std::size_t(p)] < kOnWalk) {
+                const std::uint32_t d = std::min(depth[std::size_t(p)] + 1, kOnWalk - 1);
+                tooDeep |= d > maxDepth;
+                depth[start] = d;
+                continue;
+            }
             int v = int(start);
             path.clear();
             while (v >= 0 && depth[std::size_t(v)] == kUnknown) {
@@ -1259,7 +1391,9 @@ private:
             if (v >= 0 && depth[std::size_t(v)] == kOnWalk) {
                 // v is on the current walk: the link from the last node of the path closes a cycle.
                 ++cycles;
-                parent[std::size_t(path.back())] = -1;
+                int& cut = parent[std::size_t(path.back())];
+                --firstKid[std::size_t(cut) + 1];
+                cut = -1;
             } else if (v >= 0) {
                 d = depth[std::size_t(v)];
             }
@@ -1269,18 +1403,23 @@ private:
                 depth[std::size_t(*it)] = d;
             }
         }
+        depth = {};
         if (cycles)
             ctx_.warn(prntOffset_, "referent-cycle",
                       std::to_string(cycles) +
                           " parent cycles were broken; their members are shown as roots");
-        // Children lists, flat: node p's children are kids[firstKid[p] .. firstKid[p + 1]), in
-        // PRNT order (first link per child only). The counts go to firstKid[p + 1], whose sums
-        // are where each list begins, and each list's next free place while it is filled.
-        std::vector<std::uint32_t> firstKid = std::move(depth);
-        std::fill(firstKid.begin(), firstKid.end(), 0);
-        for (std::size_t c = 0; c < n; ++c)
-            if (linked[c] && parent[c] >= 0) ++firstKid[std::size_t(parent[c]) + 1];
-        for (std::size_t p = 0; p < n; ++p) firstKid[p + 1] += firstKid[p];
+        // The counts' sums are where each list begins, and each list's next free place while it
+        // is filled. Nodes with children get a list each, in node order; those of the first half
+        // are counted for the two threads that fill them.
+        const std::size_t half = n / 2;
+        std::size_t lists = 0, listsBeforeHalf = 0;
+        for (std::size_t p = 0; p < n; ++p) {
+            if (firstKid[p + 1]) {
+                ++lists;
+                listsBeforeHalf += p < half;
+            }
+            firstKid[p + 1] += firstKid[p];
+        }
         std::vector<int> kids(firstKid[n]);
         for (const auto& [c, parentRef] : links_) {
             pollCancel(++polled);
@@ -1293,50 +1432,43 @@ private:
         if (n) std::memmove(firstKid.data() + 1, firstKid.data(), n * sizeof(std::uint32_t));
         firstKid[0] = 0;
         links_.clear();
-        // The nodes, each written once and in order (or built ahead, then named and linked). A
-        // node without a Name column is named after its class.
+        // The nodes: built and named ahead, or built and named here.
         if (ahead_ && nodesPosted_) ahead_->finish();
         const bool built = prebuiltDone_ && prebuilt_.size() == n && asset_.nodes.empty();
-        if (built)
+        bool named = built && namedAhead_;
+        if (built) {
             asset_.nodes = std::move(prebuilt_);
-        else
-            asset_.nodes.reserve(n);
+        } else {
+            buildNodes(asset_.nodes, [&] {
+                ctx_.checkCancel(prntOffset_);
+                return false;
+            });
+        }
         prebuilt_ = {};
-        // Each table's Name columns, the last first, with their row counts.
-        std::vector<std::vector<std::pair<const PropertyColumn*, std::size_t>>> names(
-            nameColumns_.size());
-        for (std::size_t t = 0; t < nameColumns_.size(); ++t)
-            for (auto c = nameColumns_[t].rbegin(); c != nameColumns_[t].rend(); ++c) {
-                const PropertyColumn& column = asset_.propertyTables[t].columns[*c];
-                names[t].emplace_back(&column, column.rows());
-            }
-        // Names and links of nodes [from, to).
-        const auto name = [&](std::size_t from, std::size_t to, bool poll) {
+        if (!named) {
+            asset_.nodeText.clear();
+            nameNodes(asset_.nodes, [&] {
+                ctx_.checkCancel(prntOffset_);
+                return false;
+            });
+        }
+        // Parents and children: each half of the nodes on one thread when the worker is there.
+        // The lists are made first, then filled.
+        const bool split = built && ahead_ && ahead_->threaded();
+        asset_.childLists.resize(asset_.childLists.size() + lists);
+        const std::size_t firstList = asset_.childLists.size() - lists;
+        const auto link = [&](std::size_t from, std::size_t to, std::size_t list, auto&& poll) {
             for (std::size_t i = from; i < to; ++i) {
-                if (poll) pollCancel(++polled);
-                const Instance& in = insts_[i];
-                const PropertyTable& table = asset_.propertyTables[std::size_t(in.table)];
-                Node& node = built ? asset_.nodes[i] : asset_.nodes.emplace_back();
-                if (!built) describe(node, in);
-                std::string_view name = table.name;
-                if (std::size_t(in.table) < names.size()) {
-                    for (const auto& [column, rows] : names[std::size_t(in.table)]) {
-                        if (in.row < rows) {
-                            name = column->text(in.row);
-                            break;
-                        }
-                    }
-                }
-                node.name.assign(name.data(), name.size());
+                if ((i & 4095) == 0 && poll()) return;
+                Node& node = asset_.nodes[i];
                 node.parent = parent[i];
-                if (firstKid[i + 1] != firstKid[i])
-                    node.children.assign(kids.begin() + firstKid[i],
-                                         kids.begin() + firstKid[i + 1]);
+                if (firstKid[i + 1] == firstKid[i]) continue;
+                node.childList = int(list);
+                asset_.childLists[list++].assign(kids.begin() + firstKid[i],
+                                                 kids.begin() + firstKid[i + 1]);
             }
         };
-        if (built && ahead_ && ahead_->threaded()) {
-            // The worker names the second half while this thread names the first.
-            const std::size_t half = n / 2;
+        if (split) {
             std::exception_ptr failed;
             bool cut = false;  // the worker left its half early: the user cancelled
             struct Join {      // the worker is done with this frame before it goes, failing or not
@@ -1345,25 +1477,25 @@ private:
             } join{*ahead_};
             ahead_->post([&] {
                 try {
-                    for (std::size_t from = half; from < n; from += 4096) {
-                        if (ctx_.cancelRequested()) {
-                            cut = true;
-                            return;
-                        }
-                        name(from, std::min(n, from + 4096), false);
-                    }
+                    link(half, n, firstList + listsBeforeHalf,
+                         [&] { return cut = ctx_.cancelRequested(); });
                 } catch (...) {
                     failed = std::current_exception();
                 }
             });
-            name(0, half, true);
+            link(0, half, firstList, [&] {
+                ctx_.checkCancel(prntOffset_);
+                return false;
+            });
             ahead_->finish();
             if (failed) std::rethrow_exception(failed);
             if (cut) ctx_.checkCancel(prntOffset_);
         } else {
-            name(0, n, true);
+            link(0, n, firstList, [&] {
+                ctx_.checkCancel(prntOffset_);
+                return false;
+            });
         }
-        insts_.clear();
         // Acyclic, within maxDepth, and each child listed once by its parent: the registry's
         // generic tree check would find nothing to repair. A tree too deep is left to it (it
         // cuts at the cap and names the first node cut).
@@ -1379,7 +1511,9 @@ private:
     std::vector<std::string> sharedStrings_;
     std::vector<PendingRef> pendingRefs_;
     std::vector<std::pair<std::int32_t, std::int32_t>> links_;
-    std::vector<Instance> insts_;  // Asset::nodes to be, by node index
+    std::size_t nodeCount_ = 0;  // the instances of the INST chunks read: Asset::nodes to be
+    std::vector<std::size_t> services_;  // those with a service marker
+    std::vector<std::int32_t> refs_;     // scratch: an INST chunk's referents
     // By table: its String columns named "Name", in order; the last with a row names it.
     std::vector<std::vector<std::size_t>> nameColumns_;
     std::vector<InstChunk> instChunks_;  // by Asset::propertyTables index
@@ -1396,10 +1530,13 @@ private:
     std::vector<CFrame> cframes_;
     InflateBuffer inflated_;   // the current chunk's data, when it is compressed
     std::size_t payload_ = 0;  // the current chunk's payload index in ahead_
-    // Nodes built ahead by the worker (postNodes); prebuiltDone_ once they are whole.
+    // Nodes built ahead by the worker (postNodes); prebuiltDone_ once they are whole,
+    // namedAhead_ once the worker has named them too (postNames).
     std::vector<Node> prebuilt_;
     bool prebuiltDone_ = false;
+    bool namedAhead_ = false;
     bool nodesPosted_ = false;
+    bool buildPosted_ = false;  // the build job is posted and was not dropped since
     // A large file's chunks, inflated ahead (readChunks). Last: it goes first, stopping and
     // joining its worker before anything a job reads is gone.
     std::optional<InflateAhead> aheadStore_;

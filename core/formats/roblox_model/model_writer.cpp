@@ -123,11 +123,14 @@ public:
             return;
         }
         // Classes in order of first appearance; referent of node i is i.
-        std::unordered_map<std::string, std::size_t> classIndex;
+        std::vector<std::size_t> classOfKind(asset_.kinds.size(), SIZE_MAX);
         for (std::size_t i = 0; i < nodes.size(); ++i) {
-            auto [it, added] = classIndex.emplace(nodes[i].kind, classes_.size());
-            if (added) classes_.push_back({nodes[i].kind, {}});
-            classes_[it->second].nodes.push_back(int(i));
+            const std::uint32_t kind = nodes[i].kindId < asset_.kinds.size() ? nodes[i].kindId : 0;
+            if (classOfKind[kind] == SIZE_MAX) {
+                classOfKind[kind] = classes_.size();
+                classes_.push_back({std::string(asset_.kinds[kind]), {}});
+            }
+            classes_[classOfKind[kind]].nodes.push_back(int(i));
         }
         std::vector<Bytes> props;
         for (std::uint32_t c = 0; c < classes_.size(); ++c) writeProps(c, props);
@@ -223,7 +226,7 @@ private:
                 const int p = nodes[n].parent;
                 children.push_back(n);
                 parents.push_back(p >= 0 && std::size_t(p) < nodes.size() ? p : -1);
-                const auto& ch = nodes[n].children;
+                const std::span<const int> ch = asset_.children(n);
                 for (auto it = ch.rbegin(); it != ch.rend(); ++it) stack.push_back(*it);
             }
         };
@@ -253,13 +256,13 @@ private:
         }
         const bool needName = !seen.count("Name") &&
                               std::any_of(cls.nodes.begin(), cls.nodes.end(),
-                                          [&](int n) { return nodes[n].name != nodes[n].kind; });
+                                          [&](int n) { return asset_.name(n) != asset_.kind(n); });
         std::vector<const Value*> values(cls.nodes.size());
         std::vector<Value> nameValues;
         if (needName) {
             nameValues.reserve(cls.nodes.size());
             for (std::size_t i = 0; i < cls.nodes.size(); ++i) {
-                nameValues.emplace_back(nodes[cls.nodes[i]].name);
+                nameValues.emplace_back(std::string(asset_.name(cls.nodes[i])));
                 values[i] = &nameValues.back();
             }
             out.push_back(encodeProp(classId, "Name", kString, values));
@@ -542,8 +545,8 @@ private:
 // ---------------------------------------------------------------------------------------------
 // Generators
 
-void add(Node& n, std::string name, std::string type, Value v) {
-    n.properties.push_back(Property{std::move(name), std::move(type), std::move(v), 0, 0});
+void add(std::vector<Property>& properties, std::string name, std::string type, Value v) {
+    properties.push_back(Property{std::move(name), std::move(type), std::move(v), 0, 0});
 }
 
 CFrame rotated(Vec3 pos, float yawDegrees) {
@@ -574,17 +577,17 @@ Asset makeRobloxTypesModel() {
     a.version = "0";
     const int ws = a.addNode("Workspace", "Workspace");
     a.nodes[ws].service = true;
-    add(a.nodes[ws], "Name", "string", std::string("Workspace"));
+    add(a.propertyList(ws), "Name", "string", std::string("Workspace"));
     const int folder = a.addNode("AllTypes", "Folder", ws);
-    add(a.nodes[folder], "Name", "string", std::string("AllTypes"));
+    add(a.propertyList(folder), "Name", "string", std::string("AllTypes"));
     int holders[3];
     for (int i = 0; i < 3; ++i) {
         holders[i] = a.addNode("Holder" + std::to_string(i), "TypeHolder", folder);
     }
     const int nested = a.addNode("Nested", "Folder", holders[2]);
-    add(a.nodes[nested], "Name", "string", std::string("Nested"));
+    add(a.propertyList(nested), "Name", "string", std::string("Nested"));
     for (int i = 0; i < 3; ++i) {
-        Node& n = a.nodes[holders[i]];
+        auto& n = a.propertyList(holders[i]);
         const float s = i == 1 ? -1.0f : 1.0f;
         add(n, "Name", "string", "Holder" + std::to_string(i));
         add(n, "Text", "string", std::string(i == 2 ? "" : "h\xC3\xA9llo\n\0x", i == 2 ? 0 : 9));
@@ -650,12 +653,12 @@ Asset makeRobloxPlace(std::size_t partCount) {
     a.nodes.reserve(partCount + partCount / 100 + 4);
     const int ws = a.addNode("Workspace", "Workspace");
     a.nodes[ws].service = true;
-    add(a.nodes[ws], "Name", "string", std::string("Workspace"));
-    add(a.nodes[ws], "Gravity", "float", 196.2);
+    add(a.propertyList(ws), "Name", "string", std::string("Workspace"));
+    add(a.propertyList(ws), "Gravity", "float", 196.2);
     const int lighting = a.addNode("Lighting", "Lighting");
     a.nodes[lighting].service = true;
-    add(a.nodes[lighting], "Name", "string", std::string("Lighting"));
-    add(a.nodes[lighting], "Ambient", "Color3", Vec3{0.5f, 0.5f, 0.5f});
+    add(a.propertyList(lighting), "Name", "string", std::string("Lighting"));
+    add(a.propertyList(lighting), "Ambient", "Color3", Vec3{0.5f, 0.5f, 0.5f});
     std::uint32_t seed = 12345;
     auto rnd = [&seed] {
         seed = seed * 1664525u + 1013904223u;
@@ -665,11 +668,11 @@ Asset makeRobloxPlace(std::size_t partCount) {
     for (std::size_t i = 0; i < partCount; ++i) {
         if (i % 100 == 0) {
             group = a.addNode("Group" + std::to_string(i / 100), "Model", ws);
-            add(a.nodes[group], "Name", "string", "Group" + std::to_string(i / 100));
+            add(a.propertyList(group), "Name", "string", "Group" + std::to_string(i / 100));
         }
         const int p = a.addNode("Part" + std::to_string(i), "Part", group);
-        Node& n = a.nodes[p];
-        n.properties.reserve(20);
+        auto& n = a.propertyList(p);
+        n.reserve(20);
         add(n, "Name", "string", "Part" + std::to_string(i));
         add(n, "Anchored", "bool", i % 3 != 0);
         add(n, "CanCollide", "bool", true);

@@ -210,7 +210,9 @@ private:
 
     int readItem(pugi::xml_node item, int parent) {
         const std::string className = item.attribute("class").value();
-        const int node = asset_.addNode(className, className, parent);
+        // Named by its Name property, else after its class.
+        const int node = asset_.addNode({}, className, parent);
+        named_ = false;
         const std::uint64_t start = startOf(item);
         std::uint64_t end = tagEnd(start);
         const std::string referent = item.attribute("referent").value();
@@ -227,10 +229,12 @@ private:
             }
             end = std::max(end, endOf(props, startOf(props)));
         }
+        if (!named_) asset_.setName(node, className);
         Node& n = asset_.nodes[node];
         n.offset = start;
         n.length = end - start;
-        ctx_.mapRange(start, end - start, RangeKind::Record, className + " " + n.name, node);
+        ctx_.mapRange(start, end - start, RangeKind::Record,
+                      className + " " + std::string(asset_.name(node)), node);
         return node;
     }
 
@@ -294,7 +298,10 @@ private:
         if (tag == "string" || tag == "ProtectedString") {
             prop.type = std::string(tag);
             prop.value = std::string(text);
-            if (prop.name == "Name") asset_.nodes[node].name = std::string(text);
+            if (prop.name == "Name") {
+                asset_.setName(node, text);
+                named_ = true;
+            }
         } else if (tag == "BinaryString") {
             prop.type = "BinaryString";
             std::string decoded;
@@ -452,7 +459,7 @@ private:
                       "property \"" + prop.name + "\" has unknown type <" + std::string(tag) +
                           ">; kept as raw text");
         }
-        auto& props = asset_.nodes[node].properties;
+        auto& props = asset_.propertyList(node);
         props.push_back(std::move(prop));
         if (!pendingRef.empty() && pendingRef != "null")
             pendingRefs_.push_back({node, props.size() - 1, std::move(pendingRef)});
@@ -460,7 +467,7 @@ private:
 
     void resolveRefs() {
         for (auto& r : pendingRefs_) {
-            Property& prop = asset_.nodes[r.node].properties[r.property];
+            Property& prop = asset_.propertyList(r.node)[r.property];
             auto it = refs_.find(r.referent);
             if (it != refs_.end()) {
                 prop.value = NodeRef{it->second};
@@ -486,6 +493,7 @@ private:
     std::unordered_map<std::string, std::string> sharedStrings_;
     std::unordered_map<std::string, int> refs_;
     std::vector<PendingRef> pendingRefs_;
+    bool named_ = false;  // the item being read had a Name property
 };
 
 }  // namespace

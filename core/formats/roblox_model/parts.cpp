@@ -66,7 +66,7 @@ public:
         const std::vector<Match>* matches = hasTable ? &columnsOf(n.table, names) : nullptr;
         for (std::size_t k = 0; k < list.size(); ++k) {
             if (list[k].empty()) continue;
-            for (const Property& p : n.properties)
+            for (const Property& p : asset_.ownProperties(node))
                 if (equalsNoCase(p.name, list[k]))
                     if (const T* v = std::get_if<T>(&p.value)) return *v;
             if (!matches) continue;
@@ -302,7 +302,7 @@ bool isRobloxModel(const Asset& asset) {
     return asset.format == "roblox-model" || asset.format == "roblox-model-xml";
 }
 
-bool isRenderablePartClass(const std::string& c) {
+bool isRenderablePartClass(std::string_view c) {
     static constexpr std::string_view kClasses[] = {"Part",
                                                     "WedgePart",
                                                     "CornerWedgePart",
@@ -335,19 +335,25 @@ const char* brickColorName(int number) {
 std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
     // Which nodes are parts, found once: the vector is then allocated at its size (growing it by
     // doubling left a 600 000-part place with 193 MB of RobloxParts instead of ~110).
+    // Classes are asked about once each.
+    std::vector<std::uint8_t> partKind(asset.kinds.size());
+    for (std::uint32_t k = 0; k < asset.kinds.size(); ++k)
+        partKind[k] = isRenderablePartClass(asset.kinds[k]);
     std::vector<std::uint8_t> isPart(asset.nodes.size());
     std::size_t count = 0;
-    for (std::size_t i = 0; i < asset.nodes.size(); ++i)
-        count += isPart[i] = isRenderablePartClass(asset.nodes[i].kind);
+    for (std::size_t i = 0; i < asset.nodes.size(); ++i) {
+        const std::uint32_t k = asset.nodes[i].kindId;
+        count += isPart[i] = k < partKind.size() && partKind[k];
+    }
     std::vector<RobloxPart> parts;
     parts.reserve(count);
     PropertyFinder find(asset);
     for (std::size_t i = 0; i < asset.nodes.size(); ++i) {
-        const Node& n = asset.nodes[i];
         if (!isPart[i]) continue;
+        const std::string_view kind = asset.kind(int(i));
         RobloxPart p;
         p.node = int(i);
-        p.className = n.kind;
+        p.className = kind;
         if (const auto cf = find.get<CFrame>(int(i), Names::CFrame)) p.cframe = *cf;
         if (const auto s = find.get<Vec3>(int(i), Names::Size)) p.size = *s;
         if (const auto c = find.get<Vec3>(int(i), Names::Color)) {
@@ -357,32 +363,31 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
         }
         if (const auto t = find.get<double>(int(i), Names::Transparency))
             p.transparency = float(std::clamp(*t, 0.0, 1.0));
-        if (n.kind == "WedgePart") {
+        if (kind == "WedgePart") {
             p.shape = PartShape::Wedge;
-        } else if (n.kind == "CornerWedgePart") {
+        } else if (kind == "CornerWedgePart") {
             p.shape = PartShape::CornerWedge;
-        } else if (n.kind == "Part" || n.kind == "SpawnLocation" || n.kind == "Seat" ||
-                   n.kind == "VehicleSeat") {
+        } else if (kind == "Part" || kind == "SpawnLocation" || kind == "Seat" ||
+                   kind == "VehicleSeat") {
             // Part.Shape / FormFactor-era "shape" token (a few classes inherit it from Part).
             if (const auto s = find.get<std::int64_t>(int(i), Names::Shape))
                 if (*s >= 0 && *s <= 4) p.shape = PartShape(*s);
         }
-        if (n.kind == "MeshPart") {
+        if (kind == "MeshPart") {
             if (const auto id = find.get<std::string>(int(i), Names::MeshContentOrId))
                 p.meshId = *id;
             if (p.meshId.empty())
                 if (const auto id = find.get<std::string>(int(i), Names::MeshId)) p.meshId = *id;
         }
         // A SpecialMesh / FileMesh child replaces the part's shape.
-        for (int c : n.children) {
-            if (c < 0 || std::size_t(c) >= asset.nodes.size()) continue;
-            const Node& child = asset.nodes[std::size_t(c)];
-            if (child.kind != "SpecialMesh" && child.kind != "FileMesh") continue;
+        for (int c : asset.children(int(i))) {
+            const std::string_view childKind = asset.kind(c);
+            if (childKind != "SpecialMesh" && childKind != "FileMesh") continue;
             if (const auto s = find.get<Vec3>(c, Names::Scale)) p.meshScale = *s;
             if (const auto o = find.get<Vec3>(c, Names::Offset)) p.meshOffset = *o;
             // MeshType: 2 Wedge, 3 Sphere, 5 FileMesh, 6 Brick (others keep the part's shape).
             const auto type = find.get<std::int64_t>(c, Names::MeshType);
-            const std::int64_t mt = type ? *type : (child.kind == "FileMesh" ? 5 : -1);
+            const std::int64_t mt = type ? *type : (childKind == "FileMesh" ? 5 : -1);
             if (mt == 2) p.shape = PartShape::Wedge;
             if (mt == 3) p.shape = PartShape::Ball;
             if (mt == 6) p.shape = PartShape::Block;

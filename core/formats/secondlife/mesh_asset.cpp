@@ -215,8 +215,8 @@ Property propertyOf(const std::string& name, const Llsd& v, std::uint64_t offset
 
 // Adds a property per entry of `map` (nested maps flattened as "key.sub", a few levels deep).
 // `absolute` says whether LLSD offsets are file offsets (the header) or not (inflated blocks).
-void addProperties(Node& node, const Llsd& map, const std::string& prefix, bool absolute,
-                   const std::vector<std::string_view>& skip = {}, int depth = 0) {
+void addProperties(std::vector<Property>& node, const Llsd& map, const std::string& prefix,
+                   bool absolute, const std::vector<std::string_view>& skip = {}, int depth = 0) {
     for (std::size_t i = 0; i < map.size(); ++i) {
         const std::string& key = map.keys()[i];
         if (depth == 0 && std::find(skip.begin(), skip.end(), key) != skip.end()) continue;
@@ -226,20 +226,18 @@ void addProperties(Node& node, const Llsd& map, const std::string& prefix, bool 
             addProperties(node, v, name, absolute, skip, depth + 1);
             continue;
         }
-        node.properties.push_back(
-            propertyOf(name, v, absolute ? v.offset : 0, absolute ? v.length : 0));
+        node.push_back(propertyOf(name, v, absolute ? v.offset : 0, absolute ? v.length : 0));
         if (v.type() == Llsd::Type::Date) {
             const std::string iso = isoDate(v.dateValue());
             if (!iso.empty())
-                node.properties.push_back({name + " (UTC)", "string", iso,
-                                           node.properties.back().offset,
-                                           node.properties.back().length});
+                node.push_back(
+                    {name + " (UTC)", "string", iso, node.back().offset, node.back().length});
         }
     }
 }
 
-void setProperty(Node& node, std::string name, std::string type, Value value) {
-    node.properties.push_back({std::move(name), std::move(type), std::move(value), 0, 0});
+void setProperty(std::vector<Property>& node, std::string name, std::string type, Value value) {
+    node.push_back({std::move(name), std::move(type), std::move(value), 0, 0});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -319,8 +317,9 @@ private:
                               header_.keys()[i], headerNode_);
             }
         }
-        setProperty(hn, "headerSize", "integer", std::int64_t(headerEnd_));
-        addProperties(hn, header_, "", true);
+        setProperty(asset_.propertyList(headerNode_), "headerSize", "integer",
+                    std::int64_t(headerEnd_));
+        addProperties(asset_.propertyList(headerNode_), header_, "", true);
 
         const Llsd* version = header_.find("version");
         if (!version) {
@@ -370,11 +369,12 @@ private:
             b.size = *size->asInteger();
             b.absolute = headerEnd_ + std::uint64_t(std::max<std::int64_t>(b.offset, 0));
             b.node = asset_.addNode(key, blockKind(key), fileNode_);
+            auto& props = asset_.propertyList(b.node);
+            setProperty(props, "offset", "integer", b.offset);
+            setProperty(props, "size", "integer", b.size);
+            setProperty(props, "fileOffset", "integer", std::int64_t(b.absolute));
+            addProperties(props, v, "", true, {"offset", "size"});
             Node& n = asset_.nodes[b.node];
-            setProperty(n, "offset", "integer", b.offset);
-            setProperty(n, "size", "integer", b.size);
-            setProperty(n, "fileOffset", "integer", std::int64_t(b.absolute));
-            addProperties(n, v, "", true, {"offset", "size"});
             if (b.offset < 0 || b.size < 0) {
                 ctx_.warn(v.offset, "block-out-of-range",
                           "negative offset or size (" + std::to_string(b.offset) + ", " +
@@ -453,9 +453,10 @@ private:
                 r.warn("trailing-bytes", std::to_string(r.remaining()) +
                                              " bytes after the block's LLSD value; ignored");
             }
-            setProperty(asset_.nodes[b.node], "inflatedSize", "integer", std::int64_t(data.size()));
+            setProperty(asset_.propertyList(b.node), "inflatedSize", "integer",
+                        std::int64_t(data.size()));
             if (skip)
-                setProperty(asset_.nodes[b.node], "llsdHeader", "string",
+                setProperty(asset_.propertyList(b.node), "llsdHeader", "string",
                             std::string(reinterpret_cast<const char*>(data.data()), skip - 1));
             if (b.name == kSkin)
                 decodeSkin(b, doc);
@@ -517,9 +518,9 @@ private:
             decodeFace(b, doc.items()[i], mesh, faceNode, canSkin, anyWeights, anyNormals, anyUv);
             surface.vertexCount = std::uint32_t(mesh.positions.size()) - surface.firstVertex;
             surface.triangleCount = std::uint32_t(mesh.indices.size() / 3) - surface.firstTriangle;
-            setProperty(asset_.nodes[faceNode], "vertices", "integer",
+            setProperty(asset_.propertyList(faceNode), "vertices", "integer",
                         std::int64_t(surface.vertexCount));
-            setProperty(asset_.nodes[faceNode], "triangles", "integer",
+            setProperty(asset_.propertyList(faceNode), "triangles", "integer",
                         std::int64_t(surface.triangleCount));
             mesh.surfaces.push_back(surface);
         }
@@ -533,12 +534,13 @@ private:
         const std::uint32_t triangles = std::uint32_t(mesh.indices.size() / 3);
         mesh.lods.push_back({0, triangles, b.name});
         mesh.computeBounds();
-        Node& n = asset_.nodes[b.node];
-        setProperty(n, "submeshes", "integer", std::int64_t(doc.size()));
-        setProperty(n, "vertices", "integer", std::int64_t(mesh.positions.size()));
-        setProperty(n, "triangles", "integer", std::int64_t(triangles));
-        n.mesh = static_cast<int>(asset_.meshes.size());
-        n.lod = 0;
+        auto& props = asset_.propertyList(b.node);
+        setProperty(props, "submeshes", "integer", std::int64_t(doc.size()));
+        setProperty(props, "vertices", "integer", std::int64_t(mesh.positions.size()));
+        setProperty(props, "triangles", "integer", std::int64_t(triangles));
+        NodeLinks& links = asset_.linksOf(b.node);
+        links.mesh = static_cast<int>(asset_.meshes.size());
+        links.lod = 0;
         submeshCounts_.emplace_back(b.name, doc.size());
         asset_.meshes.push_back(std::move(mesh));
     }
@@ -552,7 +554,6 @@ private:
 
     void decodeFace(Block& b, const Llsd& face, Mesh& mesh, int faceNode, bool canSkin,
                     bool& anyWeights, bool& anyNormals, bool& anyUv) {
-        Node& fn = asset_.nodes[faceNode];
         const std::uint64_t at = b.absolute;
         if (!face.isMap()) {
             ctx_.warn(at, "bad-submesh",
@@ -560,7 +561,7 @@ private:
                           llsdTypeName(face.type()) + "; kept as an empty face");
             return;
         }
-        addProperties(fn, face, "", false,
+        addProperties(asset_.propertyList(faceNode), face, "", false,
                       {"Position", "Normal", "TexCoord0", "TriangleList", "Weights"});
         if (const Llsd* ng = face.find("NoGeometry"); ng && ng->asBoolean()) {
             ctx_.info(at, "no-geometry",
@@ -768,9 +769,8 @@ private:
                       std::string("the skin block should be an LLSD map, found ") +
                           llsdTypeName(doc.type()));
         }
-        Node& sn = asset_.nodes[b.node];
         addProperties(
-            sn, doc, "", false,
+            asset_.propertyList(b.node), doc, "", false,
             {"joint_names", "inverse_bind_matrix", "bind_shape_matrix", "alt_inverse_bind_matrix"});
         std::vector<std::string> names;
         if (const Llsd* jn = doc.find("joint_names"); jn && jn->isArray()) {
@@ -817,12 +817,14 @@ private:
         } else {
             ctx_.warn(at, "missing-bind-shape", "the skin block has no bind_shape_matrix");
         }
-        setProperty(sn, "joints", "integer", std::int64_t(names.size()));
-        setProperty(sn, "bind_shape_matrix", "Matrix4", doublesOf(bindShape));
+        setProperty(asset_.propertyList(b.node), "joints", "integer", std::int64_t(names.size()));
+        setProperty(asset_.propertyList(b.node), "bind_shape_matrix", "Matrix4",
+                    doublesOf(bindShape));
         if (hasAlt) {
             std::vector<double> all;
             for (const auto& m : alt) all.insert(all.end(), m.m.begin(), m.m.end());
-            setProperty(sn, "alt_inverse_bind_matrix", "Matrix4[]", std::move(all));
+            setProperty(asset_.propertyList(b.node), "alt_inverse_bind_matrix", "Matrix4[]",
+                        std::move(all));
             if (alt.size() != names.size()) {
                 ctx_.warn(at, "alt-count-mismatch",
                           "alt_inverse_bind_matrix holds " + std::to_string(alt.size()) +
@@ -863,19 +865,21 @@ private:
             }
         }
         skeleton_ = static_cast<int>(asset_.skeletons.size());
-        asset_.nodes[b.node].skeleton = skeleton_;
+        asset_.linksOf(b.node).skeleton = skeleton_;
         for (std::size_t i = 0; i < names.size(); ++i) {
             const int bn = asset_.addNode(names[i], "bone", b.node);
+            NodeLinks& links = asset_.linksOf(bn);
+            links.skeleton = skeleton_;
+            links.bone = static_cast<int>(i);
             Node& n = asset_.nodes[bn];
-            n.skeleton = skeleton_;
-            n.bone = static_cast<int>(i);
             n.offset = b.absolute;
             n.length = std::uint64_t(b.size);
-            setProperty(n, "inverse_bind_matrix", "Matrix4", doublesOf(inverseBind[i]));
+            auto& props = asset_.propertyList(bn);
+            setProperty(props, "inverse_bind_matrix", "Matrix4", doublesOf(inverseBind[i]));
             if (i < alt.size())
-                setProperty(n, "alt_inverse_bind_matrix", "Matrix4", doublesOf(alt[i]));
+                setProperty(props, "alt_inverse_bind_matrix", "Matrix4", doublesOf(alt[i]));
             if (sk.bones[i].parent >= 0)
-                setProperty(n, "parent", "string", sk.bones[sk.bones[i].parent].name);
+                setProperty(props, "parent", "string", sk.bones[sk.bones[i].parent].name);
         }
         asset_.skeletons.push_back(std::move(sk));
     }
@@ -890,7 +894,7 @@ private:
                           llsdTypeName(doc.type()));
         }
         // addHull adds nodes, so no Node reference is held across it.
-        addProperties(asset_.nodes[b.node], doc, "", false,
+        addProperties(asset_.propertyList(b.node), doc, "", false,
                       {"BoundingVerts", "HullList", "Positions"});
         Vec3 mn{-0.5f, -0.5f, -0.5f}, mx{0.5f, 0.5f, 0.5f};
         if (doc.find("Min") || doc.find("Max")) {
@@ -935,8 +939,8 @@ private:
             const int hn = asset_.addNode(name, "hull", b.node);
             asset_.nodes[hn].offset = b.absolute;
             asset_.nodes[hn].length = std::uint64_t(b.size);
-            setProperty(asset_.nodes[hn], "points", "integer", std::int64_t(pts.size()));
-            setProperty(asset_.nodes[hn], "edges", "integer", std::int64_t(s.triangleCount));
+            setProperty(asset_.propertyList(hn), "points", "integer", std::int64_t(pts.size()));
+            setProperty(asset_.propertyList(hn), "edges", "integer", std::int64_t(s.triangleCount));
             mesh.surfaces.push_back(std::move(s));
         };
 
@@ -978,13 +982,14 @@ private:
             if (hl->bytes().size() > kMaxWireHulls)
                 ctx_.warn(at, "too-many-hulls",
                           "more than 1024 hulls; only their points are shown");
-            setProperty(asset_.nodes[b.node], "hulls", "integer", std::int64_t(hl->bytes().size()));
+            setProperty(asset_.propertyList(b.node), "hulls", "integer",
+                        std::int64_t(hl->bytes().size()));
         } else if (hp) {
             ctx_.warn(at, "positions-without-hulls", "Positions without HullList; ignored");
         }
         mesh.lods.push_back({0, std::uint32_t(mesh.indices.size() / 2), mesh.name});
         mesh.computeBounds();
-        asset_.nodes[b.node].mesh = static_cast<int>(asset_.meshes.size());
+        asset_.linksOf(b.node).mesh = static_cast<int>(asset_.meshes.size());
         asset_.meshes.push_back(std::move(mesh));
     }
 

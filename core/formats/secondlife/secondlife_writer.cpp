@@ -279,15 +279,18 @@ private:
 
     // -- skin --------------------------------------------------------------------------------
 
-    const Node* skinNode() const {
-        for (const auto& n : asset_.nodes)
-            if (n.kind == "skin" && (n.skeleton == skeletonIndex_ || n.skeleton < 0)) return &n;
-        return nullptr;
+    // The node of the skin block that belongs to the skeleton written, or -1.
+    int skinNode() const {
+        for (std::size_t i = 0; i < asset_.nodes.size(); ++i) {
+            const int skeleton = asset_.links(int(i)).skeleton;
+            if (asset_.kind(int(i)) == "skin" && (skeleton == skeletonIndex_ || skeleton < 0))
+                return int(i);
+        }
+        return -1;
     }
 
-    static std::optional<std::vector<double>> numbers(const Node* n, const char* name) {
-        if (!n) return std::nullopt;
-        const Property* p = n->property(name);
+    std::optional<std::vector<double>> numbers(int node, const char* name) const {
+        const Property* p = asset_.ownProperty(node, name);
         if (!p) return std::nullopt;
         if (auto v = std::get_if<std::vector<double>>(&p->value)) return *v;
         return std::nullopt;
@@ -300,7 +303,7 @@ private:
     }
 
     Llsd skinBlock() {
-        const Node* node = skinNode();
+        const int node = skinNode();
         Mat4 bindShape;
         if (options_.bindShapeMatrix) {
             bindShape = *options_.bindShapeMatrix;
@@ -312,16 +315,16 @@ private:
             alt = *options_.altInverseBindMatrices;
         } else if (auto d = numbers(node, "alt_inverse_bind_matrix"); d && d->size() % 16 == 0) {
             for (std::size_t i = 0; i < d->size() / 16; ++i) alt.push_back(matrixAt(*d, i));
-        } else if (node && node->property("alt_inverse_bind_matrix")) {
+        } else if (asset_.ownProperty(node, "alt_inverse_bind_matrix")) {
             warn("alt_inverse_bind_matrix property is not 16·n numbers; not written");
         }
         std::optional<double> pelvis = options_.pelvisOffset;
-        if (!pelvis && node)
-            if (const Property* p = node->property("pelvis_offset"))
+        if (!pelvis)
+            if (const Property* p = asset_.ownProperty(node, "pelvis_offset"))
                 if (auto d = std::get_if<double>(&p->value)) pelvis = *d;
         std::optional<bool> lockScale = options_.lockScaleIfJointPosition;
-        if (!lockScale && node)
-            if (const Property* p = node->property("lock_scale_if_joint_position"))
+        if (!lockScale)
+            if (const Property* p = asset_.ownProperty(node, "lock_scale_if_joint_position"))
                 if (auto b = std::get_if<bool>(&p->value)) lockScale = *b;
 
         const Mat4 inverseBindShape = inverse(bindShape);

@@ -244,12 +244,11 @@ void readSurfaceTail(DecodeContext& ctx, ByteReader& r, Mesh& mesh, int node) {
     mesh.lods = {LodLevel{0, triCount, "LOD0"}};
     mesh.surfaces = {
         Surface{mesh.name, 0, triCount, 0, static_cast<std::uint32_t>(mesh.positions.size())}};
-    Node& n = ctx.asset().nodes[node];
-    n.properties.push_back({"indexSize", "int32", std::int64_t(wide ? 32 : 16)});
-    n.properties.push_back(
-        {"triangleCount", "int32", std::int64_t(triangles), r.offsetOf(start), 4});
-    n.properties.push_back({"uv0Count", "int32", std::int64_t(uv0Count)});
-    n.properties.push_back({"uv1Count", "int32", std::int64_t(uv1Count)});
+    auto& props = ctx.asset().propertyList(node);
+    props.push_back({"indexSize", "int32", std::int64_t(wide ? 32 : 16)});
+    props.push_back({"triangleCount", "int32", std::int64_t(triangles), r.offsetOf(start), 4});
+    props.push_back({"uv0Count", "int32", std::int64_t(uv0Count)});
+    props.push_back({"uv1Count", "int32", std::int64_t(uv1Count)});
 }
 
 std::size_t readCount(ByteReader& r, const char* what) {
@@ -281,8 +280,7 @@ BoneTable readBones(DecodeContext& ctx, ByteReader& r, int skeletonNode) {
         const int node = a.addNode(name, "bone", skeletonNode);
         a.nodes[node].offset = r.offsetOf(boneStart);
         a.nodes[node].length = r.pos() - boneStart;
-        a.nodes[node].properties.push_back(
-            {"parent", "int32", std::int64_t(parent), r.offsetOf(parentAt), 4});
+        a.addProperty(node, {"parent", "int32", std::int64_t(parent), r.offsetOf(parentAt), 4});
         ctx.mapRange(r.offsetOf(boneStart), r.pos() - boneStart, RangeKind::Record, {}, node);
         ctx.mapRange(r.offsetOf(parentAt), 4, RangeKind::Field, "parent", node);
         t.names.push_back(std::move(name));
@@ -302,8 +300,8 @@ BoneTable readSkeleton(DecodeContext& ctx, ByteReader& r, int root, int header) 
     bones.skeletonNode = skeletonNode;
     a.nodes[skeletonNode].offset = r.offsetOf(bonesStart);
     a.nodes[skeletonNode].length = r.pos() - bonesStart;
-    a.nodes[header].properties.push_back(
-        {"boneCount", "int32", std::int64_t(bones.names.size()), r.offsetOf(bonesStart), 4});
+    a.addProperty(header, {"boneCount", "int32", std::int64_t(bones.names.size()),
+                           r.offsetOf(bonesStart), 4});
     return bones;
 }
 
@@ -317,7 +315,7 @@ FileStart readSignature(DecodeContext& ctx, ByteReader& r, const char* formatNam
     f.header = a.addNode("header", "header", f.root);
     auto s = ctx.scope("header");
     r.u32("signature");
-    a.nodes[f.header].properties.push_back({"signature", "string", std::string(signature), 0, 4});
+    a.addProperty(f.header, {"signature", "string", std::string(signature), 0, 4});
     a.nodes[f.header].offset = 0;
     a.nodes[f.header].length = 4;
     ctx.mapRange(0, 4, signatureKind, "signature", f.header);
@@ -353,7 +351,7 @@ void addSurfaceMesh(DecodeContext& ctx, const ByteReader& r, std::size_t start, 
     a.nodes[node].offset = r.offsetOf(start);
     a.nodes[node].length = r.pos() - start;
     mesh.node = node;
-    a.nodes[node].mesh = static_cast<int>(a.meshes.size());
+    a.linksOf(node).mesh = static_cast<int>(a.meshes.size());
     a.meshes.push_back(std::move(mesh));
     ctx.progress(double(r.pos()) / double(r.size()));
 }
@@ -370,8 +368,7 @@ SurfaceHeaders readSurfaceHeaders(DecodeContext& ctx, ByteReader& r, int root, s
         const std::size_t start = r.pos();
         std::string name = readName(r, "surface name");
         const int node = a.addNode(name, "surface", root);
-        a.nodes[node].properties.push_back(
-            {"name", "string", name, r.offsetOf(start), r.pos() - start});
+        a.addProperty(node, {"name", "string", name, r.offsetOf(start), r.pos() - start});
         if (readMore) {
             ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Field, "name", node);
             readMore(ctx, r, node);

@@ -64,7 +64,7 @@ void decode(DecodeContext& ctx) {
     a.version = version;
     a.formatName = animation ? "Unigine animation" : "Unigine mesh";
     const int root = unigine::addFileNode(ctx);
-    a.nodes[root].properties.push_back({"signature", "string", version, 0, 4});
+    a.addProperty(root, {"signature", "string", version, 0, 4});
     ctx.mapRange(0, 4, RangeKind::Header, "signature", root);
     auto scope = ctx.scope("header");
     ctx.fail(0, "unsupported-version",

@@ -14,7 +14,7 @@ void readBounds(DecodeContext& ctx, ByteReader& r, int node) {
     Vec3 mx = r.read<Vec3>("bounding box maximum");
     Vec3 center = r.read<Vec3>("bounding sphere centre");
     float radius = r.f32("bounding sphere radius");
-    auto& props = ctx.asset().nodes[node].properties;
+    auto& props = ctx.asset().propertyList(node);
     const std::uint64_t at = r.offsetOf(start);
     props.push_back({"boundMin", "Vector3", mn, at, 12});
     props.push_back({"boundMax", "Vector3", mx, at + 12, 12});
@@ -50,8 +50,7 @@ void readVertices(DecodeContext& ctx, ByteReader& r, Mesh& mesh, int node) {
     warnNonFinitePositions(ctx, mesh, r.offsetOf(start + 4));
     ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Array, {}, node);
     ctx.mapRange(r.offsetOf(start), 4, RangeKind::Field, "count", node);
-    ctx.asset().nodes[node].properties.push_back(
-        {"vertexCount", "int32", std::int64_t(n), r.offsetOf(start), 4});
+    ctx.asset().addProperty(node, {"vertexCount", "int32", std::int64_t(n), r.offsetOf(start), 4});
 }
 
 }  // namespace
@@ -71,8 +70,7 @@ void decodeMesh(DecodeContext& ctx) {
         const std::size_t countAt = r.pos();
         // Smallest surface: header (name length 0 + 40 bytes of bounds) + data (four zero ints).
         surfaceCount = r.checkCount(readCount(r, "surface count"), 44 + 16, "surfaces");
-        a.nodes[header].properties.push_back(
-            {"surfaceCount", "int32", std::int64_t(surfaceCount), countAt, 4});
+        a.addProperty(header, {"surfaceCount", "int32", std::int64_t(surfaceCount), countAt, 4});
         ctx.mapRange(countAt, 4, RangeKind::Field, "surfaceCount", header);
         a.nodes[header].offset = 0;
         a.nodes[header].length = r.pos();

@@ -23,8 +23,7 @@ void decodeMeshMr02(DecodeContext& ctx) {
     {
         auto s = ctx.scope("header");
         surfaceCount = r.checkCount(readCount(r, "surface count"), kNameSize + 4, "surfaces");
-        a.nodes[header].properties.push_back(
-            {"surfaceCount", "int32", std::int64_t(surfaceCount), 4, 4});
+        a.addProperty(header, {"surfaceCount", "int32", std::int64_t(surfaceCount), 4, 4});
         ctx.mapRange(4, 4, RangeKind::Field, "surfaceCount", header);
         a.nodes[header].offset = 0;
         a.nodes[header].length = 8;
@@ -38,8 +37,7 @@ void decodeMeshMr02(DecodeContext& ctx) {
         Mesh mesh;
         mesh.name = std::string(raw.substr(0, raw.find('\0')));
         const int node = a.addNode(mesh.name, "surface", root);
-        a.nodes[node].properties.push_back(
-            {"name", "string", mesh.name, r.offsetOf(start), kNameSize});
+        a.addProperty(node, {"name", "string", mesh.name, r.offsetOf(start), kNameSize});
         ctx.mapRange(r.offsetOf(start), kNameSize, RangeKind::Field, "name", node);
 
         auto v = ctx.scope("vertices");
@@ -73,7 +71,7 @@ void decodeMeshMr02(DecodeContext& ctx) {
         mesh.lods = {LodLevel{0, static_cast<std::uint32_t>(triangles), "LOD0"}};
         mesh.surfaces = {Surface{mesh.name, 0, static_cast<std::uint32_t>(triangles), 0,
                                  static_cast<std::uint32_t>(n)}};
-        auto& props = a.nodes[node].properties;
+        auto& props = a.propertyList(node);
         props.push_back({"vertexCount", "int32", std::int64_t(n), r.offsetOf(countAt), 4});
         props.push_back({"triangleCount", "int32", std::int64_t(triangles)});
         addSurfaceMesh(ctx, r, start, node, std::move(mesh), {});

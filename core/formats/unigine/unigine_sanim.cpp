@@ -36,7 +36,7 @@ void decodeAnimation(DecodeContext& ctx) {
         mn = r.read<Vec4>("bounds minimum");
         size = r.read<Vec4>("bounds size");
         const std::uint64_t at = r.offsetOf(start);
-        auto& props = a.nodes[node].properties;
+        auto& props = a.propertyList(node);
         props.push_back({"min", "Vector3", Vec3{mn.x, mn.y, mn.z}, at, 12});
         props.push_back({"minScale", "float", double(mn.w), at + 12, 4});
         props.push_back({"size", "Vector3", Vec3{size.x, size.y, size.z}, at + 16, 12});
@@ -59,8 +59,8 @@ void decodeAnimation(DecodeContext& ctx) {
         ctx.checkAllocation(r.offset(), std::uint64_t(frameCount) * boneCount, 40,
                             "decoded frames");
         ctx.mapRange(r.offsetOf(framesStart), 4, RangeKind::Field, "count", header);
-        a.nodes[header].properties.push_back(
-            {"frameCount", "int32", std::int64_t(frameCount), r.offsetOf(framesStart), 4});
+        a.addProperty(
+            header, {"frameCount", "int32", std::int64_t(frameCount), r.offsetOf(framesStart), 4});
     }
 
     Animation anim;
@@ -143,18 +143,19 @@ void decodeAnimation(DecodeContext& ctx) {
         skel.bones[b].name = bones.names[b];
         skel.bones[b].parent = bones.parents[b];
         skel.bones[b].world = world[b];
-        a.nodes[bones.nodes[b]].skeleton = skeletonIndex;
-        a.nodes[bones.nodes[b]].bone = static_cast<int>(b);
+        NodeLinks& links = a.linksOf(bones.nodes[b]);
+        links.skeleton = skeletonIndex;
+        links.bone = static_cast<int>(b);
     }
-    a.nodes[skeletonNode].skeleton = skeletonIndex;
+    a.linksOf(skeletonNode).skeleton = skeletonIndex;
     a.skeletons.push_back(std::move(skel));
 
     anim.skeleton = skeletonIndex;
     const int node = a.addNode("animation", "animation", root);
-    a.nodes[node].animation = static_cast<int>(a.animations.size());
+    a.linksOf(node).animation = static_cast<int>(a.animations.size());
     a.nodes[node].offset = r.offsetOf(framesStart);
     a.nodes[node].length = r.pos() - framesStart;
-    a.nodes[node].properties.push_back({"frameCount", "int32", std::int64_t(frameCount)});
+    a.addProperty(node, {"frameCount", "int32", std::int64_t(frameCount)});
     a.animations.push_back(std::move(anim));
 
     mapTrailingBytes(ctx, r, "the last frame");

@@ -74,7 +74,7 @@ void readSkinnedVertices(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::siz
     warnNonFinitePositions(ctx, mesh, r.offsetOf(start + 4));
     ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Array, {}, node);
     ctx.mapRange(r.offsetOf(start), 4, RangeKind::Field, "count", node);
-    auto& props = ctx.asset().nodes[node].properties;
+    auto& props = ctx.asset().propertyList(node);
     props.push_back({"vertexCount", "int32", std::int64_t(n), r.offsetOf(start), 4});
     props.push_back({"maxInfluences", "int32", std::int64_t(stats.maxInfluences)});
     if (stats.badBone) {
@@ -122,8 +122,8 @@ void decodeSkinnedMesh(DecodeContext& ctx) {
             }
         }
         ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Array);
-        a.nodes[header].properties.push_back(
-            {"frameCount", "int32", std::int64_t(frameCount), r.offsetOf(start), 4});
+        a.addProperty(header,
+                      {"frameCount", "int32", std::int64_t(frameCount), r.offsetOf(start), 4});
     }
     auto transformAt = [&](std::size_t frame, std::size_t bone) {
         const float* f = frameData.data() + (frame * boneCount + bone) * kFrameRecordFloats;
@@ -148,17 +148,18 @@ void decodeSkinnedMesh(DecodeContext& ctx) {
             skel.bones[b].name = bones.names[b];
             skel.bones[b].parent = bones.parents[b];
             skel.bones[b].world = world[b];
-            Node& n = a.nodes[bones.nodes[b]];
-            n.skeleton = static_cast<int>(a.skeletons.size());
-            n.bone = static_cast<int>(b);
+            NodeLinks& links = a.linksOf(bones.nodes[b]);
+            links.skeleton = static_cast<int>(a.skeletons.size());
+            links.bone = static_cast<int>(b);
             if (frameCount) {
                 const BoneTransform t = transformAt(0, b);
-                n.properties.push_back({"bindPosition", "Vector3", t.position});
-                n.properties.push_back({"bindScale", "float", double(t.scale)});
-                n.properties.push_back({"bindRotation", "Quaternion", t.rotation});
+                auto& props = a.propertyList(bones.nodes[b]);
+                props.push_back({"bindPosition", "Vector3", t.position});
+                props.push_back({"bindScale", "float", double(t.scale)});
+                props.push_back({"bindRotation", "Quaternion", t.rotation});
             }
         }
-        a.nodes[skeletonNode].skeleton = static_cast<int>(a.skeletons.size());
+        a.linksOf(skeletonNode).skeleton = static_cast<int>(a.skeletons.size());
         a.skeletons.push_back(std::move(skel));
     }
 
@@ -184,12 +185,12 @@ void decodeSkinnedMesh(DecodeContext& ctx) {
         }
         const int node =
             a.addNode("frames 1.." + std::to_string(frameCount - 1), "animation", root);
-        a.nodes[node].animation = static_cast<int>(a.animations.size());
+        a.linksOf(node).animation = static_cast<int>(a.animations.size());
         // The frames after the bind pose (frame 0).
         const std::size_t frameBytes = boneCount * kFrameRecordFloats * 4;
         a.nodes[node].offset = r.offsetOf(r.pos() - frameData.size() * 4 + frameBytes);
         a.nodes[node].length = (frameCount - 1) * frameBytes;
-        a.nodes[node].properties.push_back({"frameCount", "int32", std::int64_t(frameCount - 1)});
+        a.addProperty(node, {"frameCount", "int32", std::int64_t(frameCount - 1)});
         a.animations.push_back(std::move(anim));
     }
 
@@ -201,8 +202,8 @@ void decodeSkinnedMesh(DecodeContext& ctx) {
         // Smallest surface: name length (4) + data (four zero ints).
         surfaceCount = r.checkCount(readCount(r, "surface count"), 4 + 16, "surfaces");
         ctx.mapRange(r.offsetOf(start), 4, RangeKind::Field, "count", header);
-        a.nodes[header].properties.push_back(
-            {"surfaceCount", "int32", std::int64_t(surfaceCount), r.offsetOf(start), 4});
+        a.addProperty(header,
+                      {"surfaceCount", "int32", std::int64_t(surfaceCount), r.offsetOf(start), 4});
     }
     const SurfaceHeaders surfaces = readSurfaceHeaders(ctx, r, root, surfaceCount, nullptr);
     readSurfaceData(ctx, r, surfaces, [&](Mesh& mesh, int node) {

@@ -211,7 +211,7 @@ TEST(MultiMeshPosing, RobloxModelMeshPartsEachFollowThePose) {
     Asset model;
     model.format = "roblox-model";
     const int root = model.addNode("Rig", "Model");
-    model.nodes[std::size_t(root)].properties.push_back(prop("Name", "string", std::string("Rig")));
+    model.addProperty(root, prop("Name", "string", std::string("Rig")));
     const Vec3 extent = tube.meshes[0].bounds.size();
     for (int i = 0; i < 2; ++i) {
         const int n = model.addNode("MeshPart", "MeshPart", root);
@@ -219,11 +219,10 @@ TEST(MultiMeshPosing, RobloxModelMeshPartsEachFollowThePose) {
         cf.position = {8.0f * float(i), 2, 0};
         if (i == 1) cf.rotation = {0, 0, 1, 0, 1, 0, -1, 0, 0};  // 90° about Y
         const Vec3 size = i == 0 ? extent : Vec3{extent.x, extent.y * 2, extent.z};
-        model.nodes[std::size_t(n)].properties = {
-            prop("Name", "string", std::string("Tube") + std::to_string(i)),
-            prop("CFrame", "CFrame", cf), prop("size", "Vector3", size),
-            prop("Color3uint8", "Color3uint8", Vec3{0.8f, 0.8f, 0.8f}),
-            prop("MeshId", "Content", std::string("rbxassetid://5151515151"))};
+        model.propertyList(n) = {prop("Name", "string", std::string("Tube") + std::to_string(i)),
+                                 prop("CFrame", "CFrame", cf), prop("size", "Vector3", size),
+                                 prop("Color3uint8", "Color3uint8", Vec3{0.8f, 0.8f, 0.8f}),
+                                 prop("MeshId", "Content", std::string("rbxassetid://5151515151"))};
     }
     const auto written = writeRobloxModel(model);
     ASSERT_TRUE(written.ok());

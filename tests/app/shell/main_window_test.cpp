@@ -64,12 +64,12 @@ DecodeResult handMadeResult() {
     ref.name = "Part0";
     ref.type = "Ref";
     ref.value = NodeRef{part};
-    a.nodes[std::size_t(weld)].properties.push_back(ref);
+    a.addProperty(weld, ref);
     Property color;
     color.name = "Color";
     color.type = "Color3";
     color.value = Vec3{1.f, 0.5f, 0.f};
-    a.nodes[std::size_t(part)].properties.push_back(color);
+    a.addProperty(part, color);
     a.byteMap.add(0, 16, "header", RangeKind::Header, model);
     a.byteMap.add(16, 8, "Handle", RangeKind::Record, part);
     a.byteMap.add(20, 2, "Handle › field", RangeKind::Field, part);
@@ -237,7 +237,7 @@ TEST(MainWindow, SelectingALodNodeHighlightsTheMeshAndShowsThatLevel) {
     const Asset& asset = window.document()->asset();
     int lodNode = -1;
     for (std::size_t i = 0; i < asset.nodes.size(); ++i)
-        if (asset.nodes[i].lod == 2) lodNode = int(i);
+        if (asset.links(int(i)).lod == 2) lodNode = int(i);
     ASSERT_GE(lodNode, 0) << "the FileMesh decoder gives every LOD a node";
 
     render::CaptureOptions options;

@@ -39,13 +39,13 @@ std::vector<Decoded> decodedCorpus(const std::filesystem::path& dir) {
 // Visible parts, counted here without the exporter's helpers: the BasePart classes that draw,
 // with a CFrame and a size, not fully transparent.
 std::size_t visibleParts(const Asset& a) {
-    static const std::set<std::string> classes = {
+    static const std::set<std::string, std::less<>> classes = {
         "Part",     "WedgePart",      "CornerWedgePart",    "TrussPart",          "SpawnLocation",
         "Seat",     "VehicleSeat",    "SkateboardPlatform", "FlagStand",          "Platform",
         "MeshPart", "UnionOperation", "NegateOperation",    "IntersectOperation", "PartOperation"};
     std::size_t n = 0;
     for (std::size_t i = 0; i < a.nodes.size(); ++i) {
-        if (!classes.contains(a.nodes[i].kind)) continue;
+        if (!classes.contains(a.kind(int(i)))) continue;
         const auto cf = a.property(int(i), "CFrame");
         const auto size =
             a.property(int(i), "size") ? a.property(int(i), "size") : a.property(int(i), "Size");

@@ -19,8 +19,8 @@ using namespace meshscope::test;
 
 namespace {
 
-void add(Node& n, const char* name, const char* type, Value v) {
-    n.properties.push_back(Property{name, type, std::move(v), 0, 0});
+void add(Asset& a, int n, const char* name, const char* type, Value v) {
+    a.addProperty(n, Property{name, type, std::move(v), 0, 0});
 }
 
 CFrame yawed(Vec3 pos, float degrees) {
@@ -47,11 +47,11 @@ Asset shapesModel(std::vector<Expect>& expected) {
     auto part = [&](const char* name, const char* cls, int shape, Vec3 pos, Vec3 size,
                     const char* mesh, Vec3 scale, int parent = -1, float yaw = 0) {
         const int n = a.addNode(name, cls, parent < 0 ? model : parent);
-        add(a.nodes[n], "Name", "string", std::string(name));
-        add(a.nodes[n], "CFrame", "CFrame", yawed(pos, yaw));
-        add(a.nodes[n], "size", "Vector3", size);
-        if (shape >= 0) add(a.nodes[n], "shape", "Enum", std::int64_t(shape));
-        add(a.nodes[n], "Color", "Color3uint8", Vec3{1.0f, 0.0f, 0.0f});
+        add(a, n, "Name", "string", std::string(name));
+        add(a, n, "CFrame", "CFrame", yawed(pos, yaw));
+        add(a, n, "size", "Vector3", size);
+        if (shape >= 0) add(a, n, "shape", "Enum", std::int64_t(shape));
+        add(a, n, "Color", "Color3uint8", Vec3{1.0f, 0.0f, 0.0f});
         if (mesh) expected.push_back({name, mesh, pos, scale});
         return n;
     };
@@ -65,7 +65,7 @@ Asset shapesModel(std::vector<Expect>& expected) {
     part("Mesh", "MeshPart", -1, {5, 5, 5}, {1, 2, 1}, "Block", {1, 2, 1});
     part("Nested", "Part", 1, {-4, 7, 6}, {1, 1, 1}, "Block", {1, 1, 1}, block);
     const int ghost = part("Ghost", "Part", 1, {9, 9, 9}, {1, 1, 1}, nullptr, {});
-    add(a.nodes[ghost], "Transparency", "float", 1.0);
+    add(a, ghost, "Transparency", "float", 1.0);
     a.addNode("Empty", "Folder", ws);
     a.addNode("Terrain", "Terrain", ws);
     return a;
@@ -187,12 +187,12 @@ TEST(PartsExport, DecodedPlaceGivesOneNodePerPartAtItsPosition) {
     for (const auto& n : m.nodes) byName[n.name] = &n;
     std::size_t parts = 0;
     for (std::size_t i = 0; i < place.nodes.size(); ++i) {
-        const Node& n = place.nodes[i];
-        if (n.kind != "Part") continue;
+        if (place.kind(int(i)) != "Part") continue;
+        const std::string name(place.name(int(i)));
         ++parts;
-        ASSERT_TRUE(byName.contains(n.name)) << n.name;
+        ASSERT_TRUE(byName.contains(name)) << name;
         const auto cf = std::get<CFrame>(place.property(int(i), "CFrame")->value);
-        const auto& t = byName[n.name]->translation;
+        const auto& t = byName[name]->translation;
         ASSERT_EQ(t.size(), 3u);
         EXPECT_FLOAT_EQ(float(t[0]), cf.position.x);
         EXPECT_FLOAT_EQ(float(t[1]), cf.position.y);

@@ -96,7 +96,8 @@ TEST(FileMeshCorpus, EveryFileDecodesWithTheManifestCounts) {
         for (const auto& l : m.lods)
             EXPECT_LE(l.firstTriangle + l.triangleCount, m.triangleCount());
         // The file node names the version; every byte is claimed by a decoder range.
-        EXPECT_EQ(a.nodes.at(0).name, "FileMesh " + e.version);
+        ASSERT_FALSE(a.nodes.empty());
+        EXPECT_EQ(a.name(0), "FileMesh " + e.version);
         for (const auto& range : a.byteMap.ranges())
             EXPECT_NE(range.kind, RangeKind::Unparsed) << range.path << " at " << range.offset;
     }
@@ -122,12 +123,12 @@ TEST(FileMeshCorpus, V401RandomPaddingAndLodType4) {
     EXPECT_NE(bytes[13 + 23], 0) << "the sample's padding byte is not zero";
     const auto r = decodeBytes(bytes);
     ASSERT_TRUE(r.ok()) << r.error->toString();
-    const Node* header = nullptr;
-    for (const auto& n : r.asset.nodes)
-        if (n.kind == "header") header = &n;
-    ASSERT_NE(header, nullptr);
-    ASSERT_NE(header->property("lodType"), nullptr);
-    EXPECT_EQ(std::get<std::int64_t>(header->property("lodType")->value), 4);
+    int header = -1;
+    for (std::size_t i = 0; i < r.asset.nodes.size(); ++i)
+        if (r.asset.kind(int(i)) == "header") header = int(i);
+    ASSERT_GE(header, 0);
+    ASSERT_NE(r.asset.ownProperty(header, "lodType"), nullptr);
+    EXPECT_EQ(std::get<std::int64_t>(r.asset.ownProperty(header, "lodType")->value), 4);
     EXPECT_EQ(r.asset.meshes.at(0).lods.size(), 5u);  // six offsets: five levels
 }
 
@@ -210,7 +211,8 @@ TEST(FileMeshCorpus, V5HeadsHaveFacsColumnsForControlsAndCorrectives) {
         for (const auto& ch : f.channels) EXPECT_EQ(ch.size(), std::size_t(f.rows) * f.cols);
         EXPECT_FALSE(hasWarning(r.asset, "facs-shape"));
         bool facsNode = false;
-        for (const auto& n : r.asset.nodes) facsNode |= n.kind == "facs" && n.facs == 0;
+        for (std::size_t i = 0; i < r.asset.nodes.size(); ++i)
+            facsNode |= r.asset.kind(int(i)) == "facs" && r.asset.links(int(i)).facs == 0;
         EXPECT_TRUE(facsNode);
     }
 }

@@ -78,10 +78,11 @@ bool hasDiagnostic(const Asset& a, const std::string& code) {
     return false;
 }
 
-const Node* findNode(const Asset& a, const std::string& name) {
-    for (const auto& n : a.nodes)
-        if (n.name == name) return &n;
-    return nullptr;
+// The first node of that name, or -1.
+int findNode(const Asset& a, const std::string& name) {
+    for (std::size_t i = 0; i < a.nodes.size(); ++i)
+        if (a.name(int(i)) == name) return int(i);
+    return -1;
 }
 
 const std::array<std::uint8_t, 4> kTangentX{254, 127, 127, 254};  // (1, 0, 0), sign +1
@@ -107,8 +108,9 @@ TEST(FileMeshV1, HalfScaleVFlipAndCrlf) {
     EXPECT_EQ(m.indices, (std::vector<std::uint32_t>{0, 1, 2}));
     ASSERT_EQ(m.lods.size(), 1u);
     EXPECT_TRUE(m.lodOffsets.empty());
-    EXPECT_EQ(r.asset.nodes.at(0).kind, "file");
-    EXPECT_EQ(r.asset.nodes.at(0).name, "FileMesh 1.00");
+    ASSERT_FALSE(r.asset.nodes.empty());
+    EXPECT_EQ(r.asset.kind(0), "file");
+    EXPECT_EQ(r.asset.name(0), "FileMesh 1.00");
 }
 
 TEST(FileMeshV1, Version101IsUnscaledAndMsvcNanIsKept) {
@@ -221,10 +223,10 @@ TEST(FileMeshV3, LodOffsetsResolveToFaceRanges) {
     EXPECT_NEAR(m.tangents[0].y, 0.0f, 1e-6);
     EXPECT_EQ(m.tangents[0].w, 1.0f);
     EXPECT_FALSE(hasDiagnostic(r.asset, "no-tangents"));
-    const Node* lod1 = findNode(r.asset, "LOD1");
-    ASSERT_NE(lod1, nullptr);
-    EXPECT_EQ(lod1->lod, 1);
-    EXPECT_EQ(lod1->mesh, 0);
+    const int lod1 = findNode(r.asset, "LOD1");
+    ASSERT_GE(lod1, 0);
+    EXPECT_EQ(r.asset.links(lod1).lod, 1);
+    EXPECT_EQ(r.asset.links(lod1).mesh, 0);
 }
 
 // --- v4 / v5 -----------------------------------------------------------------------------------
@@ -307,10 +309,10 @@ void expectSkinned(const DecodeResult& r) {
     EXPECT_EQ(m.surfaces[1].firstVertex, 2u);
     ASSERT_EQ(m.lods.size(), 2u);  // three offsets: two levels
     EXPECT_FALSE(hasDiagnostic(a, "skin-unresolved"));
-    const Node* child = findNode(a, "Child");
-    ASSERT_NE(child, nullptr);
-    EXPECT_EQ(child->bone, 1);
-    EXPECT_EQ(child->skeleton, 0);
+    const int child = findNode(a, "Child");
+    ASSERT_GE(child, 0);
+    EXPECT_EQ(a.links(child).bone, 1);
+    EXPECT_EQ(a.links(child).skeleton, 0);
 }
 
 TEST(FileMeshV4, SkinBytesIndexTheSubsetBoneTable) {
@@ -320,9 +322,9 @@ TEST(FileMeshV4, SkinBytesIndexTheSubsetBoneTable) {
 TEST(FileMeshV4, PaddingByteMayHoldAnyValue) {
     const auto r = decode(v4Mesh(0xA7));
     expectSkinned(r);
-    const Node* header = findNode(r.asset, "header");
-    ASSERT_NE(header, nullptr);
-    const Property* p = header->property("lodType");
+    const int header = findNode(r.asset, "header");
+    ASSERT_GE(header, 0);
+    const Property* p = r.asset.ownProperty(header, "lodType");
     ASSERT_NE(p, nullptr);
     EXPECT_EQ(std::get<std::int64_t>(p->value), 4);
 }
@@ -380,9 +382,9 @@ void expectFacs(const DecodeResult& r) {
     EXPECT_FLOAT_EQ(f.value(3, 0, 1), 1.0f);
     EXPECT_NEAR(f.value(5, 0, 2), -1.0f + 32768.0f * 2.0f / 65535.0f, 1e-6);
     EXPECT_FALSE(hasDiagnostic(r.asset, "facs-shape"));
-    const Node* facs = findNode(r.asset, "FACS");
-    ASSERT_NE(facs, nullptr);
-    EXPECT_EQ(facs->facs, 0);
+    const int facs = findNode(r.asset, "FACS");
+    ASSERT_GE(facs, 0);
+    EXPECT_EQ(r.asset.links(facs).facs, 0);
 }
 
 TEST(FileMeshV5, FacsBlobFillsTheRig) {
@@ -466,7 +468,7 @@ TEST(FileMeshV6, ChunksUnknownChunkKeptAsRawBytes) {
     EXPECT_TRUE(raw);
     for (const char* name :
          {"COREMESH v1", "LODS v1", "FUTURE v3", "SKINNING v1", "FACS v1", "HSRAVIS v1"})
-        EXPECT_NE(findNode(r.asset, name), nullptr) << name;
+        EXPECT_GE(findNode(r.asset, name), 0) << name;
 }
 
 TEST(FileMeshV7, PlainCoreMeshWithoutSkinning) {

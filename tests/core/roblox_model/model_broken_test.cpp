@@ -151,8 +151,8 @@ TEST(RobloxModelBroken, ACorruptLateChunkKeepsWhatCameBeforeIt) {
         // Every instance is there, with its values, as a root (the links were in PRNT).
         ASSERT_EQ(r.asset.nodes.size(), whole.asset.nodes.size());
         for (std::size_t i = 0; i < r.asset.nodes.size(); ++i) {
-            EXPECT_EQ(r.asset.nodes[i].kind, whole.asset.nodes[i].kind);
-            EXPECT_EQ(r.asset.nodes[i].name, whole.asset.nodes[i].name);
+            EXPECT_EQ(r.asset.kind(int(i)), whole.asset.kind(int(i)));
+            EXPECT_EQ(r.asset.name(int(i)), whole.asset.name(int(i)));
             EXPECT_EQ(r.asset.nodes[i].parent, -1);
             EXPECT_EQ(r.asset.properties(int(i)).size(), whole.asset.properties(int(i)).size());
         }
@@ -182,8 +182,8 @@ TEST(RobloxModelBroken, ALargePlaceFailsAtItsCorruptChunkWithEveryChunkBeforeIt)
         const Asset& want = whole.asset;
         ASSERT_EQ(got.nodes.size(), want.nodes.size());
         for (std::size_t i = 0; i < got.nodes.size(); i += 97) {
-            EXPECT_EQ(got.nodes[i].kind, want.nodes[i].kind) << i;
-            EXPECT_EQ(got.nodes[i].name, want.nodes[i].name) << i;
+            EXPECT_EQ(got.kind(int(i)), want.kind(int(i))) << i;
+            EXPECT_EQ(got.name(int(i)), want.name(int(i))) << i;
         }
         // The tables hold the first columns of the whole file's tables, with the same values:
         // 11 PROP chunks in all, the 12th failed and the rest were not read.
@@ -265,8 +265,8 @@ TEST(RobloxModelBroken, UnknownChunkTypeIdAndMissingTypeByte) {
     EXPECT_TRUE(hasWarning(r.asset, "missing-type"));
     EXPECT_TRUE(hasWarning(r.asset, "unknown-type"));
     ASSERT_EQ(r.asset.nodes.size(), 2u);
-    EXPECT_EQ(r.asset.nodes[0].name, "First");
-    EXPECT_EQ(r.asset.nodes[1].name, "Second");
+    EXPECT_EQ(r.asset.name(0), "First");
+    EXPECT_EQ(r.asset.name(1), "Second");
     EXPECT_EQ(r.asset.nodes[1].parent, 0);
     // The unknown values stay in the byte map as a payload range.
     bool payload = false;
@@ -308,10 +308,10 @@ TEST(RobloxModelBroken, XmlReferentProblems) {
     EXPECT_TRUE(hasWarning(r.asset, "duplicate-referent"));
     EXPECT_TRUE(hasWarning(r.asset, "dangling-referent"));
     ASSERT_EQ(r.asset.nodes.size(), 2u);
-    EXPECT_EQ(std::get<NodeRef>(r.asset.nodes[0].property("Value")->value).node, -1);
-    EXPECT_EQ(std::get<NodeRef>(r.asset.nodes[1].property("Value")->value).node, 0);
-    EXPECT_EQ(r.asset.nodes[0].name, "a");
-    EXPECT_EQ(r.asset.nodes[1].name, "ObjectValue");  // no Name property: the class
+    EXPECT_EQ(std::get<NodeRef>(r.asset.ownProperty(0, "Value")->value).node, -1);
+    EXPECT_EQ(std::get<NodeRef>(r.asset.ownProperty(1, "Value")->value).node, 0);
+    EXPECT_EQ(r.asset.name(0), "a");
+    EXPECT_EQ(r.asset.name(1), "ObjectValue");  // no Name property: the class
 }
 
 TEST(RobloxModelBroken, MalformedXmlNamesTheOffset) {

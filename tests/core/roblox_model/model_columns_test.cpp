@@ -4,7 +4,9 @@
 // keeps the rows read before the failure.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -41,12 +43,12 @@ TEST(RobloxModelColumns, PlaceValuesLiveInOneColumnPerPropChunk) {
     std::size_t parts = 0;
     for (std::size_t i = 0; i < a.nodes.size(); ++i) {
         const Node& n = a.nodes[i];
-        if (n.kind != "Part") continue;
+        if (a.kind(int(i)) != "Part") continue;
         ++parts;
         EXPECT_EQ(n.table, partTable);
         ASSERT_LT(n.row, 300u);
         ++rowsSeen[n.row];
-        EXPECT_TRUE(n.properties.empty());  // nothing is stored per node
+        EXPECT_TRUE(a.ownProperties(int(i)).empty());  // nothing is stored per node
         const std::vector<Property> props = a.properties(int(i));
         ASSERT_EQ(props.size(), 20u);
         EXPECT_EQ(a.propertyCount(int(i)), 20u);
@@ -61,25 +63,26 @@ TEST(RobloxModelColumns, PlaceValuesLiveInOneColumnPerPropChunk) {
     // Values equal the generated ones (parts matched by their unique names).
     std::map<std::string, int> decodedByName;
     for (std::size_t i = 0; i < a.nodes.size(); ++i)
-        if (a.nodes[i].kind == "Part") decodedByName[a.nodes[i].name] = int(i);
-    for (const Node& n : place.nodes) {
-        if (n.kind != "Part") continue;
-        ASSERT_TRUE(decodedByName.contains(n.name)) << n.name;
-        const int i = decodedByName[n.name];
-        for (const Property& want : n.properties) {
+        if (a.kind(int(i)) == "Part") decodedByName[std::string(a.name(int(i)))] = int(i);
+    for (std::size_t w = 0; w < place.nodes.size(); ++w) {
+        if (place.kind(int(w)) != "Part") continue;
+        const std::string name(place.name(int(w)));
+        ASSERT_TRUE(decodedByName.contains(name)) << name;
+        const int i = decodedByName[name];
+        for (const Property& want : place.ownProperties(int(w))) {
             const auto got = a.property(i, want.name);
             ASSERT_TRUE(got.has_value()) << want.name;
             EXPECT_EQ(got->type, want.type) << want.name;
             // PhysicalProperties are written as floats: the generator's 0.7 comes back rounded.
             if (want.type == "PhysicalProperties") continue;
-            EXPECT_TRUE(got->value == want.value) << n.name << "." << want.name;
+            EXPECT_TRUE(got->value == want.value) << name << "." << want.name;
         }
     }
 }
 
 // Node `node` has the name `name`, and a Name property (from its column) of that value.
 void expectNamed(const Asset& a, int node, const std::string& name) {
-    EXPECT_EQ(a.nodes[std::size_t(node)].name, name);
+    EXPECT_EQ(a.name(node), name);
     const auto value = a.property(node, "Name");
     ASSERT_TRUE(value.has_value()) << "node " << node;
     EXPECT_EQ(std::get<std::string>(value->value), name);
@@ -99,9 +102,32 @@ TEST(RobloxModelColumns, StringChunkCutShortKeepsTheRowsRead) {
     ASSERT_EQ(r.asset.nodes.size(), 3u);
     expectNamed(r.asset, 0, "first");
     expectNamed(r.asset, 1, "second");
-    EXPECT_EQ(r.asset.nodes[2].name, "Folder");
+    EXPECT_EQ(r.asset.name(2), "Folder");
     EXPECT_FALSE(r.asset.property(2, "Name").has_value());
     EXPECT_EQ(r.asset.propertyCount(2), 0u);
+}
+
+// Names are taken in blocks of rows: a later Name column cut short names the rows it has, an
+// earlier one the rest, past the first block too.
+TEST(RobloxModelColumns, ALaterNameColumnCutShortNamesItsRowsOnly) {
+    constexpr int kCount = 3000, kCut = 1500;
+    RawModel m(1, kCount);
+    std::vector<std::int32_t> refs(kCount);
+    for (int i = 0; i < kCount; ++i) refs[std::size_t(i)] = i;
+    m.chunk("INST", RawModel::inst(0, "Folder", refs));
+    Bytes whole = RawModel::propHeader(0, "Name", 0x01);  // string
+    for (int i = 0; i < kCount; ++i) RawModel::putString(whole, "a" + std::to_string(i));
+    m.chunk("PROP", whole);
+    Bytes cut = RawModel::propHeader(0, "Name", 0x01);
+    for (int i = 0; i < kCut; ++i) RawModel::putString(cut, "b" + std::to_string(i));
+    RawModel::put(cut, std::uint32_t(1000));  // row kCut runs past the chunk
+    m.chunk("PROP", cut);
+    m.end();
+    const DecodeResult r = decodeBytes(m.bytes, {.fileName = "names.rbxm"});
+    ASSERT_FALSE(r.ok());
+    ASSERT_EQ(r.asset.nodes.size(), std::size_t(kCount));
+    for (int i = 0; i < kCount; ++i)
+        ASSERT_EQ(r.asset.name(i), (i < kCut ? "b" : "a") + std::to_string(i)) << i;
 }
 
 // A node's name comes from the last Name column of its class (an empty string included), else
@@ -129,10 +155,11 @@ TEST(RobloxModelColumns, NamesComeFromTheLastNameColumnElseTheClass) {
     for (std::size_t i = 0; i < 5; ++i) {
         SCOPED_TRACE(i);
         const Node& n = r.asset.nodes[i];
-        EXPECT_EQ(n.name, names[i]);
-        EXPECT_EQ(n.kind, kinds[i]);
+        EXPECT_EQ(r.asset.name(int(i)), names[i]);
+        EXPECT_EQ(r.asset.kind(int(i)), kinds[i]);
         EXPECT_EQ(n.parent, parents[i]);
-        EXPECT_EQ(n.children, children[i]);
+        const std::span<const int> kids = r.asset.children(int(i));
+        EXPECT_EQ(std::vector<int>(kids.begin(), kids.end()), children[i]);
         EXPECT_EQ(n.table, i < 3 ? 0 : 1);
         EXPECT_EQ(n.row, i < 3 ? i : i - 3);
         EXPECT_EQ(n.offset, i < 3 ? 32u : partsAt);  // the INST chunk
@@ -161,7 +188,7 @@ TEST(RobloxModelColumns, StringCutBeforeItsRowsKeepsTheLongerTextRead) {
     EXPECT_EQ(r.error->code, "truncated");
     ASSERT_EQ(r.asset.nodes.size(), 3u);
     expectNamed(r.asset, 0, "0123456789abcdef");
-    EXPECT_EQ(r.asset.nodes[1].name, "Folder");
+    EXPECT_EQ(r.asset.name(1), "Folder");
     EXPECT_FALSE(r.asset.property(1, "Name").has_value());
 }
 
@@ -283,17 +310,18 @@ TEST(RobloxModelColumns, ALargePlaceKeepsEveryValue) {
         // Parts matched by their unique names (the writer groups instances by class).
         std::map<std::string, int> decodedByName;
         for (std::size_t i = 0; i < a.nodes.size(); ++i)
-            if (a.nodes[i].kind == "Part") decodedByName[a.nodes[i].name] = int(i);
+            if (a.kind(int(i)) == "Part") decodedByName[std::string(a.name(int(i)))] = int(i);
         std::size_t compared = 0, parts = 0;
-        for (const Node& want : place.nodes) {
-            if (want.kind != "Part" || parts++ % 37 != 0) continue;
-            ASSERT_TRUE(decodedByName.contains(want.name)) << want.name;
-            const int i = decodedByName[want.name];
-            for (const Property& p : want.properties) {
+        for (std::size_t w = 0; w < place.nodes.size(); ++w) {
+            if (place.kind(int(w)) != "Part" || parts++ % 37 != 0) continue;
+            const std::string want(place.name(int(w)));
+            ASSERT_TRUE(decodedByName.contains(want)) << want;
+            const int i = decodedByName[want];
+            for (const Property& p : place.ownProperties(int(w))) {
                 const auto got = a.property(i, p.name);
-                ASSERT_TRUE(got.has_value()) << want.name << "." << p.name;
+                ASSERT_TRUE(got.has_value()) << want << "." << p.name;
                 if (p.type == "PhysicalProperties") continue;  // written as floats
-                EXPECT_TRUE(got->value == p.value) << want.name << "." << p.name;
+                EXPECT_TRUE(got->value == p.value) << want << "." << p.name;
                 ++compared;
             }
         }
@@ -308,10 +336,10 @@ void expectSameTree(const Asset& got, const Asset& want) {
         SCOPED_TRACE(i);
         const Node& g = got.nodes[i];
         const Node& w = want.nodes[i];
-        ASSERT_EQ(g.name, w.name);
-        ASSERT_EQ(g.kind, w.kind);
+        ASSERT_EQ(got.name(int(i)), want.name(int(i)));
+        ASSERT_EQ(got.kind(int(i)), want.kind(int(i)));
         ASSERT_EQ(g.parent, w.parent);
-        ASSERT_EQ(g.children, w.children);
+        ASSERT_TRUE(std::ranges::equal(got.children(int(i)), want.children(int(i))));
         ASSERT_EQ(g.table, w.table);
         ASSERT_EQ(g.row, w.row);
         ASSERT_EQ(g.service, w.service);
@@ -319,8 +347,9 @@ void expectSameTree(const Asset& got, const Asset& want) {
 }
 
 // A large place with compressed chunks is decoded on two threads: the worker that inflates the
-// chunks builds the node array while this thread decodes the values, then names half of the
-// nodes. The tree is the one the same place gives with raw chunks, decoded on one thread.
+// chunks builds the node array while this thread decodes the values, then names the nodes
+// while this thread links the tree, and each thread links half of the nodes. The tree is the
+// one the same place gives with raw chunks, decoded on one thread.
 TEST(RobloxModelColumns, ALargePlaceGivesTheTreeOfItsRawTwin) {
     const Asset place = makeRobloxPlace(30'000);
     RobloxModelWriteOptions raw;
@@ -373,7 +402,7 @@ TEST(RobloxModelColumns, AnInstChunkAfterAPropChunkStillGivesEveryNode) {
 TEST(RobloxModelColumns, OwnPropertiesComeBeforeColumnValues) {
     Asset a;
     const int n = a.addNode("x", "Part");
-    a.nodes[std::size_t(n)].properties.push_back({"Own", "bool", true, 7, 1});
+    a.addProperty(n, {"Own", "bool", true, 7, 1});
     PropertyTable& t = a.propertyTables.emplace_back();
     PropertyColumn& c = t.columns.emplace_back();
     c.name = "Tags";

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -53,25 +54,24 @@ public:
 
 private:
     std::string label(const Asset& a, int n) const {
-        return a.nodes[n].kind + " \"" + a.nodes[n].name + "\"";
+        return std::string(a.kind(n)) + " \"" + std::string(a.name(n)) + "\"";
     }
 
-    void matchChildren(const std::vector<int>& left, const std::vector<int>& right,
+    void matchChildren(std::span<const int> left, std::span<const int> right,
                        const std::string& path) {
         std::vector<char> used(right.size(), 0);
         for (int li : left) {
-            const Node& ln = l_.nodes[li];
+            const std::string lkind(l_.kind(li)), lname(l_.name(li));
             int found = -1;
             for (std::size_t k = 0; k < right.size(); ++k) {
                 if (used[k]) continue;
-                const Node& rn = r_.nodes[right[k]];
-                if (rn.kind == ln.kind && rn.name == ln.name) {
+                if (r_.kind(right[k]) == lkind && r_.name(right[k]) == lname) {
                     found = int(k);
                     break;
                 }
             }
             if (found < 0) {
-                if (!o_.extraLeft.count(ln.kind) && !o_.extraLeft.count(ln.name))
+                if (!o_.extraLeft.count(lkind) && !o_.extraLeft.count(lname))
                     diffs_.push_back(path + "/" + label(l_, li) + ": missing on the right");
                 continue;
             }
@@ -79,7 +79,7 @@ private:
             const int ri = right[found];
             pairs_.push_back({li, ri});
             leftToRight_[li] = ri;
-            matchChildren(ln.children, r_.nodes[ri].children, path + "/" + label(l_, li));
+            matchChildren(l_.children(li), r_.children(ri), path + "/" + label(l_, li));
         }
         for (std::size_t k = 0; k < right.size(); ++k)
             if (!used[k])

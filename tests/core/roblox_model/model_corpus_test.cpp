@@ -104,9 +104,9 @@ TEST(RobloxModelCorpus, EveryModelFileDecodes) {
                 EXPECT_EQ(r.asset.format, "roblox-model-xml");
                 EXPECT_EQ(r.asset.nodes.size(), countItems(bytes));
             }
-            for (const auto& n : r.asset.nodes) {
-                EXPECT_FALSE(n.kind.empty());
-                EXPECT_GT(n.length, 0u);
+            for (std::size_t i = 0; i < r.asset.nodes.size(); ++i) {
+                EXPECT_FALSE(r.asset.kind(int(i)).empty());
+                EXPECT_GT(r.asset.nodes[i].length, 0u);
             }
         }
     }
@@ -134,7 +134,7 @@ TEST(RobloxModelCorpus, KnownValuesOfTwins) {
     ASSERT_TRUE(caps.ok());
     bool found = false;
     for (std::size_t i = 0; i < caps.asset.nodes.size(); ++i) {
-        if (caps.asset.nodes[i].name != "WhereIs") continue;
+        if (caps.asset.name(int(i)) != "WhereIs") continue;
         const auto p = caps.asset.property(int(i), "Capabilities");
         ASSERT_TRUE(p.has_value());
         EXPECT_EQ(p->type, "SecurityCapabilities");
@@ -148,7 +148,7 @@ TEST(RobloxModelCorpus, KnownValuesOfTwins) {
     ASSERT_EQ(nested.asset.roots().size(), 1u);
     int depth = 0;
     for (int n = nested.asset.roots()[0]; n >= 0;
-         n = nested.asset.nodes[n].children.empty() ? -1 : nested.asset.nodes[n].children[0])
+         n = nested.asset.children(n).empty() ? -1 : nested.asset.children(n)[0])
         ++depth;
     EXPECT_EQ(depth, 3);
 }
@@ -162,8 +162,7 @@ TEST(RobloxModelCorpus, PlacesMarkServices) {
         ASSERT_TRUE(r.ok());
         bool workspace = false;
         for (int root : r.asset.roots()) {
-            const Node& n = r.asset.nodes[root];
-            if (n.kind == "Workspace") workspace = n.service;
+            if (r.asset.kind(root) == "Workspace") workspace = r.asset.nodes[root].service;
         }
         EXPECT_TRUE(workspace);
     }

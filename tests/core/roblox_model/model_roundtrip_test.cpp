@@ -110,8 +110,8 @@ void expectSame(const Asset& a, const Asset& b, double tolerance) {
 TEST(RobloxModelWriter, EveryTypeIdRoundTrips) {
     const Asset generated = makeRobloxTypesModel();
     std::set<std::string> types;
-    for (const auto& n : generated.nodes)
-        for (const auto& p : n.properties) types.insert(p.type);
+    for (std::size_t i = 0; i < generated.nodes.size(); ++i)
+        for (const auto& p : generated.ownProperties(int(i))) types.insert(p.type);
     for (std::uint8_t id = 1; id <= rbx::kLastTypeId; ++id)
         EXPECT_TRUE(types.count(rbx::typeName(id))) << int(id);
 
@@ -142,16 +142,16 @@ TEST(RobloxModelWriter, ServiceFlagAndNamesSurvive) {
     const DecodeResult r = decode(w.bytes);
     ASSERT_TRUE(r.ok());
     ASSERT_EQ(r.asset.roots().size(), 1u);
-    const Node& ws = r.asset.nodes[r.asset.roots()[0]];
-    EXPECT_EQ(ws.kind, "Workspace");
-    EXPECT_TRUE(ws.service);
-    ASSERT_EQ(ws.children.size(), 1u);
-    const Node& folder = r.asset.nodes[ws.children[0]];
-    EXPECT_EQ(folder.name, "AllTypes");
-    EXPECT_FALSE(folder.service);
-    ASSERT_EQ(folder.children.size(), 3u);
+    const int ws = r.asset.roots()[0];
+    EXPECT_EQ(r.asset.kind(ws), "Workspace");
+    EXPECT_TRUE(r.asset.nodes[ws].service);
+    ASSERT_EQ(r.asset.children(ws).size(), 1u);
+    const int folder = r.asset.children(ws)[0];
+    EXPECT_EQ(r.asset.name(folder), "AllTypes");
+    EXPECT_FALSE(r.asset.nodes[folder].service);
+    ASSERT_EQ(r.asset.children(folder).size(), 3u);
     for (int i = 0; i < 3; ++i)
-        EXPECT_EQ(r.asset.nodes[folder.children[i]].name, "Holder" + std::to_string(i));
+        EXPECT_EQ(r.asset.name(r.asset.children(folder)[i]), "Holder" + std::to_string(i));
 }
 
 TEST(RobloxModelWriter, QuaternionCFramesUseType0x11) {
@@ -179,7 +179,7 @@ TEST(RobloxModelWriter, RawChunksMapPropertyBytes) {
     ASSERT_TRUE(r.ok());
     // int32 "Count" of Holder0 is INT32_MIN: its 4 interleaved bytes lie in the property range.
     for (std::size_t i = 0; i < r.asset.nodes.size(); ++i) {
-        if (r.asset.nodes[i].name != "Holder0") continue;
+        if (r.asset.name(int(i)) != "Holder0") continue;
         const auto p = r.asset.property(int(i), "Count");
         ASSERT_TRUE(p.has_value());
         EXPECT_EQ(p->length, 12u);  // 3 instances × 4 bytes
@@ -199,7 +199,7 @@ TEST(RobloxModelWriter, GeneratedPlaceRoundTrips) {
     ASSERT_TRUE(r.ok()) << r.error->toString();
     EXPECT_EQ(r.asset.nodes.size(), 1000u + 10u + 2u);  // parts, groups of 100, 2 services
     std::size_t parts = 0;
-    for (const auto& n : r.asset.nodes) parts += n.kind == "Part";
+    for (std::size_t i = 0; i < r.asset.nodes.size(); ++i) parts += r.asset.kind(int(i)) == "Part";
     EXPECT_EQ(parts, 1000u);
     expectSame(place, r.asset, 1e-6);
 }

@@ -55,7 +55,7 @@ TEST(RobloxModelTree, ChainDeeperThanTheCapIsCutAndReported) {
     EXPECT_TRUE(reported);
     // Children lists agree with the parents after the cut.
     for (std::size_t i = 0; i < r.asset.nodes.size(); ++i)
-        for (int c : r.asset.nodes[i].children)
+        for (int c : r.asset.children(int(i)))
             EXPECT_EQ(r.asset.nodes[std::size_t(c)].parent, int(i));
 }
 

@@ -268,12 +268,14 @@ TEST(XmlPieces, DecodedModelKeepsAbsoluteOffsets) {
     ASSERT_TRUE(r.ok()) << r.error->toString();
     ASSERT_EQ(r.asset.nodes.size(), 16001u);
     std::size_t checked = 0;
-    for (const Node& n : r.asset.nodes) {
-        ASSERT_EQ(doc.compare(n.offset, 6, "<Item "), 0) << n.name << " at " << n.offset;
-        for (const Property& p : n.properties) {
+    for (std::size_t i = 0; i < r.asset.nodes.size(); ++i) {
+        const Node& n = r.asset.nodes[i];
+        const std::string_view name = r.asset.name(int(i));
+        ASSERT_EQ(doc.compare(n.offset, 6, "<Item "), 0) << name << " at " << n.offset;
+        for (const Property& p : r.asset.ownProperties(int(i))) {
             ASSERT_LT(p.offset, doc.size());
             const std::string tag = doc.substr(p.offset, doc.find('>', p.offset) - p.offset);
-            ASSERT_EQ(tag[0], '<') << n.name << "." << p.name << " at " << p.offset;
+            ASSERT_EQ(tag[0], '<') << name << "." << p.name << " at " << p.offset;
             // Named properties: the tag names them (<empty/> and <ws> are unknown, unnamed).
             if (!p.name.empty())
                 ASSERT_NE(tag.find("name=" + std::string(1, tag[tag.find("name=") + 5]) + p.name),
@@ -286,7 +288,8 @@ TEST(XmlPieces, DecodedModelKeepsAbsoluteOffsets) {
     // Item 7000 lies past the first few pieces; its Name is where the text says.
     const std::size_t at = doc.find("<Item class=\"Part\" referent=\"RBX7000\"");
     bool found = false;
-    for (const Node& n : r.asset.nodes)
-        found = found || (n.name == "P7000 & <AB&unknown;" && n.offset == at);
+    for (std::size_t i = 0; i < r.asset.nodes.size(); ++i)
+        found = found ||
+                (r.asset.name(int(i)) == "P7000 & <AB&unknown;" && r.asset.nodes[i].offset == at);
     EXPECT_TRUE(found);
 }

@@ -21,8 +21,8 @@ int addPart(Asset& a, const std::string& cls, Vec3 pos, Vec3 size, int parent = 
     const int n = a.addNode(cls, cls, parent);
     CFrame cf;
     cf.position = pos;
-    a.nodes[std::size_t(n)].properties = {prop("Name", "string", cls), prop("CFrame", "CFrame", cf),
-                                          prop("size", "Vector3", size)};
+    a.propertyList(n) = {prop("Name", "string", cls), prop("CFrame", "CFrame", cf),
+                         prop("size", "Vector3", size)};
     return n;
 }
 
@@ -52,23 +52,21 @@ TEST(RobloxParts, ShapesByClassAndEnumAndMeshReferences) {
     Asset a;
     const int model = a.addNode("Model", "Model");
     const int ball = addPart(a, "Part", {0, 0, 0}, {3, 3, 3}, model);
-    a.nodes[std::size_t(ball)].properties.push_back(prop("shape", "Enum", std::int64_t(0)));
+    a.addProperty(ball, prop("shape", "Enum", std::int64_t(0)));
     const int cyl = addPart(a, "Part", {5, 0, 0}, {4, 2, 2}, model);
-    a.nodes[std::size_t(cyl)].properties.push_back(prop("Shape", "Enum", std::int64_t(2)));
+    a.addProperty(cyl, prop("Shape", "Enum", std::int64_t(2)));
     addPart(a, "WedgePart", {10, 0, 0}, {2, 2, 2}, model);
     addPart(a, "CornerWedgePart", {15, 0, 0}, {2, 2, 2}, model);
     const int mp = addPart(a, "MeshPart", {20, 0, 0}, {2, 2, 2}, model);
-    a.nodes[std::size_t(mp)].properties.push_back(
-        prop("MeshId", "Content", std::string("rbxassetid://123")));
+    a.addProperty(mp, prop("MeshId", "Content", std::string("rbxassetid://123")));
     const int sp = addPart(a, "Part", {25, 0, 0}, {1, 1, 1}, model);
     const int sm = a.addNode("Mesh", "SpecialMesh", sp);
-    a.nodes[std::size_t(sm)].properties = {
+    a.propertyList(sm) = {
         prop("MeshType", "Enum", std::int64_t(5)),
         prop("MeshId", "Content", std::string("http://www.roblox.com/asset/?id=456")),
         prop("Scale", "Vector3", Vec3{2, 2, 2}), prop("Offset", "Vector3", Vec3{0, 1, 0})};
     const int brick = addPart(a, "Part", {30, 0, 0}, {1, 1, 1}, model);
-    a.nodes[std::size_t(brick)].properties.push_back(
-        prop("BrickColor", "BrickColor", std::int64_t(21)));
+    a.addProperty(brick, prop("BrickColor", "BrickColor", std::int64_t(21)));
     a.addNode("Script", "Script", model);  // not a part
 
     const auto parts = extractRobloxParts(a);

@@ -79,8 +79,8 @@ inline Bytes writeRefs(Bytes b, std::size_t at, const std::vector<std::int32_t>&
     return b;
 }
 
-inline void addString(Node& n, const std::string& name, std::string value) {
-    n.properties.push_back({name, "string", std::move(value)});
+inline void addString(Asset& a, int n, const std::string& name, std::string value) {
+    a.addProperty(n, {name, "string", std::move(value)});
 }
 
 // Root (Model) → A, B (Part) and Link (ObjectValue, Value → A).
@@ -88,14 +88,14 @@ inline Asset smallModel() {
     Asset a;
     a.format = "roblox-model";
     const int root = a.addNode("Root", "Model");
-    addString(a.nodes[root], "Name", "Root");
+    addString(a, root, "Name", "Root");
     const int pa = a.addNode("A", "Part", root);
-    addString(a.nodes[pa], "Name", "A");
+    addString(a, pa, "Name", "A");
     const int pb = a.addNode("B", "Part", root);
-    addString(a.nodes[pb], "Name", "B");
+    addString(a, pb, "Name", "B");
     const int link = a.addNode("Link", "ObjectValue", root);
-    addString(a.nodes[link], "Name", "Link");
-    a.nodes[link].properties.push_back({"Value", "Ref", NodeRef{pa}});
+    addString(a, link, "Name", "Link");
+    a.addProperty(link, {"Value", "Ref", NodeRef{pa}});
     return a;
 }
 

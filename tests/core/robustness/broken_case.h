@@ -142,7 +142,7 @@ inline std::size_t find(const Bytes& b, const std::string& needle, std::size_t f
 // The first node named `name`, or -1.
 inline int nodeNamed(const Asset& a, const std::string& name) {
     for (std::size_t i = 0; i < a.nodes.size(); ++i)
-        if (a.nodes[i].name == name) return int(i);
+        if (a.name(int(i)) == name) return int(i);
     return -1;
 }
 

@@ -77,9 +77,7 @@ inline void addXmlModelCases(std::vector<BrokenCase>& out) {
             [](const DecodeResult& r) {
                 const int l = nodeNamed(r.asset, "Link");
                 ASSERT_GE(l, 0);
-                EXPECT_EQ(
-                    std::get<NodeRef>(r.asset.nodes[std::size_t(l)].property("Value")->value).node,
-                    -1);
+                EXPECT_EQ(std::get<NodeRef>(r.asset.ownProperty(l, "Value")->value).node, -1);
             });
     }
     // Link reuses A's referent: the second item (Link) is reported at its '<'.
@@ -95,8 +93,7 @@ inline void addXmlModelCases(std::vector<BrokenCase>& out) {
         [](const DecodeResult& r) {
             const int l = nodeNamed(r.asset, "Link");
             ASSERT_GE(l, 0);
-            EXPECT_EQ(
-                std::get<NodeRef>(r.asset.nodes[std::size_t(l)].property("Value")->value).node, l);
+            EXPECT_EQ(std::get<NodeRef>(r.asset.ownProperty(l, "Value")->value).node, l);
         });
     // A shared string that is not base64, after the root's opening tag.
     add("shared_string_bad_base64",
@@ -115,7 +112,7 @@ inline void addXmlModelCases(std::vector<BrokenCase>& out) {
         {}, {}, [](const DecodeResult& r) {
             const int a = nodeNamed(r.asset, "A");
             ASSERT_GE(a, 0);
-            const Property* p = r.asset.nodes[std::size_t(a)].property("Size");
+            const Property* p = r.asset.ownProperty(a, "Size");
             ASSERT_NE(p, nullptr);
             const Vec3 v = std::get<Vec3>(p->value);
             EXPECT_TRUE(std::isnan(v.x));

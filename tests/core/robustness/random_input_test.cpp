@@ -43,8 +43,9 @@ void expectSane(const DecodeResult& r, ByteSpan bytes, const std::string& what) 
         for (std::uint32_t i : m.indices) ASSERT_LT(i, m.positions.size()) << what;
         if (!m.skin.empty()) ASSERT_EQ(m.skin.size(), m.positions.size()) << what;
     }
-    for (const auto& n : r.asset.nodes)
-        for (int c : n.children) ASSERT_LT(std::size_t(c), r.asset.nodes.size()) << what;
+    for (std::size_t i = 0; i < r.asset.nodes.size(); ++i)
+        for (int c : r.asset.children(int(i)))
+            ASSERT_LT(std::size_t(c), r.asset.nodes.size()) << what;
 }
 
 // Each format's magic, or the start of a valid header, in front of random bytes.

@@ -67,11 +67,11 @@ TEST(SecondLifeCorpus, RealAssetDecodes) {
         EXPECT_TRUE(m->skinned());
         ASSERT_EQ(m->normals.size(), e.vertices);
         ASSERT_EQ(m->uv0.size(), e.vertices);
-        const Node* n = findNode(a, e.name, "LOD");
-        ASSERT_NE(n, nullptr);
-        EXPECT_EQ(n->offset, 305 + e.offset);
-        EXPECT_EQ(n->length, e.size);
-        EXPECT_EQ(std::get<std::int64_t>(n->property("inflatedSize")->value),
+        const int n = findNode(a, e.name, "LOD");
+        ASSERT_GE(n, 0);
+        EXPECT_EQ(a.nodes[std::size_t(n)].offset, 305 + e.offset);
+        EXPECT_EQ(a.nodes[std::size_t(n)].length, e.size);
+        EXPECT_EQ(std::get<std::int64_t>(a.ownProperty(n, "inflatedSize")->value),
                   std::int64_t(e.inflated));
         // Every position inside its PositionDomain, which lies within ±0.5 in this file.
         EXPECT_TRUE(m->bounds.valid());
@@ -94,15 +94,17 @@ TEST(SecondLifeCorpus, RealAssetDecodes) {
     EXPECT_EQ(sk.bones[sk.find("mCollarRight")].parent, sk.find("mChest"));
     EXPECT_EQ(sk.bones[0].parent, -1);
 
-    const Node* skin = findNode(a, "skin", "skin");
-    ASSERT_NE(skin, nullptr);
-    const auto& bsm = std::get<std::vector<double>>(skin->property("bind_shape_matrix")->value);
+    const int skin = findNode(a, "skin", "skin");
+    ASSERT_GE(skin, 0);
+    const auto& bsm =
+        std::get<std::vector<double>>(a.ownProperty(skin, "bind_shape_matrix")->value);
     EXPECT_NEAR(bsm[0], 0.3440878391265869, 1e-6);
     EXPECT_NEAR(bsm[12], -0.10265499353408813, 1e-6);
     EXPECT_NEAR(bsm[14], 1.1533204317092896, 1e-6);
-    const Node* pelvis = findNode(a, "mPelvis", "bone");
-    ASSERT_NE(pelvis, nullptr);
-    const auto& ibm = std::get<std::vector<double>>(pelvis->property("inverse_bind_matrix")->value);
+    const int pelvis = findNode(a, "mPelvis", "bone");
+    ASSERT_GE(pelvis, 0);
+    const auto& ibm =
+        std::get<std::vector<double>>(a.ownProperty(pelvis, "inverse_bind_matrix")->value);
     EXPECT_NEAR(ibm[12], 0.15492600202560425, 1e-6);
     EXPECT_NEAR(ibm[14], -1.2707370519638062, 1e-6);
     // Bone::inverseBind folds the bind shape in: IB · BSM, so world · inverseBind = identity.

@@ -208,29 +208,31 @@ TEST(SecondLifeMesh, RoundTripKeepsSkinMatricesAndExtras) {
     EXPECT_EQ(sk.bones[1].parent, 0);
     EXPECT_EQ(sk.bones[2].parent, 1);
 
-    const Node* skin = findNode(r.asset, "skin", "skin");
-    ASSERT_NE(skin, nullptr);
-    EXPECT_EQ(skin->skeleton, 0);
-    const auto* bsm = std::get_if<std::vector<double>>(&skin->property("bind_shape_matrix")->value);
+    const int skin = findNode(r.asset, "skin", "skin");
+    ASSERT_GE(skin, 0);
+    EXPECT_EQ(r.asset.links(skin).skeleton, 0);
+    const auto* bsm =
+        std::get_if<std::vector<double>>(&r.asset.ownProperty(skin, "bind_shape_matrix")->value);
     ASSERT_NE(bsm, nullptr);
     ASSERT_EQ(bsm->size(), 16u);
     // Row-vector layout on disk: translation in elements 12..14, equal to Mat4::m's column 3.
     EXPECT_NEAR((*bsm)[12], 0.1, 1e-6);
     EXPECT_NEAR((*bsm)[13], 0.2, 1e-6);
     EXPECT_NEAR((*bsm)[0], 0.5, 1e-6);
-    const auto* alt =
-        std::get_if<std::vector<double>>(&skin->property("alt_inverse_bind_matrix")->value);
+    const auto* alt = std::get_if<std::vector<double>>(
+        &r.asset.ownProperty(skin, "alt_inverse_bind_matrix")->value);
     ASSERT_NE(alt, nullptr);
     ASSERT_EQ(alt->size(), 48u);
     EXPECT_NEAR((*alt)[16 + 14], -1.1, 1e-6);
-    EXPECT_EQ(std::get<double>(skin->property("pelvis_offset")->value), 0.125);
-    EXPECT_EQ(std::get<bool>(skin->property("lock_scale_if_joint_position")->value), true);
+    EXPECT_EQ(std::get<double>(r.asset.ownProperty(skin, "pelvis_offset")->value), 0.125);
+    EXPECT_EQ(std::get<bool>(r.asset.ownProperty(skin, "lock_scale_if_joint_position")->value),
+              true);
     // The file's own inverse_bind_matrix is kept on the bone node.
-    const Node* torso = findNode(r.asset, "mTorso", "bone");
-    ASSERT_NE(torso, nullptr);
-    EXPECT_EQ(torso->bone, 1);
+    const int torso = findNode(r.asset, "mTorso", "bone");
+    ASSERT_GE(torso, 0);
+    EXPECT_EQ(r.asset.links(torso).bone, 1);
     const auto* ibm =
-        std::get_if<std::vector<double>>(&torso->property("inverse_bind_matrix")->value);
+        std::get_if<std::vector<double>>(&r.asset.ownProperty(torso, "inverse_bind_matrix")->value);
     ASSERT_NE(ibm, nullptr);
     EXPECT_NEAR((*ibm)[14], -1.2, 1e-6);
 }
@@ -238,14 +240,15 @@ TEST(SecondLifeMesh, RoundTripKeepsSkinMatricesAndExtras) {
 TEST(SecondLifeMesh, RoundTripKeepsHeaderFields) {
     const DecodeResult r = decode(sampleBytes());
     ASSERT_TRUE(r.ok());
-    const Node* header = findNode(r.asset, "header", "header");
-    ASSERT_NE(header, nullptr);
-    EXPECT_EQ(std::get<std::int64_t>(header->property("version")->value), 1);
-    EXPECT_EQ(std::get<std::string>(header->property("creator")->value),
+    const int header = findNode(r.asset, "header", "header");
+    ASSERT_GE(header, 0);
+    EXPECT_EQ(std::get<std::int64_t>(r.asset.ownProperty(header, "version")->value), 1);
+    EXPECT_EQ(std::get<std::string>(r.asset.ownProperty(header, "creator")->value),
               "12345678-0102-0304-0506-0708090a0b0c");
-    EXPECT_EQ(std::get<double>(header->property("date")->value), 1300000000.0);
-    EXPECT_EQ(std::get<std::string>(header->property("date (UTC)")->value), "2011-03-13T07:06:40Z");
-    ASSERT_NE(header->property("high_lod.offset"), nullptr);
+    EXPECT_EQ(std::get<double>(r.asset.ownProperty(header, "date")->value), 1300000000.0);
+    EXPECT_EQ(std::get<std::string>(r.asset.ownProperty(header, "date (UTC)")->value),
+              "2011-03-13T07:06:40Z");
+    ASSERT_NE(r.asset.ownProperty(header, "high_lod.offset"), nullptr);
     // The header is mapped and each block is a chunk with its zlib payload.
     const auto& ranges = r.asset.byteMap.ranges();
     auto has = [&](const std::string& path, RangeKind kind) {
@@ -257,17 +260,19 @@ TEST(SecondLifeMesh, RoundTripKeepsHeaderFields) {
         EXPECT_TRUE(has(b, RangeKind::Chunk)) << b;
         EXPECT_TRUE(has(std::string(b) + kPathSeparator + "zlib", RangeKind::Payload)) << b;
     }
-    const Node* hl = findNode(r.asset, "high_lod", "LOD");
-    ASSERT_NE(hl, nullptr);
-    EXPECT_EQ(hl->mesh, 0);
-    EXPECT_EQ(hl->children.size(), 2u);  // one per face
+    const int hl = findNode(r.asset, "high_lod", "LOD");
+    ASSERT_GE(hl, 0);
+    EXPECT_EQ(r.asset.links(hl).mesh, 0);
+    EXPECT_EQ(r.asset.children(hl).size(), 2u);  // one per face
     // The chunk starts at header end + offset.
-    const auto offset = std::get<std::int64_t>(hl->property("offset")->value);
-    const auto headerSize = std::get<std::int64_t>(header->property("headerSize")->value);
-    EXPECT_EQ(hl->offset, std::uint64_t(headerSize + offset));
+    const auto offset = std::get<std::int64_t>(r.asset.ownProperty(hl, "offset")->value);
+    const auto headerSize =
+        std::get<std::int64_t>(r.asset.ownProperty(header, "headerSize")->value);
+    const std::uint64_t at = r.asset.nodes[std::size_t(hl)].offset;
+    EXPECT_EQ(at, std::uint64_t(headerSize + offset));
     const Bytes bytes = sampleBytes();
-    EXPECT_EQ(bytes[hl->offset], 0x78);  // zlib header where the chunk begins
-    EXPECT_EQ(bytes[hl->offset + 1], 0xda);
+    EXPECT_EQ(bytes[at], 0x78);  // zlib header where the chunk begins
+    EXPECT_EQ(bytes[at + 1], 0xda);
 }
 
 TEST(SecondLifeMesh, RoundTripKeepsPhysicsHulls) {
@@ -296,9 +301,9 @@ TEST(SecondLifeMesh, RoundTripKeepsPhysicsHulls) {
     // Points within one quantization step of the domain (Min/Max = the points' bounds, 1 wide).
     for (std::size_t i = 0; i < c->positions.size(); ++i)
         expectNear(c->positions[i], s.asset.meshes[2].positions[i], kTol);
-    const Node* block = findNode(r.asset, "physics_convex", "physics");
-    ASSERT_NE(block, nullptr);
-    EXPECT_EQ(std::get<std::int64_t>(block->property("hulls")->value), 2);
+    const int block = findNode(r.asset, "physics_convex", "physics");
+    ASSERT_GE(block, 0);
+    EXPECT_EQ(std::get<std::int64_t>(r.asset.ownProperty(block, "hulls")->value), 2);
 }
 
 TEST(SecondLifeMesh, LlsdHeaderInsideBlocksAndTrailingBytes) {
@@ -464,10 +469,11 @@ TEST(SecondLifeMeshBroken, TruncatedBlockKeepsTheBlocksBeforeIt) {
 TEST(SecondLifeMeshBroken, BadZlibFailsThatBlockOnly) {
     Bytes b = sampleBytes();
     const DecodeResult ok = decode(b);
-    const Node* hl = findNode(ok.asset, "high_lod", "LOD");
-    ASSERT_NE(hl, nullptr);
+    const int hl = findNode(ok.asset, "high_lod", "LOD");
+    ASSERT_GE(hl, 0);
+    const Node& lod = ok.asset.nodes[std::size_t(hl)];
     // Corrupt the deflate data in the middle of high_lod.
-    for (std::uint64_t i = hl->offset + 4; i < hl->offset + hl->length - 6; ++i) b[i] ^= 0x5a;
+    for (std::uint64_t i = lod.offset + 4; i < lod.offset + lod.length - 6; ++i) b[i] ^= 0x5a;
     const DecodeResult r = decode(b);
     ASSERT_FALSE(r.ok());
     EXPECT_TRUE(r.error->code == "zlib" || r.error->code == "truncated") << r.error->toString();
@@ -475,11 +481,11 @@ TEST(SecondLifeMeshBroken, BadZlibFailsThatBlockOnly) {
     EXPECT_NE(findMesh(r.asset, "medium_lod"), nullptr);
     // A block that is not zlib at all.
     Bytes b2 = sampleBytes();
-    b2[hl->offset] = 0x00;
+    b2[lod.offset] = 0x00;
     const DecodeResult r2 = decode(b2);
     ASSERT_FALSE(r2.ok());
     EXPECT_EQ(r2.error->code, "zlib");
-    EXPECT_EQ(r2.error->offset, hl->offset);
+    EXPECT_EQ(r2.error->offset, lod.offset);
 }
 
 TEST(SecondLifeMeshBroken, OffsetsPastTheEnd) {
@@ -545,7 +551,7 @@ TEST(SecondLifeMeshBroken, TenThousandLevelsDecodeIterativelyWhenTheCapAllowsThe
     ASSERT_TRUE(r.ok()) << r.error->toString();
     ASSERT_EQ(r.asset.meshes.size(), 1u);
     EXPECT_EQ(r.asset.meshes[0].triangleCount(), 1u);
-    EXPECT_NE(findNode(r.asset, "header", "header")->property("deep"), nullptr);
+    EXPECT_NE(r.asset.ownProperty(findNode(r.asset, "header", "header"), "deep"), nullptr);
 }
 
 TEST(SecondLifeMeshBroken, EveryPrefixFailsCleanlyOrDecodesPartially) {

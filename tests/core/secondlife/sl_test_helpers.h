@@ -78,10 +78,11 @@ inline const Mesh* findMesh(const Asset& a, const std::string& name) {
     return nullptr;
 }
 
-inline const Node* findNode(const Asset& a, const std::string& name, const std::string& kind) {
-    for (const auto& n : a.nodes)
-        if (n.name == name && n.kind == kind) return &n;
-    return nullptr;
+// The first node of that name and kind, or -1.
+inline int findNode(const Asset& a, const std::string& name, const std::string& kind) {
+    for (std::size_t i = 0; i < a.nodes.size(); ++i)
+        if (a.name(int(i)) == name && a.kind(int(i)) == kind) return int(i);
+    return -1;
 }
 
 inline bool hasDiagnostic(const Asset& a, const std::string& code) {

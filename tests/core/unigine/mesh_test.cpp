@@ -86,22 +86,22 @@ TEST(UnigineMesh, DecodesHandMadeFileFromTheDocument) {
 
     // Nodes: file root, header with bounds, one node per surface showing its mesh.
     ASSERT_FALSE(a.nodes.empty());
-    EXPECT_EQ(a.nodes[0].kind, "file");
-    EXPECT_EQ(a.nodes[0].name, "model.mesh");
+    EXPECT_EQ(a.kind(0), "file");
+    EXPECT_EQ(a.name(0), "model.mesh");
     const Node& surface0 = a.nodes[m0.node];
-    EXPECT_EQ(surface0.kind, "surface");
-    EXPECT_EQ(surface0.mesh, 0);
+    EXPECT_EQ(a.kind(m0.node), "surface");
+    EXPECT_EQ(a.links(m0.node).mesh, 0);
     // 4 signature + 40 bounds + 4 count + ("top": 4 + 4 + 40) + ("b": 4 + 2 + 40) = 142.
     EXPECT_EQ(surface0.offset, 142u);
     EXPECT_EQ(surface0.length, 4u + 3 * 18 + 4 + 3 * 8 + 4 + 4 + 6);
-    ASSERT_NE(surface0.property("sphereRadius"), nullptr);
-    EXPECT_EQ(std::get<double>(surface0.property("sphereRadius")->value), 0.75);
-    EXPECT_EQ(std::get<std::int64_t>(surface0.property("indexSize")->value), 16);
+    ASSERT_NE(a.ownProperty(m0.node, "sphereRadius"), nullptr);
+    EXPECT_EQ(std::get<double>(a.ownProperty(m0.node, "sphereRadius")->value), 0.75);
+    EXPECT_EQ(std::get<std::int64_t>(a.ownProperty(m0.node, "indexSize")->value), 16);
     int bounds = -1;
     for (std::size_t i = 0; i < a.nodes.size(); ++i)
-        if (a.nodes[i].kind == "bounds") bounds = int(i);
+        if (a.kind(int(i)) == "bounds") bounds = int(i);
     ASSERT_GE(bounds, 0);
-    EXPECT_EQ(std::get<Vec3>(a.nodes[bounds].property("boundMax")->value), (Vec3{2, 2, 0}));
+    EXPECT_EQ(std::get<Vec3>(a.ownProperty(bounds, "boundMax")->value), (Vec3{2, 2, 0}));
     EXPECT_EQ(a.nodes[bounds].offset, 4u);
 
     expectFullyMapped(a);
@@ -181,12 +181,12 @@ TEST(UnigineMesh, RoundTripTwoSurfacesTwoUvSets) {
     }
     EXPECT_TRUE(r.asset.meshes[1].uv1.empty());
     // Stored bounds: the writer's box over both surfaces.
-    const Node* header = nullptr;
-    for (const auto& n : r.asset.nodes)
-        if (n.kind == "bounds") header = &n;
-    ASSERT_NE(header, nullptr);
-    EXPECT_EQ(std::get<Vec3>(header->property("boundMin")->value), (Vec3{0, 0, 0}));
-    EXPECT_EQ(std::get<Vec3>(header->property("boundMax")->value), (Vec3{3, 2, 5}));
+    int header = -1;
+    for (std::size_t i = 0; i < r.asset.nodes.size(); ++i)
+        if (r.asset.kind(int(i)) == "bounds") header = int(i);
+    ASSERT_GE(header, 0);
+    EXPECT_EQ(std::get<Vec3>(r.asset.ownProperty(header, "boundMin")->value), (Vec3{0, 0, 0}));
+    EXPECT_EQ(std::get<Vec3>(r.asset.ownProperty(header, "boundMax")->value), (Vec3{3, 2, 5}));
     expectFullyMapped(r.asset);
 }
 
@@ -215,8 +215,9 @@ TEST(UnigineMesh, IndexWidthFollowsVertexCount) {
         const DecodeResult r = decode(w.bytes);
         ASSERT_TRUE(r.ok()) << r.error->toString();
         EXPECT_EQ(r.asset.meshes[0].indices, m.indices);
-        const Node& n = r.asset.nodes[r.asset.meshes[0].node];
-        EXPECT_EQ(std::get<std::int64_t>(n.property("indexSize")->value), indexBytes * 8);
+        const int n = r.asset.meshes[0].node;
+        EXPECT_EQ(std::get<std::int64_t>(r.asset.ownProperty(n, "indexSize")->value),
+                  indexBytes * 8);
     }
 }
 

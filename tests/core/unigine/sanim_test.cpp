@@ -71,19 +71,18 @@ TEST(UnigineSanim, DecodesHandMadeFileFromTheDocument) {
     EXPECT_NEAR(a.skeletons[0].bones[1].world.at(0, 3), 10, 1e-3);
     EXPECT_NEAR(a.skeletons[0].bones[1].world.at(1, 3), 2, 1e-3);  // y 1 + parent's 1
 
-    const Node* animation = nullptr;
-    const Node* bounds = nullptr;
-    for (const auto& n : a.nodes) {
-        if (n.kind == "animation") animation = &n;
-        if (n.kind == "bounds") bounds = &n;
+    int animation = -1, bounds = -1;
+    for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+        if (a.kind(int(i)) == "animation") animation = int(i);
+        if (a.kind(int(i)) == "bounds") bounds = int(i);
     }
-    ASSERT_NE(animation, nullptr);
-    ASSERT_NE(bounds, nullptr);
-    EXPECT_EQ(animation->animation, 0);
+    ASSERT_GE(animation, 0);
+    ASSERT_GE(bounds, 0);
+    EXPECT_EQ(a.links(animation).animation, 0);
     // Frames: after 4 + 4 + (4 + 5 + 4) + (4 + 6 + 4) + 32 = 67, the count then the records.
-    EXPECT_EQ(animation->offset, 67u);
-    EXPECT_EQ(animation->length, bytes.size() - 67);
-    EXPECT_EQ(std::get<double>(bounds->property("scaleSpread")->value), 1.0);
+    EXPECT_EQ(a.nodes[std::size_t(animation)].offset, 67u);
+    EXPECT_EQ(a.nodes[std::size_t(animation)].length, bytes.size() - 67);
+    EXPECT_EQ(std::get<double>(a.ownProperty(bounds, "scaleSpread")->value), 1.0);
     expectFullyMapped(a);
 }
 

@@ -101,22 +101,22 @@ TEST(UnigineSmesh, DecodesHandMadeFileFromTheDocument) {
     // Nodes: skeleton with a child per bone, animation node, surface node.
     int skeletonNode = -1, animationNode = -1;
     for (std::size_t i = 0; i < a.nodes.size(); ++i) {
-        if (a.nodes[i].kind == "skeleton") skeletonNode = int(i);
-        if (a.nodes[i].kind == "animation") animationNode = int(i);
+        if (a.kind(int(i)) == "skeleton") skeletonNode = int(i);
+        if (a.kind(int(i)) == "animation") animationNode = int(i);
     }
     ASSERT_GE(skeletonNode, 0);
     ASSERT_GE(animationNode, 0);
-    ASSERT_EQ(a.nodes[skeletonNode].children.size(), 2u);
-    const Node& arm = a.nodes[a.nodes[skeletonNode].children[1]];
-    EXPECT_EQ(arm.name, "arm");
-    EXPECT_EQ(arm.bone, 1);
-    EXPECT_EQ(arm.skeleton, 0);
-    EXPECT_EQ(a.nodes[animationNode].animation, 0);
+    ASSERT_EQ(a.children(skeletonNode).size(), 2u);
+    const int arm = a.children(skeletonNode)[1];
+    EXPECT_EQ(a.name(arm), "arm");
+    EXPECT_EQ(a.links(arm).bone, 1);
+    EXPECT_EQ(a.links(arm).skeleton, 0);
+    EXPECT_EQ(a.links(animationNode).animation, 0);
     // Frames start after 4 + 4 + (4 + 5 + 4) + (4 + 2 + 4) + 4 = 37; frame 1 after the 2 × 32
     // bytes of the bind pose.
     EXPECT_EQ(a.nodes[animationNode].offset, 37u + 64);
     EXPECT_EQ(a.nodes[animationNode].length, 64u);
-    EXPECT_EQ(a.nodes[m.node].mesh, 0);
+    EXPECT_EQ(a.links(m.node).mesh, 0);
     expectFullyMapped(a);
 }
 

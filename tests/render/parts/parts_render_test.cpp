@@ -37,7 +37,7 @@ Asset shapesModel() {
     Asset a;
     a.format = "roblox-model";
     const int model = a.addNode("Shapes", "Model");
-    a.nodes[0].properties.push_back(prop("Name", "string", std::string("Shapes")));
+    a.addProperty(model, prop("Name", "string", std::string("Shapes")));
     struct Spec {
         const char* cls;
         int shape;  // -1: none stored
@@ -55,17 +55,15 @@ Asset shapesModel() {
     float x = 0;
     for (const Spec& s : specs) {
         const int n = a.addNode(s.cls, s.cls, model);
-        Node& node = a.nodes[std::size_t(n)];
+        std::vector<Property>& properties = a.propertyList(n);
         CFrame cf;
         cf.position = {x, s.size.y / 2, 0};
         x += 6;
-        node.properties = {prop("Name", "string", std::string(s.cls)), prop("CFrame", "CFrame", cf),
-                           prop("size", "Vector3", s.size),
-                           prop("Color3uint8", "Color3uint8", s.color)};
-        if (s.shape >= 0) node.properties.push_back(prop("shape", "Enum", std::int64_t(s.shape)));
+        properties = {prop("Name", "string", std::string(s.cls)), prop("CFrame", "CFrame", cf),
+                      prop("size", "Vector3", s.size), prop("Color3uint8", "Color3uint8", s.color)};
+        if (s.shape >= 0) properties.push_back(prop("shape", "Enum", std::int64_t(s.shape)));
         if (std::string(s.cls) == "MeshPart")
-            node.properties.push_back(
-                prop("MeshId", "Content", std::string("rbxassetid://4242424242")));
+            properties.push_back(prop("MeshId", "Content", std::string("rbxassetid://4242424242")));
     }
     return a;
 }
@@ -230,10 +228,10 @@ TEST_F(PartsViewport, InstancedPartsMatchTheirBakedVertices) {
         CFrame cf;
         cf.position = sp.position;
         cf.rotation = sp.rotation;
-        a.nodes[std::size_t(n)].properties = {
-            prop("Name", "string", std::string("Part")), prop("CFrame", "CFrame", cf),
-            prop("size", "Vector3", sp.size), prop("Color3uint8", "Color3uint8", sp.color),
-            prop("shape", "Enum", std::int64_t(sp.shape))};
+        a.propertyList(n) = {prop("Name", "string", std::string("Part")),
+                             prop("CFrame", "CFrame", cf), prop("size", "Vector3", sp.size),
+                             prop("Color3uint8", "Color3uint8", sp.color),
+                             prop("shape", "Enum", std::int64_t(sp.shape))};
     }
     const Asset model = decoded(writeModel("parts_instanced", a));
     view_.setGridVisible(false);

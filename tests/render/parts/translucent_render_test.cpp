@@ -55,14 +55,12 @@ Asset model(const std::vector<Block>& blocks) {
         const int n = a.addNode(cls, cls, root);
         CFrame cf;
         cf.position = b.position;
-        Node& node = a.nodes[std::size_t(n)];
-        node.properties = {prop("Name", "string", std::string("Part")),
-                           prop("CFrame", "CFrame", cf), prop("size", "Vector3", b.size),
-                           prop("Color3uint8", "Color3uint8", b.color),
-                           prop("shape", "Enum", b.shape)};
-        if (b.transparency)
-            node.properties.push_back(prop("Transparency", "float", *b.transparency));
-        if (!b.meshId.empty()) node.properties.push_back(prop("MeshId", "Content", b.meshId));
+        std::vector<Property>& properties = a.propertyList(n);
+        properties = {prop("Name", "string", std::string("Part")), prop("CFrame", "CFrame", cf),
+                      prop("size", "Vector3", b.size), prop("Color3uint8", "Color3uint8", b.color),
+                      prop("shape", "Enum", b.shape)};
+        if (b.transparency) properties.push_back(prop("Transparency", "float", *b.transparency));
+        if (!b.meshId.empty()) properties.push_back(prop("MeshId", "Content", b.meshId));
     }
     const auto written = writeRobloxModel(a);
     EXPECT_TRUE(written.ok());

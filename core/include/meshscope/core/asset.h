@@ -5,8 +5,15 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <new>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -142,6 +149,29 @@ struct NodeRef {
 
 using Bytes = std::vector<std::uint8_t>;
 
+// An allocator whose vectors leave the elements they grow by unset, for buffers that are written
+// whole right after (a chunk inflated into them): zeroing them first would write each byte twice.
+template <typename T>
+struct UninitializedAllocator : std::allocator<T> {
+    template <typename U>
+    struct rebind {
+        using other = UninitializedAllocator<U>;
+    };
+    UninitializedAllocator() = default;
+    template <typename U>
+    UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+    template <typename U>
+    void construct(U* p) noexcept {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <typename U, typename... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+// Bytes that resize() does not zero.
+using UninitializedBytes = std::vector<std::uint8_t, UninitializedAllocator<std::uint8_t>>;
+
 // A typed property value. `std::vector<double>` holds numeric tuples (UDim2, Rect, ranges,
 // sequences ...); its meaning is given by Property::type.
 using Value = std::variant<std::monostate, bool, std::int64_t, double, std::string, Bytes, Vec2,
@@ -190,7 +220,7 @@ struct PropertyColumn {
     std::uint64_t offset = 0;  // source bytes of every value of the column
     std::uint64_t length = 0;
 
-    std::vector<std::uint8_t> bytes;
+    UninitializedBytes bytes;  // resize() leaves new bytes unset
     std::vector<std::uint32_t> u32s;
     std::vector<std::int64_t> i64s;
     std::vector<float> floats;
@@ -203,7 +233,7 @@ struct PropertyColumn {
     // (r ? ends[r - 1] : first) + rowPrefix; Tuple row r at r ? ends[r - 1] : 0. A String or
     // Binary column whose rows all take the same bytes has no ends: its recordSize says how many
     // (rowPrefix included), and row r starts at first + r * recordSize + rowPrefix.
-    std::vector<std::uint64_t> ends;
+    std::vector<std::uint64_t, UninitializedAllocator<std::uint64_t>> ends;
     std::vector<Value> values;
     // Record: plane bytes a row (headSize + recordSize at most 64). String / Binary without
     // ends: bytes a row.
@@ -223,6 +253,10 @@ struct PropertyColumn {
     Value value(std::size_t row) const;
     // String rows without a copy ("" for other storages).
     std::string_view text(std::size_t row) const;
+    // Rows [from, to) of a String column, as text() gives them, into out[0 ...] (out holds
+    // to - from views); returns how many were written (rows past rows() are not). For walks over
+    // a whole column.
+    std::size_t texts(std::size_t from, std::size_t to, std::string_view* out) const;
 };
 
 struct PropertyTable {
@@ -231,32 +265,66 @@ struct PropertyTable {
     const PropertyColumn* column(std::string_view name) const;  // first column of that name
 };
 
-// The members are ordered so that no padding falls between them (168 bytes): a large place
-// holds hundreds of thousands of nodes.
-struct Node {
-    std::string name;
-    std::string kind;  // class name for instances; "header", "mesh", "LOD", "bone" ... otherwise
-    std::vector<int> children;
-    // The node's own properties. Read every property with Asset::properties(node): a node's
-    // values can also live in columns (`table`, `row`).
-    std::vector<Property> properties;
-    std::uint64_t offset = 0;  // bytes that describe this node (0/0 when none)
-    std::uint64_t length = 0;
-    int parent = -1;
-    int table = -1;         // Asset::propertyTables index, -1 for none
-    std::uint32_t row = 0;  // the node's row in that table
-    int mesh = -1;          // Asset::meshes index shown by this node
+// Distinct strings stored once each and named by their index (an asset's node kinds: a place of
+// 100 000 parts has a few dozen classes). Index 0 is the empty string.
+class StringTable {
+public:
+    // The index of `s`, added when it is new.
+    std::uint32_t intern(std::string_view s);
+    // "" for an index out of range.
+    std::string_view operator[](std::uint32_t i) const {
+        return i < strings_.size() ? std::string_view(strings_[i]) : std::string_view();
+    }
+    std::size_t size() const { return strings_.size(); }
+
+private:
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const {
+            return std::hash<std::string_view>{}(s);
+        }
+    };
+    std::vector<std::string> strings_{std::string()};
+    std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> index_{
+        {std::string(), 0}};
+};
+
+// What a node shows, for the nodes of a mesh file's structure: indices into the Asset's meshes,
+// skeletons, FACS rigs and animations (-1 for none).
+struct NodeLinks {
+    int mesh = -1;  // Asset::meshes index shown by this node
     int skeleton = -1;
     int bone = -1;  // bone index within `skeleton`
     int facs = -1;
     int animation = -1;
     int lod = -1;  // LOD index within `mesh`
-    bool service = false;
-
-    // The first of the node's own properties of that name. Column values (`table`) are not
-    // searched: Asset::property() searches both.
-    const Property* property(const std::string& name) const;
+    friend bool operator==(const NodeLinks&, const NodeLinks&) = default;
 };
+
+// A node of the tree: plain data of 56 bytes, since a large place holds hundreds of thousands of
+// them (the array is written in one pass and freed in one call). What varies in size, or is
+// rare, is kept by the Asset beside the array and read through it: the name (Asset::name), the
+// class or kind (Asset::kind), the children (Asset::children), the node's own properties
+// (Asset::ownProperties; Asset::properties adds its column values) and what it shows
+// (Asset::links). A default Node is a root with no name, no kind, no children, no properties
+// and no links.
+struct Node {
+    std::uint64_t offset = 0;  // bytes that describe this node (0/0 when none)
+    std::uint64_t length = 0;
+    int parent = -1;
+    int table = -1;         // Asset::propertyTables index, -1 for none
+    std::uint32_t row = 0;  // the node's row in that table
+    // Set through the Asset (addNode, setName, setKind, addChild, addProperty, linksOf):
+    std::uint32_t nameAt = 0;  // the name: Asset::nodeText bytes [nameAt, nameAt + nameSize)
+    std::uint32_t nameSize = 0;
+    std::uint32_t kindId = 0;  // Asset::kinds index: the class name for instances; "header",
+                               // "mesh", "LOD", "bone" ... otherwise
+    int childList = -1;        // Asset::childLists index, -1 when it has no children
+    int propertyList = -1;     // Asset::propertyLists index, -1 when it has no own properties
+    int linkList = -1;         // Asset::nodeLinks index, -1 when it shows nothing
+    bool service = false;
+};
+static_assert(sizeof(Node) == 56);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -266,7 +334,14 @@ struct Asset {
     std::string version;     // "4.01", "0", "mi08" ...
     std::uint64_t fileSize = 0;
 
-    std::vector<Node> nodes;                    // tree; roots have parent -1
+    std::vector<Node> nodes;  // tree; roots have parent -1
+    // What nodes refer to (see Node): read them through name(), kind(), children() and
+    // ownProperties().
+    std::string nodeText;                              // node names, back to back
+    StringTable kinds;                                 // node kinds
+    std::vector<std::vector<int>> childLists;          // children, in order
+    std::vector<std::vector<Property>> propertyLists;  // nodes' own properties
+    std::vector<NodeLinks> nodeLinks;                  // what nodes show
     std::vector<PropertyTable> propertyTables;  // column storage of node properties
     std::vector<Mesh> meshes;
     std::vector<Skeleton> skeletons;
@@ -276,8 +351,31 @@ struct Asset {
     ByteMap byteMap;
 
     // Adds a node under `parent` (or as a root) and returns its index.
-    int addNode(std::string name, std::string kind, int parent = -1);
+    int addNode(std::string_view name, std::string_view kind, int parent = -1);
     std::vector<int> roots() const;
+
+    // A node's name, kind, children and own properties ("" and empty for a node out of range).
+    std::string_view name(int node) const;
+    std::string_view kind(int node) const;
+    std::string_view nameOrKind(int node) const;  // the name, or the kind when it has none
+    std::span<const int> children(int node) const;
+    std::span<const Property> ownProperties(int node) const;
+    // The first of the node's own properties of that name (column values are not searched:
+    // property() searches both), or null.
+    const Property* ownProperty(int node, std::string_view name) const;
+    // What the node shows (all -1 when nothing).
+    const NodeLinks& links(int node) const;
+
+    // Editing. setName appends the name's bytes to nodeText. addChild lists `child` last among
+    // `parent`'s children (it does not set child's parent). childList(), propertyList() and
+    // linksOf() give a node's list or links to edit, made for it when it has none.
+    void setName(int node, std::string_view name);
+    void setKind(int node, std::string_view kind);
+    void addChild(int parent, int child);
+    void addProperty(int node, Property property);
+    std::vector<int>& childList(int node);
+    std::vector<Property>& propertyList(int node);
+    NodeLinks& linksOf(int node);
     // Every property of node `node`, materialized in order: its own list, then its table's
     // columns (name, type, value, offset, length).
     std::vector<Property> properties(int node) const;

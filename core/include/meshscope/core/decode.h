@@ -73,6 +73,12 @@ DecodeResult decodeBytes(ByteSpan bytes, const DecodeOptions& options = {});
 DecodeResult decodeAs(const std::string& formatId, ByteSpan bytes,
                       const DecodeOptions& options = {});
 
+// What the registry does to every decoder's result, for an asset made or changed elsewhere:
+// mesh streams and indices cut to agree, every node, mesh, bone, list and name handle out of range
+// dropped, node cycles and chains deeper than limits.maxDepth cut (with warnings), child lists
+// agreeing with the parents, the byte map sorted (over asset.fileSize bytes).
+void sanitizeAsset(Asset& asset, const Limits& limits = {});
+
 // Read a file (read-only) and decode it.
 DecodeResult decodeFile(const std::string& path, const DecodeOptions& options = {});
 

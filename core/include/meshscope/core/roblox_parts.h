@@ -39,7 +39,7 @@ struct RobloxPart {
 };
 
 // True for the BasePart-derived class names the viewer draws.
-bool isRenderablePartClass(const std::string& className);
+bool isRenderablePartClass(std::string_view className);
 
 // True for a Roblox model or place, binary ("roblox-model") or XML ("roblox-model-xml"): an
 // instance tree whose nodes are Roblox classes.

@@ -1,0 +1,213 @@
+// The node model: names, kinds, children, own properties and links kept beside the node array,
+// read and edited through the Asset, and the registry's checks of those handles.
+#include "meshscope/core/asset.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "meshscope/core/decode.h"
+
+namespace meshscope {
+namespace {
+
+std::vector<int> list(std::span<const int> s) {
+    return {s.begin(), s.end()};
+}
+
+TEST(StringTable, InternsEachStringOnce) {
+    StringTable t;
+    EXPECT_EQ(t.size(), 1u);  // "" is there from the start
+    EXPECT_EQ(t[0], "");
+    EXPECT_EQ(t.intern(""), 0u);
+    const std::uint32_t part = t.intern("Part");
+    const std::uint32_t model = t.intern("Model");
+    EXPECT_NE(part, model);
+    EXPECT_EQ(t.intern(std::string("Pa") + "rt"), part);
+    EXPECT_EQ(t[part], "Part");
+    EXPECT_EQ(t[model], "Model");
+    EXPECT_EQ(t.size(), 3u);
+    EXPECT_EQ(t[99], "");  // out of range
+}
+
+TEST(Asset, NodesKeepNamesKindsChildrenAndPropertiesBesideTheArray) {
+    Asset a;
+    const int root = a.addNode("Workspace", "Workspace");
+    const int first = a.addNode("Part1", "Part", root);
+    const int second = a.addNode("", "Part", root);
+    const int inner = a.addNode("Mesh", "SpecialMesh", second);
+    ASSERT_EQ(a.nodes.size(), 4u);
+    EXPECT_EQ(a.name(first), "Part1");
+    EXPECT_EQ(a.kind(first), "Part");
+    EXPECT_EQ(a.nodes[std::size_t(first)].kindId, a.nodes[std::size_t(second)].kindId);
+    EXPECT_EQ(a.kinds.size(), 4u);  // "", Workspace, Part, SpecialMesh
+    EXPECT_EQ(a.nameOrKind(second), "Part");
+    EXPECT_EQ(a.nameOrKind(first), "Part1");
+    EXPECT_EQ(list(a.children(root)), (std::vector<int>{first, second}));
+    EXPECT_EQ(list(a.children(second)), (std::vector<int>{inner}));
+    EXPECT_TRUE(a.children(first).empty());
+    EXPECT_EQ(a.nodes[std::size_t(inner)].parent, second);
+    EXPECT_EQ(a.roots(), (std::vector<int>{root}));
+
+    a.setName(first, "Renamed");
+    a.setKind(first, "WedgePart");
+    EXPECT_EQ(a.name(first), "Renamed");
+    EXPECT_EQ(a.kind(first), "WedgePart");
+    EXPECT_EQ(a.name(root), "Workspace");  // others keep theirs
+
+    EXPECT_TRUE(a.ownProperties(first).empty());
+    a.addProperty(first, {"Anchored", "bool", true, 4, 1});
+    a.propertyList(first).push_back({"Size", "Vector3", Vec3{1, 2, 3}, 0, 0});
+    ASSERT_EQ(a.ownProperties(first).size(), 2u);
+    ASSERT_NE(a.ownProperty(first, "Size"), nullptr);
+    EXPECT_EQ(std::get<Vec3>(a.ownProperty(first, "Size")->value), (Vec3{1, 2, 3}));
+    EXPECT_EQ(a.ownProperty(first, "Missing"), nullptr);
+    EXPECT_EQ(a.ownProperty(root, "Size"), nullptr);
+    EXPECT_EQ(a.properties(first).size(), 2u);
+    EXPECT_EQ(a.property(first, "Anchored")->offset, 4u);
+
+    EXPECT_EQ(a.links(inner), NodeLinks{});
+    a.linksOf(inner).mesh = 0;
+    a.linksOf(inner).lod = 2;
+    EXPECT_EQ(a.links(inner).mesh, 0);
+    EXPECT_EQ(a.links(inner).lod, 2);
+    EXPECT_EQ(a.links(inner).skeleton, -1);
+    EXPECT_EQ(a.nodeLinks.size(), 1u);  // one entry, made once
+}
+
+TEST(Asset, NodesOutOfRangeReadAsEmpty) {
+    Asset a;
+    a.addNode("x", "Part");
+    for (int node : {-1, 1, 1000}) {
+        EXPECT_EQ(a.name(node), "");
+        EXPECT_EQ(a.kind(node), "");
+        EXPECT_TRUE(a.children(node).empty());
+        EXPECT_TRUE(a.ownProperties(node).empty());
+        EXPECT_EQ(a.links(node), NodeLinks{});
+        EXPECT_TRUE(a.properties(node).empty());
+    }
+    // Handles that point past their stores read as nothing too.
+    Node& n = a.nodes[0];
+    n.nameAt = 100;
+    n.kindId = 77;
+    n.childList = 5;
+    n.propertyList = 5;
+    n.linkList = 5;
+    EXPECT_EQ(a.name(0), "");
+    EXPECT_EQ(a.kind(0), "");
+    EXPECT_TRUE(a.children(0).empty());
+    EXPECT_TRUE(a.ownProperties(0).empty());
+    EXPECT_EQ(a.links(0), NodeLinks{});
+}
+
+TEST(Asset, CopiesKeepTheirNames) {
+    Asset a;
+    const int n = a.addNode("Part1", "Part");
+    Asset b = a;
+    b.setName(n, "Other");
+    EXPECT_EQ(a.name(n), "Part1");
+    EXPECT_EQ(b.name(n), "Other");
+    a = Asset();
+    EXPECT_EQ(b.kind(n), "Part");
+}
+
+// The registry's checks, on handles a decoder could leave wrong.
+TEST(Asset, SanitizeDropsHandlesThatPointNowhere) {
+    Asset a;
+    const int root = a.addNode("root", "Model");
+    const int child = a.addNode("child", "Part", root);
+    const int other = a.addNode("other", "Part", root);
+    a.addProperty(child, {"A", "bool", true});
+    a.linksOf(child).mesh = 3;      // no mesh 3
+    a.linksOf(other).skeleton = 0;  // no skeleton
+    a.linksOf(other).bone = 1;
+    a.nodes[std::size_t(other)].nameAt = 1000;  // past nodeText
+    a.nodes[std::size_t(other)].kindId = 50;    // past the kinds
+    a.childList(child).push_back(99);           // no node 99
+    // `other` shares the root's child list and `child`'s property list.
+    a.nodes[std::size_t(other)].childList = a.nodes[std::size_t(root)].childList;
+    a.nodes[std::size_t(other)].propertyList = a.nodes[std::size_t(child)].propertyList;
+    sanitizeAsset(a);
+    EXPECT_EQ(a.name(other), "");
+    EXPECT_EQ(a.kind(other), "");
+    EXPECT_EQ(a.links(child).mesh, -1);
+    EXPECT_EQ(a.links(other).skeleton, -1);
+    EXPECT_EQ(a.links(other).bone, -1);
+    EXPECT_EQ(a.nodes[std::size_t(other)].childList, -1);  // the root keeps the list
+    EXPECT_EQ(a.nodes[std::size_t(other)].propertyList, -1);
+    EXPECT_EQ(a.ownProperties(child).size(), 1u);
+    EXPECT_EQ(list(a.children(root)), (std::vector<int>{child, other}));
+    EXPECT_TRUE(a.children(child).empty());
+    EXPECT_EQ(a.name(child), "child");
+}
+
+TEST(Asset, SanitizeMakesChildListsAgreeWithParents) {
+    Asset a;
+    const int r1 = a.addNode("r1", "Model");
+    const int r2 = a.addNode("r2", "Model");
+    const int c = a.addNode("c", "Part", r1);
+    a.addChild(r2, c);                     // listed by a node that is not its parent
+    const int d = a.addNode("d", "Part");  // a root ...
+    a.nodes[std::size_t(d)].parent = r2;   // ... whose parent does not list it
+    sanitizeAsset(a);
+    EXPECT_EQ(list(a.children(r1)), (std::vector<int>{c}));
+    EXPECT_EQ(list(a.children(r2)), (std::vector<int>{d}));
+    const auto repaired = std::find_if(a.diagnostics.begin(), a.diagnostics.end(),
+                                       [](const Diagnostic& g) { return g.code == "node-links"; });
+    ASSERT_NE(repaired, a.diagnostics.end());
+    EXPECT_NE(repaired->message.find("2 child links"), std::string::npos) << repaired->message;
+}
+
+TEST(PropertyColumn, TextsWalkStringRows) {
+    PropertyColumn c;
+    c.storage = PropertyColumn::Storage::String;
+    // Rows as a binary model keeps them: each after a 4-byte length, from `first`.
+    const std::string bytes = std::string("HEAD") + std::string("\x02\0\0\0ab", 6) +
+                              std::string("\0\0\0\0", 4) + std::string("\x03\0\0\0xyz", 7);
+    c.bytes.assign(bytes.begin(), bytes.end());
+    c.first = 4;
+    c.rowPrefix = 4;
+    c.ends = {10, 14, 21};
+    std::string_view out[3];
+    ASSERT_EQ(c.texts(0, 3, out), 3u);
+    EXPECT_EQ(out[0], "ab");
+    EXPECT_EQ(out[1], "");
+    EXPECT_EQ(out[2], "xyz");
+    for (std::size_t r = 0; r < 3; ++r) EXPECT_EQ(out[r], c.text(r));
+    EXPECT_EQ(c.texts(1, 9, out), 2u);  // rows past rows() are not written
+    EXPECT_EQ(out[1], "xyz");
+    EXPECT_EQ(c.texts(3, 5, out), 0u);
+    // Rows of one size need no ends.
+    PropertyColumn u;
+    u.storage = PropertyColumn::Storage::String;
+    const std::string same = std::string("\x01\0\0\0p", 5) + std::string("\x01\0\0\0q", 5);
+    u.bytes.assign(same.begin(), same.end());
+    u.rowPrefix = 4;
+    u.recordSize = 5;
+    ASSERT_EQ(u.texts(0, 2, out), 2u);
+    EXPECT_EQ(out[0], "p");
+    EXPECT_EQ(out[1], "q");
+    // Other storages have no text.
+    PropertyColumn b;
+    b.storage = PropertyColumn::Storage::Bool;
+    b.bytes = {1, 0};
+    EXPECT_EQ(b.texts(0, 2, out), 0u);
+}
+
+TEST(UninitializedBytes, GrowWithoutZeroingAndFillWhenAsked) {
+    UninitializedBytes b;
+    b.resize(16);
+    EXPECT_EQ(b.size(), 16u);
+    b.assign(8, 0x5a);  // a value given is written
+    EXPECT_TRUE(std::all_of(b.begin(), b.end(), [](std::uint8_t v) { return v == 0x5a; }));
+    b.push_back(1);
+    EXPECT_EQ(b.back(), 1);
+    const Bytes copy(b.begin(), b.end());
+    EXPECT_EQ(copy.size(), 9u);
+}
+
+}  // namespace
+}  // namespace meshscope
