@@ -243,7 +243,6 @@ private:
     }
 
     void writeProps(std::uint32_t classId, std::vector<Bytes>& out) {
-        const auto& nodes = asset_.nodes;
         const auto& cls = classes_[classId];
         // Property names and types in order of first appearance within the class.
         std::vector<std::pair<std::string, std::string>> names;
