@@ -351,7 +351,7 @@ private:
         }
     }
     void readRefs(ByteReader& r, std::size_t n, std::vector<std::int32_t>& out, const char* what) {
-        out.resize(n);
+        out.resize(r.checkCount(n, 4, what));
         std::int32_t* refs = out.data();
         readRefs(r, n, what, [refs](std::size_t i, std::int32_t ref) { refs[i] = ref; });
     }
@@ -368,11 +368,9 @@ private:
         auto it = sparseRefs_.find(ref);
         return it == sparseRefs_.end() ? -1 : it->second;
     }
-    // Grows the dense table once, to the largest of an INST chunk's `count` referents (refs_)
-    // that it will hold, instead of once per referent.
-    void growRefs(std::size_t count) {
-        std::int32_t most = -1;
-        for (std::size_t i = 0; i < count; ++i) most = std::max(most, refs_[i]);
+    // Grows the dense table once, to the largest of an INST chunk's referents (`most`) that it
+    // will hold, instead of once per referent.
+    void growRefs(std::int32_t most) {
         if (most >= 0 && std::size_t(most) < denseLimit() && std::size_t(most) >= denseRefs_.size())
             denseRefs_.resize(std::size_t(most) + 1, -1);
     }
@@ -442,7 +440,13 @@ private:
         if (nodeCount_ + count > ctx_.limits().maxInstances)
             r.fail("limit", "instance count exceeds maxInstances");
         const std::size_t refsPos = r.pos();
-        readRefs(r, count, refs_, "referents");
+        std::int32_t most = -1;  // the largest referent
+        refs_.resize(r.checkCount(count, 4, "referents"));
+        std::int32_t* refs = refs_.data();
+        readRefs(r, count, "referents", [refs, &most](std::size_t i, std::int32_t ref) {
+            refs[i] = ref;
+            most = std::max(most, ref);
+        });
         mapIn(r, refsPos, r.pos() - refsPos, RangeKind::Array, "referents");
         ByteSpan markers;
         if (objectFormat == 1) {
@@ -471,7 +475,7 @@ private:
         instChunks_[std::size_t(info.table)].count = count;
         for (std::size_t i = 0; i < markers.size(); ++i)
             if (markers[i] != 0) services_.push_back(first + i);
-        growRefs(count);
+        growRefs(most);
         for (std::uint32_t i = 0; i < count; ++i) {
             pollCancel(i);
             const std::int32_t ref = refs_[i];
@@ -943,25 +947,37 @@ private:
                 keepPlanes(r, col, planes, n, 16, &rectValue);
                 break;
             }
-            case kPhysicalProperties:
+            case kPhysicalProperties: {
+                // A flags byte a row, then 5 or 6 floats when the row has custom values. Rows
+                // are walked in place while they are whole; the reader reads the first that is
+                // not, and fails there as a row-by-row read does.
                 col.storage = Storage::Tuple;
-                col.ends.reserve(n);
-                for (std::size_t i = 0; i < n; ++i) {
-                    const std::uint8_t flags = r.u8("physical properties flags");
-                    if (flags & 1) {
-                        const std::size_t k = (flags & 2) ? 6 : 5;
-                        const std::uint8_t* p = r.bytes(k * 4, "custom physical properties").data();
-                        const std::size_t at = col.doubles.size();
-                        col.doubles.resize(at + 6, 1.0);  // AcousticAbsorption defaults to 1
-                        for (std::size_t j = 0; j < k; ++j) {
+                col.ends.resize(n);
+                const std::uint8_t* data = r.data().data();
+                const std::size_t size = r.size();
+                std::size_t at = r.pos(), i = 0;
+                for (; i < n && at < size; ++i) {
+                    const std::uint8_t flags = data[at];
+                    const std::size_t k = (flags & 1) ? ((flags & 2) ? 6 : 5) : 0;
+                    if (size - at - 1 < 4 * k) break;
+                    ++at;
+                    if (k) {
+                        const std::size_t first = col.doubles.size();
+                        col.doubles.resize(first + 6, 1.0);  // AcousticAbsorption defaults to 1
+                        for (std::size_t j = 0; j < k; ++j, at += 4) {
                             float f;
-                            std::memcpy(&f, p + 4 * j, 4);
-                            col.doubles[at + j] = f;
+                            std::memcpy(&f, data + at, 4);
+                            col.doubles[first + j] = f;
                         }
                     }
-                    col.ends.push_back(col.doubles.size());
+                    col.ends[i] = col.doubles.size();
                 }
+                col.ends.resize(i);
+                r.skip(at - r.pos(), "physical properties");
+                if (i < n && r.u8("physical properties flags") & 1)
+                    r.bytes(4 * ((data[at] & 2) ? 6 : 5), "custom physical properties");
                 break;
+            }
             case kColor3uint8: {
                 col.storage = Storage::Vec3;
                 keepPlanes(r, col, columns(r, n, 3, "Color3uint8"), n, 3, &color3uint8Value);

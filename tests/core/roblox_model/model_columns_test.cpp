@@ -88,6 +88,36 @@ void expectNamed(const Asset& a, int node, const std::string& name) {
     EXPECT_EQ(std::get<std::string>(value->value), name);
 }
 
+// PhysicalProperties rows: a flags byte, then 5 floats (6 with bit 2) when bit 1 is set. A row
+// cut short fails at its floats, the rows before it staying in the column.
+TEST(RobloxModelColumns, PhysicalPropertiesCutShortKeepTheRowsRead) {
+    RawModel m(1, 4);
+    m.chunk("INST", RawModel::inst(0, "Part", {0, 1, 2, 3}));
+    Bytes prop = RawModel::propHeader(0, "CustomPhysicalProperties", 0x19);
+    prop.push_back(0);  // default
+    prop.push_back(1);
+    for (float f : {0.7f, 0.3f, 0.5f, 1.0f, 2.0f}) RawModel::put(prop, f);
+    prop.push_back(3);
+    for (float f : {0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.25f}) RawModel::put(prop, f);
+    prop.push_back(1);
+    RawModel::put(prop, 9.0f);  // 4 of its 20 bytes
+    const std::size_t chunkAt = m.bytes.size();
+    m.chunk("PROP", prop);
+    m.end();
+    const DecodeResult r = decodeBytes(m.bytes, {.fileName = "physics.rbxm"});
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error->code, "truncated") << r.error->toString();
+    EXPECT_EQ(r.error->offset, chunkAt + 16 + prop.size() - 4);  // the cut row's floats
+    ASSERT_EQ(r.asset.nodes.size(), 4u);
+    EXPECT_EQ(std::get<std::vector<double>>(r.asset.property(0, "CustomPhysicalProperties")->value),
+              std::vector<double>{});
+    EXPECT_EQ(std::get<std::vector<double>>(r.asset.property(1, "CustomPhysicalProperties")->value),
+              (std::vector<double>{0.7f, 0.3f, 0.5f, 1.0f, 2.0f, 1.0}));
+    EXPECT_EQ(std::get<std::vector<double>>(r.asset.property(2, "CustomPhysicalProperties")->value),
+              (std::vector<double>{0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.25f}));
+    EXPECT_FALSE(r.asset.property(3, "CustomPhysicalProperties").has_value());
+}
+
 TEST(RobloxModelColumns, StringChunkCutShortKeepsTheRowsRead) {
     RawModel m(1, 3);
     m.chunk("INST", RawModel::inst(0, "Folder", {0, 1, 2}));
