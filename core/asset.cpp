@@ -53,12 +53,14 @@ std::vector<std::string> FacsRig::columnNames() const {
 }
 
 std::uint32_t StringTable::intern(std::string_view s) {
-    if (auto it = index_.find(s); it != index_.end()) return it->second;
+    // Nodes tend to come in runs of one kind: the string interned last is tried first.
+    if (strings_[last_] == s) return last_;
+    if (auto it = index_.find(s); it != index_.end()) return last_ = it->second;
     if (strings_.size() >= UINT32_MAX) throw std::length_error("too many distinct strings");
     const auto i = std::uint32_t(strings_.size());
     strings_.emplace_back(s);
     index_.emplace(strings_.back(), i);
-    return i;
+    return last_ = i;
 }
 
 std::size_t PropertyColumn::rows() const {

@@ -184,12 +184,15 @@ struct PlaceTimings {
     Timing inflate;
     Timing decode;
     Timing withFree;
-    long faults = 0;  // median page faults of a decode
+    long faults = 0;         // median page faults of a decode
+    double pairRatio = 0;    // median of each decode's wall time over the decompress-only pass
+                             // just before it (the machine's speed drifts less within a pair)
 };
 
 PlaceTimings placeTimings(const Bytes& file, int runs) {
     std::vector<double> inflateWall, inflateCpu, wall, cpu, wallFree, cpuFree;
     std::vector<long> faults;
+    std::vector<double> pairRatios;
     const auto seconds = [](auto from, auto to) {
         return std::chrono::duration<double>(to - from).count();
     };
@@ -209,6 +212,7 @@ PlaceTimings placeTimings(const Bytes& file, int runs) {
         wall.push_back(seconds(t0, std::chrono::steady_clock::now()));
         cpu.push_back(cpuSeconds() - c0);
         faults.push_back(minorFaults() - f0);
+        pairRatios.push_back(wall.back() / inflateWall.back());
         r.reset();
         wallFree.push_back(seconds(t0, std::chrono::steady_clock::now()));
         cpuFree.push_back(cpuSeconds() - c0);
@@ -220,7 +224,8 @@ PlaceTimings placeTimings(const Bytes& file, int runs) {
     return {{median(inflateWall), median(inflateCpu)},
             {median(wall), median(cpu)},
             {median(wallFree), median(cpuFree)},
-            median(faults)};
+            median(faults),
+            median(pairRatios)};
 }
 
 // --decode-once FILE: a first decode in a fresh process (every page it touches is new), then a
@@ -277,19 +282,20 @@ int main(int argc, char** argv) {
     // Freed memory stays in the process (see the top of this file).
     mallopt(M_MMAP_THRESHOLD, 256 << 20);
     mallopt(M_TRIM_THRESHOLD, 512 << 20);
-    const PlaceTimings t = placeTimings(file, 21);
+    const PlaceTimings t = placeTimings(file, 41);
     const Timing nodes = medianSeconds([&] { benchmark::DoNotOptimize(nodeTreeOnly()); }, 15);
     std::printf(
         "roblox place, 100000 parts, %zu bytes: decompress-only %.2f ms, decode %.2f ms, "
-        "ratio %.2f (target <= 2.00); decode and free the result %.2f ms, ratio %.2f; CPU time "
+        "ratio %.2f (target <= 2.00), median ratio of interleaved pairs %.2f; decode and free the "
+        "result %.2f ms, ratio %.2f; CPU time "
         "%.2f ms vs %.2f ms, ratio %.2f (%.2f with the free); page faults per decode %ld; node "
         "tree alone %.2f ms\n",
         file.size(), t.inflate.wall * 1e3, t.decode.wall * 1e3, t.decode.wall / t.inflate.wall,
-        t.withFree.wall * 1e3, t.withFree.wall / t.inflate.wall, t.decode.cpu * 1e3,
+        t.pairRatio, t.withFree.wall * 1e3, t.withFree.wall / t.inflate.wall, t.decode.cpu * 1e3,
         t.inflate.cpu * 1e3, t.decode.cpu / t.inflate.cpu, t.withFree.cpu / t.inflate.cpu, t.faults,
         nodes.wall * 1e3);
     const Bytes& zfile = zstdPlace();
-    const PlaceTimings z = placeTimings(zfile, 21);
+    const PlaceTimings z = placeTimings(zfile, 41);
     std::printf(
         "same place, ZSTD chunks, %zu bytes: decompress-only %.2f ms, decode %.2f ms, ratio "
         "%.2f; with the free %.2f ms, ratio %.2f; CPU time ratio %.2f\n",

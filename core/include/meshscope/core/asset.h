@@ -287,6 +287,7 @@ private:
     std::vector<std::string> strings_{std::string()};
     std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> index_{
         {std::string(), 0}};
+    std::uint32_t last_ = 0;  // the string interned last
 };
 
 // What a node shows, for the nodes of a mesh file's structure: indices into the Asset's meshes,
