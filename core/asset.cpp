@@ -284,22 +284,26 @@ void Asset::addProperty(int node, Property property) {
     propertyList(node).push_back(std::move(property));
 }
 
-std::vector<int>& Asset::childList(int node) {
-    Node& n = nodes.at(std::size_t(node));
-    if (!inRange(n.childList, childLists.size())) {
-        n.childList = int(childLists.size());
-        childLists.emplace_back();
+namespace {
+
+// The list a node's handle names in `lists`, made (empty, at the end) when the handle names none.
+template <typename List>
+List& listOf(Node& n, int Node::*handle, std::vector<List>& lists) {
+    if (!inRange(n.*handle, lists.size())) {
+        n.*handle = int(lists.size());
+        lists.emplace_back();
     }
-    return childLists[std::size_t(n.childList)];
+    return lists[std::size_t(n.*handle)];
+}
+
+}  // namespace
+
+std::vector<int>& Asset::childList(int node) {
+    return listOf(nodes.at(std::size_t(node)), &Node::childList, childLists);
 }
 
 std::vector<Property>& Asset::propertyList(int node) {
-    Node& n = nodes.at(std::size_t(node));
-    if (!inRange(n.propertyList, propertyLists.size())) {
-        n.propertyList = int(propertyLists.size());
-        propertyLists.emplace_back();
-    }
-    return propertyLists[std::size_t(n.propertyList)];
+    return listOf(nodes.at(std::size_t(node)), &Node::propertyList, propertyLists);
 }
 
 const NodeLinks& Asset::links(int node) const {
@@ -310,12 +314,7 @@ const NodeLinks& Asset::links(int node) const {
 }
 
 NodeLinks& Asset::linksOf(int node) {
-    Node& n = nodes.at(std::size_t(node));
-    if (!inRange(n.linkList, nodeLinks.size())) {
-        n.linkList = int(nodeLinks.size());
-        nodeLinks.emplace_back();
-    }
-    return nodeLinks[std::size_t(n.linkList)];
+    return listOf(nodes.at(std::size_t(node)), &Node::linkList, nodeLinks);
 }
 
 std::vector<Property> Asset::properties(int node) const {
