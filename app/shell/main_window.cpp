@@ -656,7 +656,7 @@ void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (docksSized_) return;
     docksSized_ = true;
-    resizeDocks({structureDock_, propertiesDock_}, {330, 340}, Qt::Horizontal);
+    resizeDocks({structureDock_, propertiesDock_}, {330, 390}, Qt::Horizontal);
     resizeDocks({diagnosticsDock_}, {230}, Qt::Vertical);
 }
 

@@ -1,6 +1,7 @@
 // The structure dock (see structure_dock.h).
 #include "structure_dock.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLineEdit>
@@ -8,6 +9,7 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "asset_document.h"
 #include "node_tree_model.h"
@@ -36,6 +38,11 @@ StructureDock::StructureDock(QWidget* parent) : QDockWidget(tr("Structure"), par
     layout->addWidget(filter_);
     layout->addWidget(view_);
     setWidget(body);
+    // Names take what the kinds leave (fitKindColumn): sized to their contents, kinds such as
+    // NonReplicatedCSGDictionaryService left nested names a few letters in a dock of the
+    // default width.
+    view_->header()->setStretchLastSection(false);
+    view_->installEventFilter(this);
 
     proxy_ = new QSortFilterProxyModel(this);
     proxy_->setRecursiveFilteringEnabled(true);
@@ -63,12 +70,27 @@ void StructureDock::setDocument(AssetDocument* document) {
         view_->expandToDepth(1);
         view_->header()->setSectionResizeMode(NodeTreeModel::NameColumn, QHeaderView::Stretch);
         view_->header()->setSectionResizeMode(NodeTreeModel::KindColumn,
-                                              QHeaderView::ResizeToContents);
+                                              QHeaderView::Interactive);
+        fitKindColumn();
     };
     connect(document_, &AssetDocument::assetChanged, this, expandTop);
     connect(document_, &AssetDocument::selectionChanged, this,
             [this](int node, quint64, quint64) { onDocumentSelection(node); });
     expandTop();
+}
+
+bool StructureDock::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == view_ && event->type() == QEvent::Resize) fitKindColumn();
+    return QDockWidget::eventFilter(watched, event);
+}
+
+void StructureDock::fitKindColumn() {
+    if (view_->header()->count() <= NodeTreeModel::KindColumn) return;  // no model yet
+    const QAbstractItemView* items = view_;  // QTreeView hides its sizeHintForColumn
+    view_->header()->resizeSection(
+        NodeTreeModel::KindColumn,
+        std::min(items->sizeHintForColumn(NodeTreeModel::KindColumn),
+                 view_->viewport()->width() * 2 / 5));
 }
 
 void StructureDock::onFilterTextChanged(const QString& text) {

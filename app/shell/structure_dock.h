@@ -36,7 +36,12 @@ public:
     // The text the tree is filtered by now.
     QString appliedFilter() const;
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    // The kind column as wide as its visible rows need, at most 2/5 of the width.
+    void fitKindColumn();
     void onDocumentSelection(int node);
     void onViewSelection();
     void onFilterTextChanged(const QString& text);

@@ -6,6 +6,7 @@
 
 #include <QDropEvent>
 #include <QElapsedTimer>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
@@ -162,6 +163,49 @@ TEST(MainWindow, ReferencePropertyIsALinkThatSelectsItsTarget) {
             EXPECT_FALSE((*it)->icon(1).isNull());
         }
     EXPECT_TRUE(sawColor);
+}
+
+// Long property names, types and kinds (BottomSurfaceInput, SecurityCapabilities,
+// NonReplicatedCSGDictionaryService) still leave the values and names most of a narrow dock: the
+// name and type columns take at most 2/5 and 1/4 of the properties view, the kind column at most
+// 2/5 of the structure view. Sized to their contents, they left the values a few pixels.
+TEST(MainWindow, LongNamesAndTypesLeaveRoomForValuesAndNames) {
+    MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    DecodeResult r = handMadeResult();
+    Asset& a = r.asset;
+    const int service = a.addNode("NonReplicatedCSGDictionaryService",
+                                  "NonReplicatedCSGDictionaryService");
+    a.addNode("Handle", "NonReplicatedCSGDictionaryService", service);
+    Property p;
+    p.name = "BottomSurfaceInputWithAVeryLongNameIndeed";
+    p.type = "SecurityCapabilitiesOfAVeryLongTypeName";
+    p.value = std::int64_t(42);
+    a.addProperty(1, p);
+    window.document()->setDecoded("hand.bin", "hand.bin", QByteArray(32, '\0'), std::move(r));
+
+    QTreeView* tree = window.structureDock()->view();
+    window.structureDock()->resize(260, 600);
+    QTest::qWait(50);
+    const int treeWidth = tree->viewport()->width();
+    ASSERT_GT(treeWidth, 100);
+    EXPECT_LE(tree->header()->sectionSize(NodeTreeModel::KindColumn), treeWidth * 2 / 5);
+    EXPECT_GE(tree->header()->sectionSize(NodeTreeModel::NameColumn), treeWidth / 2);
+
+    window.document()->selectNode(1);
+    QTreeWidget* props = window.propertiesDock()->view();
+    window.propertiesDock()->resize(300, 600);
+    QTest::qWait(50);
+    const int width = props->viewport()->width();
+    ASSERT_GT(width, 100);
+    EXPECT_LE(props->header()->sectionSize(0), width * 2 / 5);
+    EXPECT_LE(props->header()->sectionSize(2), width / 4);
+    EXPECT_GE(props->header()->sectionSize(1), width / 3);
+    // A short type column keeps its contents' width, not its share.
+    window.document()->selectNode(0);
+    EXPECT_LT(props->header()->sectionSize(2), width / 4);
 }
 
 TEST(MainWindow, ActivatingADiagnosticSelectsItsBytesAndNode) {
