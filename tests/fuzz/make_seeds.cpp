@@ -52,6 +52,77 @@ void robloxModelSeeds(const fs::path& dir) {
     }
 }
 
+// An XML model with a property of every type the XML decoder reads, referents between items,
+// SharedStrings and base64: the roblox_model_xml target has no writer to make its seeds.
+void robloxXmlSeeds(const fs::path& dir) {
+    const std::string model = R"(<roblox xmlns:xmime="http://www.w3.org/2005/05/xmlmime" version="4">
+<External>null</External><External>nil</External>
+<Item class="Model" referent="RBX0">
+<Properties>
+<string name="Name">Seed</string>
+<Ref name="PrimaryPart">RBX1</Ref>
+<OptionalCoordinateFrame name="WorldPivotData"><CFrame><X>1</X><Y>2</Y><Z>3</Z><R00>1</R00><R01>0</R01><R02>0</R02><R10>0</R10><R11>1</R11><R12>0</R12><R20>0</R20><R21>0</R21><R22>1</R22></CFrame></OptionalCoordinateFrame>
+<BinaryString name="AttributesSerialize">AQAAAAQAAABTZWVkAwAAAAAAAADwPw==</BinaryString>
+<SecurityCapabilities name="Capabilities">3</SecurityCapabilities>
+<UniqueId name="UniqueId">44b188dace632b4702e9c68d004815fc</UniqueId>
+</Properties>
+<Item class="Part" referent="RBX1">
+<Properties>
+<string name="Name">Block</string>
+<bool name="Anchored">true</bool>
+<CoordinateFrame name="CFrame"><X>0</X><Y>5</Y><Z>0</Z><R00>1</R00><R01>0</R01><R02>0</R02><R10>0</R10><R11>1</R11><R12>0</R12><R20>0</R20><R21>0</R21><R22>1</R22></CoordinateFrame>
+<Vector3 name="size"><X>4</X><Y>1.2</Y><Z>2</Z></Vector3>
+<Color3uint8 name="Color3uint8">4288914085</Color3uint8>
+<Color3 name="Color"><R>1</R><G>0.5</G><B>0</B></Color3>
+<int name="BrickColor">194</int>
+<BrickColor name="BrickColorOld">21</BrickColor>
+<token name="shape">1</token>
+<float name="Transparency">0.25</float>
+<double name="Mass">1.5</double>
+<int64 name="SourceAssetId">-1</int64>
+<PhysicalProperties name="CustomPhysicalProperties"><CustomPhysics>true</CustomPhysics><Density>0.7</Density><Friction>0.3</Friction><Elasticity>0.5</Elasticity><FrictionWeight>1</FrictionWeight><ElasticityWeight>1</ElasticityWeight><AcousticAbsorption>1</AcousticAbsorption></PhysicalProperties>
+<Faces name="Faces"><faces>63</faces></Faces>
+<Axes name="Axes"><axes>7</axes></Axes>
+<Ray name="Ray"><origin><X>0</X><Y>0</Y><Z>0</Z></origin><direction><X>0</X><Y>-1</Y><Z>0</Z></direction></Ray>
+<Vector3int16 name="Cell"><X>1</X><Y>-2</Y><Z>3</Z></Vector3int16>
+<SharedString name="PhysicsData">k8Shp5lQ6w0uEm0yNPnT0A==</SharedString>
+<ProtectedString name="Source"><![CDATA[print("seed")]]></ProtectedString>
+<BinaryString name="Tags">YQBi</BinaryString>
+</Properties>
+<Item class="SpecialMesh" referent="RBX2">
+<Properties>
+<Content name="MeshId"><url>rbxassetid://1</url></Content>
+<Content name="TextureId"><null></null></Content>
+<ContentId name="MeshContent"><uri>rbxassetid://2</uri></ContentId>
+<Vector3 name="Scale"><X>1</X><Y>1</Y><Z>1</Z></Vector3>
+</Properties>
+</Item>
+</Item>
+<Item class="Frame" referent="RBX3">
+<Properties>
+<UDim2 name="Size"><XS>0.5</XS><XO>10</XO><YS>1</YS><YO>-4</YO></UDim2>
+<UDim name="PaddingTop"><S>0</S><O>2</O></UDim>
+<Vector2 name="AnchorPoint"><X>0.5</X><Y>0.5</Y></Vector2>
+<Vector2int16 name="Offset"><X>-3</X><Y>7</Y></Vector2int16>
+<Rect2D name="SliceCenter"><min><X>1</X><Y>2</Y></min><max><X>3</X><Y>4</Y></max></Rect2D>
+<NumberSequence name="Transparency">0 0 0 0.5 1 0.2 1 0 0 </NumberSequence>
+<ColorSequence name="Color">0 1 0 0 0 1 0 0 1 0 </ColorSequence>
+<NumberRange name="Lifetime">1 2 </NumberRange>
+<Font name="FontFace"><Family><url>rbxasset://fonts/families/SourceSansPro.json</url></Family><Weight>400</Weight><Style>Normal</Style><CachedFaceId><url>rbxasset://fonts/SourceSansPro-Regular.ttf</url></CachedFaceId></Font>
+<NetAssetRef name="Asset">k8Shp5lQ6w0uEm0yNPnT0A==</NetAssetRef>
+<Ref name="NextSelectionUp">RBX1</Ref>
+<Ref name="NextSelectionDown">null</Ref>
+</Properties>
+</Item>
+</Item>
+<SharedStrings>
+<SharedString md5="k8Shp5lQ6w0uEm0yNPnT0A==">AAECAwQFBgcICQ==</SharedString>
+</SharedStrings>
+</roblox>
+)";
+    save(dir, "types.rbxmx", Bytes(model.begin(), model.end()));
+}
+
 Asset renamed(Asset asset, const char* meshName) {
     asset.meshes.at(0).name = meshName;
     return asset;
@@ -97,6 +168,7 @@ int main(int argc, char** argv) {
     const fs::path root = argv[1];
     fileMeshSeeds(root / "roblox_mesh");
     robloxModelSeeds(root / "roblox_model");
+    robloxXmlSeeds(root / "roblox_model_xml");
     secondLifeSeeds(root / "secondlife");
     unigineSeeds(root / "unigine");
     return 0;

@@ -23,7 +23,7 @@ add_corpus() {  # add_corpus TARGET SUBDIR...
   local t="$1"; shift
   for d in "$@"; do
     [ -d "$corpus/$d" ] || continue
-    find "$corpus/$d" -type f ! -name '*.md' ! -name '*.png' -size -2M -exec cp -t "$seeds/$t" {} + 2>/dev/null || true
+    find "$corpus/$d" -type f ! -name '*.md' ! -name '*.png' -size -2M -exec cp --backup=numbered -t "$seeds/$t" {} + 2>/dev/null || true
   done
 }
 for t in roblox_mesh roblox_model roblox_model_xml secondlife unigine any; do mkdir -p "$seeds/$t"; done
@@ -36,7 +36,12 @@ if [ -d "$corpus" ]; then
 else
   echo "run_fuzz: ../shared/corpus is absent; seeding from generated files only"
 fi
-cp -r "$seeds"/roblox_mesh/. "$seeds"/roblox_model/. "$seeds"/secondlife/. "$seeds"/unigine/. "$seeds/any/" 2>/dev/null || true
+# The project's own broken inputs (tests/data/broken), made by its writers plus byte surgery.
+for t in roblox_mesh roblox_model roblox_model_xml secondlife unigine; do
+  [ -d "$here/tests/data/broken/$t" ] && cp --backup=numbered "$here/tests/data/broken/$t"/* "$seeds/$t/" 2>/dev/null || true
+done
+cp -r --backup=numbered "$seeds"/roblox_mesh/. "$seeds"/roblox_model/. "$seeds"/roblox_model_xml/. "$seeds"/secondlife/. \
+  "$seeds"/unigine/. "$seeds/any/" 2>/dev/null || true
 
 mkdir -p "$build/artifacts" "$build/work"
 status=0
