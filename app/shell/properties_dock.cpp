@@ -1,19 +1,17 @@
 // The properties dock (see properties_dock.h).
 #include "properties_dock.h"
 
-#include <QEvent>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
 #include <QPixmap>
 #include <QTreeWidget>
 #include <QtMath>
-#include <algorithm>
 #include <cmath>
 #include <variant>
 
 #include "asset_document.h"
+#include "column_fitter.h"
 #include "qt_strings.h"
 #include "roblox_property_format.h"
 
@@ -106,27 +104,11 @@ PropertiesDock::PropertiesDock(QWidget* parent) : QDockWidget(tr("Properties"), 
     view_->setAlternatingRowColors(true);
     view_->setUniformRowHeights(false);
     view_->setRootIsDecorated(true);
-    // Names and types take what they need up to a share of the width (fitColumns), values the
-    // rest: a Part's long names (BottomSurfaceInput) and types (SecurityCapabilities) sized to
-    // their contents left its values a few pixels in a dock of the default width.
-    view_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
-    view_->header()->setSectionResizeMode(1, QHeaderView::Stretch);
-    view_->header()->setSectionResizeMode(2, QHeaderView::Interactive);
-    view_->header()->setStretchLastSection(false);
-    view_->installEventFilter(this);
+    // Names take what they need up to 2/5 of the width, types up to 1/4, values the rest: a
+    // Part's long names (BottomSurfaceInput) and types (SecurityCapabilities) sized to their
+    // contents left its values a few pixels in a dock of the default width.
+    columns_ = new ColumnFitter(view_, 1, {{0, 0.4}, {2, 0.25}});
     setWidget(view_);
-}
-
-bool PropertiesDock::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == view_ && event->type() == QEvent::Resize) fitColumns();
-    return QDockWidget::eventFilter(watched, event);
-}
-
-void PropertiesDock::fitColumns() {
-    const QAbstractItemView* items = view_;  // QTreeView hides its sizeHintForColumn
-    const int width = view_->viewport()->width();
-    view_->header()->resizeSection(0, std::min(items->sizeHintForColumn(0), width * 2 / 5));
-    view_->header()->resizeSection(2, std::min(items->sizeHintForColumn(2), width / 4));
 }
 
 void PropertiesDock::setDocument(AssetDocument* document) {
@@ -262,7 +244,7 @@ void PropertiesDock::rebuild() {
         row(file, tr("Byte ranges"), QLocale().toString(qulonglong(a.byteMap.size())));
         row(file, tr("Warnings"), QString::number(a.warningCount()));
         view_->expandAll();
-        fitColumns();
+        columns_->fit();
         return;
     }
     const Node& n = a.nodes[std::size_t(node)];
@@ -319,7 +301,7 @@ void PropertiesDock::rebuild() {
         for (const Property& p : properties) addProperty(props, p);
     }
     view_->expandToDepth(0);
-    fitColumns();
+    columns_->fit();
 }
 
 }  // namespace meshscope::shell

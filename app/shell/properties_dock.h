@@ -15,6 +15,7 @@ struct Property;
 namespace meshscope::shell {
 
 class AssetDocument;
+class ColumnFitter;
 
 class PropertiesDock : public QDockWidget {
     Q_OBJECT
@@ -26,17 +27,13 @@ public:
     // The text a property value shows (also used for copying); exposed for tests.
     static QString valueText(const Property& property);
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-
 private:
     void rebuild();
-    // Property and type columns at most 2/5 and 1/4 of the width, the value column the rest.
-    void fitColumns();
     void addProperty(QTreeWidgetItem* parent, const Property& property);
 
     AssetDocument* document_ = nullptr;
     QTreeWidget* view_ = nullptr;
+    ColumnFitter* columns_ = nullptr;
 };
 
 }  // namespace meshscope::shell

@@ -1,17 +1,15 @@
 // The structure dock (see structure_dock.h).
 #include "structure_dock.h"
 
-#include <QEvent>
-#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <algorithm>
 
 #include "asset_document.h"
+#include "column_fitter.h"
 #include "node_tree_model.h"
 
 namespace meshscope::shell {
@@ -38,11 +36,11 @@ StructureDock::StructureDock(QWidget* parent) : QDockWidget(tr("Structure"), par
     layout->addWidget(filter_);
     layout->addWidget(view_);
     setWidget(body);
-    // Names take what the kinds leave (fitKindColumn): sized to their contents, kinds such as
-    // NonReplicatedCSGDictionaryService left nested names a few letters in a dock of the
-    // default width.
-    view_->header()->setStretchLastSection(false);
-    view_->installEventFilter(this);
+    // Kinds take what they need up to 2/5 of the width, names the rest: sized to their
+    // contents, kinds such as NonReplicatedCSGDictionaryService left nested names a few letters
+    // in a dock of the default width.
+    columns_ =
+        new ColumnFitter(view_, NodeTreeModel::NameColumn, {{NodeTreeModel::KindColumn, 0.4}});
 
     proxy_ = new QSortFilterProxyModel(this);
     proxy_->setRecursiveFilteringEnabled(true);
@@ -68,29 +66,12 @@ void StructureDock::setDocument(AssetDocument* document) {
     auto expandTop = [this]() {
         view_->collapseAll();
         view_->expandToDepth(1);
-        view_->header()->setSectionResizeMode(NodeTreeModel::NameColumn, QHeaderView::Stretch);
-        view_->header()->setSectionResizeMode(NodeTreeModel::KindColumn,
-                                              QHeaderView::Interactive);
-        fitKindColumn();
+        columns_->fit();
     };
     connect(document_, &AssetDocument::assetChanged, this, expandTop);
     connect(document_, &AssetDocument::selectionChanged, this,
             [this](int node, quint64, quint64) { onDocumentSelection(node); });
     expandTop();
-}
-
-bool StructureDock::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == view_ && event->type() == QEvent::Resize) fitKindColumn();
-    return QDockWidget::eventFilter(watched, event);
-}
-
-void StructureDock::fitKindColumn() {
-    if (view_->header()->count() <= NodeTreeModel::KindColumn) return;  // no model yet
-    const QAbstractItemView* items = view_;  // QTreeView hides its sizeHintForColumn
-    view_->header()->resizeSection(
-        NodeTreeModel::KindColumn,
-        std::min(items->sizeHintForColumn(NodeTreeModel::KindColumn),
-                 view_->viewport()->width() * 2 / 5));
 }
 
 void StructureDock::onFilterTextChanged(const QString& text) {

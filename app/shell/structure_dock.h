@@ -16,6 +16,7 @@ class QTreeView;
 namespace meshscope::shell {
 
 class AssetDocument;
+class ColumnFitter;
 class NodeTreeModel;
 
 class StructureDock : public QDockWidget {
@@ -36,12 +37,7 @@ public:
     // The text the tree is filtered by now.
     QString appliedFilter() const;
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-
 private:
-    // The kind column as wide as its visible rows need, at most 2/5 of the width.
-    void fitKindColumn();
     void onDocumentSelection(int node);
     void onViewSelection();
     void onFilterTextChanged(const QString& text);
@@ -53,6 +49,7 @@ private:
     QTreeView* view_ = nullptr;
     QLineEdit* filter_ = nullptr;
     QTimer* filterTimer_ = nullptr;
+    ColumnFitter* columns_ = nullptr;
     QString applied_;  // the filter the proxy holds
     bool syncing_ = false;
 };
