@@ -39,7 +39,8 @@ int probe(ByteSpan b) {
     // By signature only: Roblox FileMesh shares the .mesh extension (it starts with "version ").
     const std::uint32_t s = leadingSignature(b);
     if (s == unigine::kMeshSignature || s == unigine::kSkinnedMeshSignature ||
-        s == unigine::kAnimationSignature || s == signature("mr02"))
+        s == unigine::kAnimationSignature || s == signature("mr02") || s == signature("ms10") ||
+        s == signature("ms11") || s == signature("ms14"))
         return 100;
     if (isOtherUnigineSignature(b)) return 60;
     return 0;
@@ -52,6 +53,9 @@ void decode(DecodeContext& ctx) {
     if (s == unigine::kSkinnedMeshSignature) return unigine::decodeSkinnedMesh(ctx);
     if (s == unigine::kAnimationSignature) return unigine::decodeAnimation(ctx);
     if (s == signature("mr02")) return unigine::decodeMeshMr02(ctx);
+    if (s == signature("ms10")) return unigine::decodeMeshV2(ctx, 10);
+    if (s == signature("ms11")) return unigine::decodeMeshV2(ctx, 11);
+    if (s == signature("ms14")) return unigine::decodeMeshV2(ctx, 14);
 
     Asset& a = ctx.asset();
     // decodeAs() can force this decoder onto any bytes.
@@ -69,8 +73,8 @@ void decode(DecodeContext& ctx) {
     auto scope = ctx.scope("header");
     ctx.fail(0, "unsupported-version",
              std::string(animation ? "Unigine animation" : "Unigine mesh") + " version " + version +
-                 " is not supported (only mi08 .mesh, ms08 .smesh, as08 .sanim and mr02 .mesh are "
-                 "decoded)");
+                 " is not supported (only mi08, mr02, ms10, ms11 and ms14 .mesh, ms08 .smesh and "
+                 "as08 .sanim are decoded)");
 }
 
 }  // namespace
