@@ -418,6 +418,125 @@ void readBindPose(DecodeContext& ctx, ByteReader& r, BoneTable& bones, int root)
     (void)root;
 }
 
+// Animation names (after the bone table): a compact count, then one name each.
+std::vector<std::string> readAnimationNames(DecodeContext& ctx, ByteReader& r, int header) {
+    auto s = ctx.scope("animations");
+    const std::size_t at = r.pos();
+    const std::size_t n = r.checkCount(readCount2(r, "animation count"), 1, "animations");
+    ctx.asset().addProperty(
+        header, {"animationCount", "int32", std::int64_t(n), r.offsetOf(at), r.pos() - at});
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < n; ++i) names.push_back(readName2(r, "animation name"));
+    map(ctx, r, at, RangeKind::Field, "animations", header);
+    return names;
+}
+
+// One animation block: the animated bones (compact count + a short bone index each), the
+// quantization ranges (position min xyz, position size xyz, scale min xyz, scale size xyz), a
+// flags byte, a compact frame count, then per frame and animated bone a change mask and the
+// components it names: bits 0..2 position x, y, z (unsigned short over the position range),
+// bit 3 the rotation (four shorts / 32767, xyzw), bits 4..6 scale x, y, z (unsigned short over
+// the scale range). A component left out keeps its value from the previous frame.
+void readAnimationBlock(DecodeContext& ctx, ByteReader& r, const BoneTable& bones,
+                        const std::string& name, int root, int skeleton) {
+    Asset& a = ctx.asset();
+    const std::size_t start = r.pos();
+    const int node = a.addNode(name, "animation", root);
+    std::size_t at = r.pos();
+    const std::size_t n = r.checkCount(readCount2(r, "animated bone count"), 2, "animated bones");
+    std::vector<std::int16_t> boneIndex;
+    r.readArray(boneIndex, n, "animated bone indices");
+    map(ctx, r, at, RangeKind::Array, "bones", node);
+    a.addProperty(node, {"animatedBones", "int32", std::int64_t(n), r.offsetOf(at), r.pos() - at});
+    at = r.pos();
+    float q[12];
+    for (float& f : q) f = r.f32("quantization ranges");
+    map(ctx, r, at, RangeKind::Field, "ranges", node);
+    a.addProperty(node, {"positionMin", "Vector3", Vec3{q[0], q[1], q[2]}, r.offsetOf(at), 12});
+    a.addProperty(node,
+                  {"positionSize", "Vector3", Vec3{q[3], q[4], q[5]}, r.offsetOf(at + 12), 12});
+    a.addProperty(node, {"scaleMin", "Vector3", Vec3{q[6], q[7], q[8]}, r.offsetOf(at + 24), 12});
+    a.addProperty(node,
+                  {"scaleSize", "Vector3", Vec3{q[9], q[10], q[11]}, r.offsetOf(at + 36), 12});
+    at = r.pos();
+    const std::uint8_t flags = r.u8("animation flags");
+    a.addProperty(node, {"flags", "uint8", std::int64_t(flags), r.offsetOf(at), 1});
+    map(ctx, r, at, RangeKind::Field, "flags", node);
+    at = r.pos();
+    // Smallest frame: one mask byte per animated bone.
+    const std::size_t frames =
+        r.checkCount(readCount2(r, "frame count"), std::max<std::size_t>(n, 1), "frames");
+    a.addProperty(node,
+                  {"frameCount", "int32", std::int64_t(frames), r.offsetOf(at), r.pos() - at});
+    map(ctx, r, at, RangeKind::Field, "frameCount", node);
+
+    Animation anim;
+    anim.name = name;
+    anim.frameCount = static_cast<std::uint32_t>(frames);
+    anim.skeleton = skeleton;
+    anim.tracks.resize(n);
+    std::size_t badBones = 0, incomplete = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        const int b = boneIndex[k];
+        if (b < 0 || std::size_t(b) >= bones.names.size()) {
+            ++badBones;
+            anim.tracks[k].bone = "bone " + std::to_string(b);
+        } else {
+            anim.tracks[k].bone = bones.names[b];
+        }
+        anim.tracks[k].positions.resize(frames);
+        anim.tracks[k].rotations.resize(frames);
+        anim.tracks[k].scales.resize(frames);
+    }
+    if (badBones)
+        ctx.warn(r.offsetOf(start), "bad-bone-index",
+                 std::to_string(badBones) + " animated bones name a bone past the " +
+                     std::to_string(bones.names.size()) + " bones");
+    // Current quantized values per animated bone: position, rotation, scale.
+    struct State {
+        std::uint16_t p[3] = {0, 0, 0};
+        std::int16_t q[4] = {0, 0, 0, 32767};
+        std::uint16_t s[3] = {0, 0, 0};
+    };
+    std::vector<State> state(n);
+    for (std::size_t f = 0; f < frames; ++f) {
+        if ((f & 63) == 0) ctx.checkCancel(r.offset());
+        const std::size_t frameStart = r.pos();
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::uint8_t mask = r.u8("change mask");
+            if (f == 0 && mask != 0x7f) ++incomplete;
+            State& st = state[k];
+            for (int c = 0; c < 3; ++c)
+                if (mask & (1u << c)) st.p[c] = r.u16("position");
+            if (mask & 8)
+                for (int c = 0; c < 4; ++c) st.q[c] = r.i16("rotation");
+            for (int c = 0; c < 3; ++c)
+                if (mask & (16u << c)) st.s[c] = r.u16("scale");
+            BoneTrack& t = anim.tracks[k];
+            t.positions[f] = {q[0] + st.p[0] / 65535.0f * q[3], q[1] + st.p[1] / 65535.0f * q[4],
+                              q[2] + st.p[2] / 65535.0f * q[5]};
+            t.rotations[f] = {st.q[0] / 32767.0f, st.q[1] / 32767.0f, st.q[2] / 32767.0f,
+                              st.q[3] / 32767.0f};
+            t.scales[f] = {q[6] + st.s[0] / 65535.0f * q[9], q[7] + st.s[1] / 65535.0f * q[10],
+                           q[8] + st.s[2] / 65535.0f * q[11]};
+        }
+        if (r.mapped() && r.pos() > frameStart)
+            ctx.mapRange(r.offsetOf(frameStart), r.pos() - frameStart, RangeKind::Record,
+                         "frames[" + std::to_string(f) + "]", node);
+    }
+    if (incomplete)
+        ctx.warn(r.offsetOf(start), "incomplete-first-frame",
+                 std::to_string(incomplete) +
+                     " bones do not store every component in frame 0; the missing ones start at "
+                     "the range minimum and the identity rotation");
+    map(ctx, r, start, RangeKind::Chunk, "animation", node);
+    a.nodes[node].offset = r.offsetOf(start);
+    a.nodes[node].length = r.pos() - start;
+    a.linksOf(node).animation = static_cast<int>(a.animations.size());
+    a.animations.push_back(std::move(anim));
+    ctx.progress(double(r.pos()) / double(r.size()));
+}
+
 }  // namespace
 
 // Bone table of UNIGINE 2: compact count, then per bone a name and a short parent.
@@ -482,16 +601,8 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
         r.fail("unsupported-version",
                "ms14 meshes with bones are not decoded (no such file was available to establish "
                "where the bind pose is stored)");
-    if (version < 14) {
-        const std::size_t at = r.pos();
-        const std::size_t n = readCount2(r, "animation count");
-        a.addProperty(header,
-                      {"animationCount", "int32", std::int64_t(n), r.offsetOf(at), r.pos() - at});
-        map(ctx, r, at, RangeKind::Field, "animationCount", header);
-        if (n)
-            r.failAt(at, "unsupported-version",
-                     "animations embedded in an " + sig + " mesh are not decoded");
-    }
+    std::vector<std::string> animations;
+    if (version < 14) animations = readAnimationNames(ctx, r, header);
     std::size_t surfaceCount;
     {
         const std::size_t at = r.pos();
@@ -561,6 +672,10 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
 
     if (boneCount) readBindPose(ctx, r, bones, root);
     const int skeleton = boneCount ? static_cast<int>(a.skeletons.size()) - 1 : -1;
+    for (std::size_t i = 0; i < animations.size(); ++i) {
+        auto s = ctx.scope("animations[" + std::to_string(i) + "]");
+        readAnimationBlock(ctx, r, bones, animations[i], root, skeleton);
+    }
 
     // Computed bounds over every surface's coordinates, checked against the header.
     Bounds all;
@@ -685,6 +800,41 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
             ctx.warn(version >= 14 ? 5 : 4, "bounds-mismatch",
                      "the bounding box in the header does not match the vertices");
     }
+    mapTrailingBytes(ctx, r, "the end signature");
+}
+
+}  // namespace meshscope::unigine
+
+namespace meshscope::unigine {
+
+// an10 .anim: the mesh header's bounds (unused: the real files hold ±1e9 and radius -1), the
+// bone table, the animation names, the signature again, the bind pose, the animation blocks and
+// the signature at the end.
+void decodeAnimationV2(DecodeContext& ctx) {
+    Asset& a = ctx.asset();
+    ByteReader r(ctx, ctx.bytes());
+    const FileStart file = readSignature(ctx, r, "Unigine animation", "an10", RangeKind::Header);
+    const int root = file.root, header = file.header;
+    std::vector<std::string> animations;
+    BoneTable bones;
+    {
+        auto hs = ctx.scope("header");
+        readBounds(ctx, r, header, "bounds");
+        bones = readBonesV2(ctx, r, root, header);
+        animations = readAnimationNames(ctx, r, header);
+        a.nodes[header].length = r.pos();
+        expectSignature(ctx, r, "an10", header, "signature after the headers");
+    }
+    int skeleton = -1;
+    if (!bones.names.empty()) {
+        readBindPose(ctx, r, bones, root);
+        skeleton = static_cast<int>(a.skeletons.size()) - 1;
+    }
+    for (std::size_t i = 0; i < animations.size(); ++i) {
+        auto s = ctx.scope("animations[" + std::to_string(i) + "]");
+        readAnimationBlock(ctx, r, bones, animations[i], root, skeleton);
+    }
+    expectSignature(ctx, r, "an10", root, "signature at the end");
     mapTrailingBytes(ctx, r, "the end signature");
 }
 

@@ -175,3 +175,65 @@ TEST(Unigine2Corpus, ActorSkeletonStandsUpright) {
     EXPECT_GT(s.bones[toe].world.at(2, 3), -0.05f);
     EXPECT_EQ(s.bones[s.find("root")].parent, -1);
 }
+
+TEST(Unigine2Corpus, AnimationsDecodeAndStartAtTheirBindPose) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto dir = corpus / "unigine";
+    if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "SKIPPED: no corpus/unigine";
+    // Names and frame counts read off the files (the name after the bone table, the compact
+    // frame count after the 48 bytes of quantization ranges).
+    const std::map<std::string, std::pair<std::string, std::uint32_t>> expected = {
+        {"walk_fwd.anim", {"walk_fwd", 26}},
+        {"idle.anim", {"idle", 56}},
+        {"agent_walk.anim", {"agent_walk", 26}},
+    };
+    std::size_t files = 0;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+        if (!e.is_regular_file() || e.path().extension() != ".anim") continue;
+        ++files;
+        SCOPED_TRACE(e.path().string());
+        const auto bytes = test::readFile(e.path());
+        const DecodeResult r = decodeBytes(bytes);
+        ASSERT_TRUE(r.ok()) << r.error->toString();
+        EXPECT_EQ(r.asset.version, "an10");
+        EXPECT_EQ(r.asset.warningCount(), 0u);
+        std::uint64_t end = 0;
+        for (const auto& range : r.asset.byteMap.ranges()) {
+            EXPECT_NE(range.kind, RangeKind::Unparsed) << range.offset;
+            end = std::max(end, range.end());
+        }
+        EXPECT_EQ(end, bytes.size());
+        ASSERT_EQ(r.asset.animations.size(), 1u);
+        ASSERT_EQ(r.asset.skeletons.size(), 1u);
+        const Animation& anim = r.asset.animations[0];
+        const Skeleton& skel = r.asset.skeletons[0];
+        const auto it = expected.find(e.path().filename().string());
+        if (it != expected.end()) {
+            EXPECT_EQ(anim.name, it->second.first);
+            EXPECT_EQ(anim.frameCount, it->second.second);
+        }
+        EXPECT_EQ(anim.tracks.size(), skel.bones.size());
+        // Every rotation is a unit quaternion (four shorts / 32767), and the root's first frame
+        // is the root's bind pose (both stored independently: floats vs quantized shorts).
+        for (const BoneTrack& t : anim.tracks) {
+            ASSERT_EQ(t.rotations.size(), anim.frameCount);
+            for (const Vec4& q : t.rotations)
+                EXPECT_NEAR(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w, 1, 1e-3) << t.bone;
+        }
+        const int rootBone = skel.find("root");
+        ASSERT_GE(rootBone, 0);
+        const BoneTrack* rootTrack = nullptr;
+        for (const BoneTrack& t : anim.tracks)
+            if (t.bone == "root") rootTrack = &t;
+        ASSERT_NE(rootTrack, nullptr);
+        const Mat4& bind = skel.bones[rootBone].world;
+        EXPECT_NEAR(rootTrack->positions[0].x, bind.at(0, 3), 1e-3);
+        EXPECT_NEAR(rootTrack->positions[0].y, bind.at(1, 3), 1e-3);
+        EXPECT_NEAR(rootTrack->positions[0].z, bind.at(2, 3), 1e-3);
+        const float bindScale =
+            std::sqrt(bind.at(0, 0) * bind.at(0, 0) + bind.at(1, 0) * bind.at(1, 0) +
+                      bind.at(2, 0) * bind.at(2, 0));
+        EXPECT_NEAR(rootTrack->scales[0].x, bindScale, 1e-3);
+    }
+    EXPECT_GE(files, 3u);
+}
