@@ -47,15 +47,18 @@ void robloxModelSeeds(const fs::path& dir) {
         RobloxModelWriteOptions options;
         options.compression = compression;
         const std::string suffix = std::to_string(int(compression)) + ".rbxm";
-        if (auto r = writeRobloxModel(types, options); r.ok()) save(dir, "types-" + suffix, r.bytes);
-        if (auto r = writeRobloxModel(place, options); r.ok()) save(dir, "place-" + suffix, r.bytes);
+        if (auto r = writeRobloxModel(types, options); r.ok())
+            save(dir, "types-" + suffix, r.bytes);
+        if (auto r = writeRobloxModel(place, options); r.ok())
+            save(dir, "place-" + suffix, r.bytes);
     }
 }
 
 // An XML model with a property of every type the XML decoder reads, referents between items,
 // SharedStrings and base64: the roblox_model_xml target has no writer to make its seeds.
 void robloxXmlSeeds(const fs::path& dir) {
-    const std::string model = R"(<roblox xmlns:xmime="http://www.w3.org/2005/05/xmlmime" version="4">
+    const std::string model =
+        R"(<roblox xmlns:xmime="http://www.w3.org/2005/05/xmlmime" version="4">
 <External>null</External><External>nil</External>
 <Item class="Model" referent="RBX0">
 <Properties>
@@ -134,7 +137,8 @@ void secondLifeSeeds(const fs::path& dir) {
     Asset skinned = renamed(makeSkinnedCylinder(3, 3, 5), "high_lod");
     SecondLifeWriteOptions options;
     options.llsdHeader = true;
-    if (auto r = writeSecondLifeMesh(skinned, options); r.ok()) save(dir, "skinned.llmesh", r.bytes);
+    if (auto r = writeSecondLifeMesh(skinned, options); r.ok())
+        save(dir, "skinned.llmesh", r.bytes);
 }
 
 void unigineSeeds(const fs::path& dir) {
@@ -156,6 +160,13 @@ void unigineSeeds(const fs::path& dir) {
     }
     skinned.animations.push_back(anim);
     if (auto r = writeUnigineAnimation(skinned, 0); r.ok()) save(dir, "bend.sanim", r.bytes);
+    // UNIGINE 2: static meshes in each decoded version, the skinned tube with its animation
+    // embedded (ms11), and the animation alone (an10).
+    for (const char* v : {"ms10", "ms11", "ms14"})
+        if (auto r = writeUnigine2Mesh(makeUvSphere(4, 6), v); r.ok())
+            save(dir, std::string("sphere_") + v + ".mesh", r.bytes);
+    if (auto r = writeUnigine2Mesh(skinned, "ms11"); r.ok()) save(dir, "tube_ms11.mesh", r.bytes);
+    if (auto r = writeUnigine2Animation(skinned, 0); r.ok()) save(dir, "bend.anim", r.bytes);
 }
 
 }  // namespace
