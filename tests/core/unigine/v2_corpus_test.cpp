@@ -92,6 +92,30 @@ TEST(Unigine2Corpus, EveryMeshIsConsumedAndAgreesWithItsHeaderBounds) {
                 if (f.x * n.x + f.y * n.y + f.z * n.z > 0) ++agreeing;
             }
             EXPECT_GT(agreeing, triangles * 9 / 10) << m.name;
+            // The tangent follows increasing u, and w × (normal × tangent) increasing v, on
+            // (nearly) every triangle with a proper UV mapping: the handedness is right.
+            ASSERT_EQ(m.tangents.size(), m.vertexCount());
+            std::size_t alongU = 0, alongV = 0, mapped = 0;
+            for (std::size_t t = 0; t + 2 < m.indices.size(); t += 3) {
+                const std::uint32_t i0 = m.indices[t], i1 = m.indices[t + 1], i2 = m.indices[t + 2];
+                const Vec3 e1 = m.positions[i1] - m.positions[i0];
+                const Vec3 e2 = m.positions[i2] - m.positions[i0];
+                const float du1 = m.uv0[i1].x - m.uv0[i0].x, dv1 = m.uv0[i1].y - m.uv0[i0].y;
+                const float du2 = m.uv0[i2].x - m.uv0[i0].x, dv2 = m.uv0[i2].y - m.uv0[i0].y;
+                const float det = du1 * dv2 - du2 * dv1;
+                if (std::fabs(det) < 1e-12f) continue;
+                ++mapped;
+                const Vec3 pu = (e1 * dv2 - e2 * dv1) * (1 / det);
+                const Vec3 pv = (e2 * du1 - e1 * du2) * (1 / det);
+                const Vec4 tg = m.tangents[i0];
+                const Vec3 n = m.normals[i0];
+                const Vec3 b{(n.y * tg.z - n.z * tg.y) * tg.w, (n.z * tg.x - n.x * tg.z) * tg.w,
+                             (n.x * tg.y - n.y * tg.x) * tg.w};
+                if (tg.x * pu.x + tg.y * pu.y + tg.z * pu.z > 0) ++alongU;
+                if (b.x * pv.x + b.y * pv.y + b.z * pv.z > 0) ++alongV;
+            }
+            EXPECT_GE(alongU, mapped * 95 / 100) << m.name;
+            EXPECT_GE(alongV, mapped * 95 / 100) << m.name;
             if (m.skinned()) {
                 ASSERT_GE(m.skeleton, 0);
                 for (const auto& s : m.skin) {
