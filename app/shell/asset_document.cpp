@@ -20,7 +20,17 @@ const Asset& AssetDocument::asset() const {
 void AssetDocument::setDecoded(const QString& filePath, const QString& displayName,
                                QByteArray bytes, DecodeResult result) {
     result_ = std::make_unique<DecodeResult>(std::move(result));
-    bytes_ = std::move(bytes);
+    fileSize_ = bytes.size();
+    inflated_ = result_->innerBytes.has_value();
+    if (inflated_) {
+        // The map indexes the inflated bytes: keep those (one copy, then the result's is freed)
+        // and let the compressed ones go.
+        const Bytes& inner = *result_->innerBytes;
+        bytes_ = QByteArray(reinterpret_cast<const char*>(inner.data()), qsizetype(inner.size()));
+        result_->innerBytes.reset();
+    } else {
+        bytes_ = std::move(bytes);
+    }
     filePath_ = filePath;
     displayName_ = displayName;
     selectedNode_ = -1;
@@ -32,6 +42,8 @@ void AssetDocument::setDecoded(const QString& filePath, const QString& displayNa
 void AssetDocument::clear() {
     result_.reset();
     bytes_.clear();
+    fileSize_ = 0;
+    inflated_ = false;
     filePath_.clear();
     displayName_.clear();
     selectedNode_ = -1;

@@ -22,14 +22,21 @@ public:
     // Valid while hasAsset(); an empty Asset otherwise.
     const Asset& asset() const;
     const DecodeResult* result() const { return result_.get(); }
-    // The file exactly as read (the hex view shows these bytes; byte-map offsets index them).
+    // The bytes the byte map describes and the hex view shows: the file as read, or for a
+    // gzip-wrapped file its inflated contents (DecodeResult::innerBytes), which every offset of
+    // the map and the diagnostics refers to.
     const QByteArray& bytes() const { return bytes_; }
+    // The size of the file as read (the compressed size of a gzip-wrapped file).
+    qint64 fileSize() const { return fileSize_; }
+    // True when bytes() are the inflated contents of a gzip-wrapped file.
+    bool inflated() const { return inflated_; }
     const ByteMap& byteMap() const { return asset().byteMap; }
     // Where the bytes came from ("" for the built-in sample) and the name to show.
     const QString& filePath() const { return filePath_; }
     const QString& displayName() const { return displayName_; }
 
     // Replaces the document (emits assetChanged, then selectionChanged with nothing selected).
+    // `bytes` are the file as read; when `result` carries innerBytes, those are kept instead.
     void setDecoded(const QString& filePath, const QString& displayName, QByteArray bytes,
                     DecodeResult result);
     void clear();
@@ -53,6 +60,8 @@ private:
 
     std::unique_ptr<DecodeResult> result_;
     QByteArray bytes_;
+    qint64 fileSize_ = 0;
+    bool inflated_ = false;
     QString filePath_;
     QString displayName_;
     int selectedNode_ = -1;

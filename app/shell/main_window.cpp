@@ -472,7 +472,9 @@ void MainWindow::onAssetChanged() {
     setWindowFilePath(document_->filePath());
     QString info = QStringLiteral("%1 %2 · %3")
                        .arg(QString::fromStdString(a.formatName), QString::fromStdString(a.version),
-                            humanSize(document_->bytes().size()));
+                            humanSize(document_->fileSize()));
+    if (document_->inflated())
+        info += tr(" (gzip, %1 inflated)").arg(humanSize(document_->bytes().size()));
     if (const auto w = a.warningCount())
         info += w == 1 ? tr(" · 1 warning") : tr(" · %1 warnings").arg(w);
     fileLabel_->setText(info);

@@ -3,6 +3,7 @@
 #include "main_window.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <QDropEvent>
 #include <QElapsedTimer>
@@ -20,6 +21,8 @@
 
 #include "asset_document.h"
 #include "diagnostics_dock.h"
+#include "hex_dock.h"
+#include "hex_view.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
@@ -40,6 +43,21 @@ namespace {
 QString writeFixture(const std::string& dir, const std::string& name, const Asset& asset,
                      const std::string& version = "4.00") {
     return test::qPath(test::writeFileMeshFixture(dir, name, asset, version));
+}
+
+// `data` as a gzip stream (zlib, windowBits 31).
+std::vector<std::uint8_t> gzipBytes(const std::vector<std::uint8_t>& data) {
+    z_stream zs{};
+    if (deflateInit2(&zs, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
+    std::vector<std::uint8_t> out(deflateBound(&zs, uLong(data.size())) + 32);
+    zs.next_in = const_cast<Bytef*>(data.data());
+    zs.avail_in = uInt(data.size());
+    zs.next_out = out.data();
+    zs.avail_out = uInt(out.size());
+    const int rc = deflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    return rc == Z_STREAM_END ? out : std::vector<std::uint8_t>{};
 }
 
 int countRows(const QAbstractItemModel& model, const QModelIndex& parent = {}) {
@@ -109,6 +127,40 @@ TEST(MainWindow, OpensAGeneratedFileMeshAndShowsItsStructure) {
     EXPECT_TRUE(window.recentFiles().contains(QFileInfo(path).absoluteFilePath()));
 }
 
+// A gzip-wrapped file's byte map indexes the inflated bytes: the document keeps those, and the
+// hex view shows under every range the bytes the decoder read there.
+TEST(MainWindow, GzipWrappedFileShowsTheInflatedBytesTheMapDescribes) {
+    const auto plainPath = test::writeFileMeshFixture("app_gzip", "plain.mesh", makeLodSphere(2));
+    const std::vector<std::uint8_t> plain = test::readFile(plainPath);
+    const std::vector<std::uint8_t> packed = gzipBytes(plain);
+    ASSERT_FALSE(packed.empty());
+    ASSERT_NE(packed.size(), plain.size());
+    const auto packedPath = plainPath.parent_path() / "packed.mesh";
+    test::writeFile(packedPath, packed);
+
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    QString error;
+    ASSERT_TRUE(window.openFileNow(test::qPath(packedPath), &error)) << error.toStdString();
+    AssetDocument* doc = window.document();
+    EXPECT_TRUE(doc->inflated());
+    EXPECT_EQ(doc->fileSize(), qint64(packed.size()));
+    ASSERT_EQ(doc->bytes().size(), qint64(plain.size()));
+    EXPECT_EQ(doc->asset().fileSize, plain.size());
+    EXPECT_TRUE(std::equal(plain.begin(), plain.end(),
+                           reinterpret_cast<const std::uint8_t*>(doc->bytes().constData())));
+
+    // The hex view holds the same bytes: the FileMesh's version line at offset 0, not the gzip
+    // magic 1f 8b.
+    const auto shown = window.hexDock()->hexView()->bytes();
+    ASSERT_EQ(shown.size(), plain.size());
+    EXPECT_TRUE(std::equal(plain.begin(), plain.end(), shown.begin()));
+    EXPECT_EQ(shown[0], std::uint8_t('v'));
+    // Every mapped range lies inside the shown bytes.
+    for (const ByteRange& r : doc->byteMap().ranges()) EXPECT_LE(r.end(), shown.size()) << r.path;
+}
+
 TEST(MainWindow, SelectingATreeRowSelectsTheNodeAndItsBytes) {
     MainWindow window;
     window.setInteractive(false);
@@ -176,8 +228,8 @@ TEST(MainWindow, LongNamesAndTypesLeaveRoomForValuesAndNames) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     DecodeResult r = handMadeResult();
     Asset& a = r.asset;
-    const int service = a.addNode("NonReplicatedCSGDictionaryService",
-                                  "NonReplicatedCSGDictionaryService");
+    const int service =
+        a.addNode("NonReplicatedCSGDictionaryService", "NonReplicatedCSGDictionaryService");
     a.addNode("Handle", "NonReplicatedCSGDictionaryService", service);
     Property p;
     p.name = "BottomSurfaceInputWithAVeryLongNameIndeed";
