@@ -72,20 +72,33 @@ void AssetDocument::selectNode(int node) {
     setSelection(node, offset, length);
 }
 
-void AssetDocument::selectBytes(quint64 offset, quint64 length, int node) {
+int AssetDocument::nodeAt(quint64 offset) const {
     const Asset& a = asset();
-    if (node < 0 || node >= static_cast<int>(a.nodes.size())) {
-        node = -1;
-        // The innermost range with a node: walk the containment stack from the inside out.
-        const std::vector<int> stack = a.byteMap.stackAt(offset);
-        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-            const int owner = a.byteMap.ranges()[static_cast<std::size_t>(*it)].node;
-            if (owner >= 0 && owner < static_cast<int>(a.nodes.size())) {
-                node = owner;
-                break;
-            }
+    const int count = static_cast<int>(a.nodes.size());
+    int best = -1;
+    std::uint64_t bestLength = ~std::uint64_t(0);
+    for (int i = 0; i < count; ++i) {
+        const Node& n = a.nodes[static_cast<std::size_t>(i)];
+        if (n.length > 0 && offset >= n.offset && offset - n.offset < n.length &&
+            n.length < bestLength) {
+            best = i;
+            bestLength = n.length;
         }
     }
+    // The innermost byte-map range with an owner: walk the containment stack from the inside out.
+    const std::vector<int> stack = a.byteMap.stackAt(offset);
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+        const ByteRange& r = a.byteMap.ranges()[static_cast<std::size_t>(*it)];
+        if (r.node >= 0 && r.node < count) {
+            if (r.length < bestLength) best = r.node;
+            break;
+        }
+    }
+    return best;
+}
+
+void AssetDocument::selectBytes(quint64 offset, quint64 length, int node) {
+    if (node < 0 || node >= static_cast<int>(asset().nodes.size())) node = nodeAt(offset);
     setSelection(node, offset, length);
 }
 

@@ -41,6 +41,11 @@ public:
                     DecodeResult result);
     void clear();
 
+    // The innermost node at a byte of bytes(), or -1: the node whose own extent (Node::offset,
+    // length) or node-owned byte-map range covering the byte is shortest. Nodes without offsets
+    // of their own are known only through the byte map.
+    int nodeAt(quint64 offset) const;
+
     int selectedNode() const { return selectedNode_; }
     quint64 selectionOffset() const { return selectionOffset_; }
     quint64 selectionLength() const { return selectionLength_; }
@@ -48,7 +53,7 @@ public:
     // Selects a node and the bytes that describe it (its offset/length; when it has none, the
     // first byte-map range that belongs to it). -1 clears the selection.
     void selectNode(int node);
-    // Selects a byte range; `node` -1 picks the node of the innermost byte-map range there.
+    // Selects a byte range; `node` -1 picks nodeAt(offset).
     void selectBytes(quint64 offset, quint64 length, int node = -1);
 
 signals:

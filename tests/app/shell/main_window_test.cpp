@@ -273,6 +273,26 @@ TEST(MainWindow, ActivatingADiagnosticSelectsItsBytesAndNode) {
     EXPECT_EQ(window.document()->selectedNode(), 1);
 }
 
+// One answer to "which node is at this byte" for the hex cursor, byte selections and diagnostics.
+TEST(AssetDocument, NodeAtIsTheInnermostNodeOfTheByteMapOrOwnExtent) {
+    AssetDocument doc;
+    EXPECT_EQ(doc.nodeAt(0), -1);
+    DecodeResult r = handMadeResult();
+    // The Weld (node 2) has no range of its own in the map but an extent inside the header.
+    r.asset.nodes[2].offset = 4;
+    r.asset.nodes[2].length = 4;
+    doc.setDecoded("hand.bin", "hand.bin", QByteArray(32, '\0'), std::move(r));
+    EXPECT_EQ(doc.nodeAt(0), 0);    // "header", owned by the Model
+    EXPECT_EQ(doc.nodeAt(5), 2);    // the Weld's own 4 bytes lie inside the 16-byte header
+    EXPECT_EQ(doc.nodeAt(17), 1);   // the Handle's record and extent
+    EXPECT_EQ(doc.nodeAt(21), 1);   // "Handle › field"
+    EXPECT_EQ(doc.nodeAt(28), -1);  // unparsed bytes after the Handle
+    EXPECT_EQ(doc.nodeAt(1000), -1);
+    // selectBytes without a node picks the same one.
+    doc.selectBytes(5, 2);
+    EXPECT_EQ(doc.selectedNode(), 2);
+}
+
 TEST(MainWindow, DroppingAFileOpensIt) {
     const QString first = writeFixture("app_drop", "first.mesh", makeUvSphere());
     const QString dropped = writeFixture("app_drop2", "dropped.mesh", makeLodSphere(2));
