@@ -132,27 +132,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         if (!document_->hasAsset()) return;
         const quint64 start = document_->selectionOffset();
         if (offset >= start && offset < start + document_->selectionLength()) return;
-        const Asset& a = document_->asset();
-        // The shortest extent covering the byte: a node's own bytes, or a mapped range's owner
-        // (nodes without offsets of their own are known only through the byte map).
-        int best = -1;
-        std::uint64_t bestLength = ~std::uint64_t(0);
-        for (std::size_t i = 0; i < a.nodes.size(); ++i) {
-            const Node& n = a.nodes[i];
-            if (n.length > 0 && offset >= n.offset && offset - n.offset < n.length &&
-                n.length < bestLength) {
-                best = int(i);
-                bestLength = n.length;
-            }
-        }
-        const std::vector<int> stack = a.byteMap.stackAt(offset);
-        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-            const ByteRange& r = a.byteMap.ranges()[std::size_t(*it)];
-            if (r.node >= 0 && r.node < int(a.nodes.size())) {
-                if (r.length < bestLength) best = r.node;
-                break;
-            }
-        }
+        const int best = document_->nodeAt(offset);
         if (best >= 0 && best != document_->selectedNode()) document_->selectBytes(offset, 0, best);
     });
 
@@ -478,7 +458,9 @@ void MainWindow::onAssetChanged() {
     setWindowFilePath(document_->filePath());
     QString info = QStringLiteral("%1 %2 · %3")
                        .arg(QString::fromStdString(a.formatName), QString::fromStdString(a.version),
-                            humanSize(document_->bytes().size()));
+                            humanSize(document_->fileSize()));
+    if (document_->inflated())
+        info += tr(" (gzip, %1 inflated)").arg(humanSize(document_->bytes().size()));
     if (const auto w = a.warningCount())
         info += w == 1 ? tr(" · 1 warning") : tr(" · %1 warnings").arg(w);
     fileLabel_->setText(info);

@@ -235,8 +235,10 @@ void PropertiesDock::rebuild() {
         row(file, tr("Name"), document_->displayName());
         row(file, tr("Format"), QString::fromStdString(a.formatName));
         row(file, tr("Version"), QString::fromStdString(a.version));
-        row(file, tr("Size"),
-            QLocale().toString(qulonglong(document_->bytes().size())) + tr(" bytes"));
+        row(file, tr("Size"), QLocale().toString(qulonglong(document_->fileSize())) + tr(" bytes"));
+        if (document_->inflated())
+            row(file, tr("Inflated (gzip)"),
+                QLocale().toString(qulonglong(document_->bytes().size())) + tr(" bytes"));
         row(file, tr("Nodes"), QLocale().toString(qulonglong(a.nodes.size())));
         row(file, tr("Meshes"), QLocale().toString(qulonglong(a.meshes.size())));
         if (!a.skeletons.empty()) row(file, tr("Skeletons"), QString::number(a.skeletons.size()));

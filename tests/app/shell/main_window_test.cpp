@@ -3,6 +3,7 @@
 #include "main_window.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <QApplication>
 #include <QDropEvent>
@@ -47,6 +48,21 @@ namespace {
 QString writeFixture(const std::string& dir, const std::string& name, const Asset& asset,
                      const std::string& version = "4.00") {
     return test::qPath(test::writeFileMeshFixture(dir, name, asset, version));
+}
+
+// `data` as a gzip stream (zlib, windowBits 31).
+std::vector<std::uint8_t> gzipBytes(const std::vector<std::uint8_t>& data) {
+    z_stream zs{};
+    if (deflateInit2(&zs, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
+    std::vector<std::uint8_t> out(deflateBound(&zs, uLong(data.size())) + 32);
+    zs.next_in = const_cast<Bytef*>(data.data());
+    zs.avail_in = uInt(data.size());
+    zs.next_out = out.data();
+    zs.avail_out = uInt(out.size());
+    const int rc = deflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    return rc == Z_STREAM_END ? out : std::vector<std::uint8_t>{};
 }
 
 int countRows(const QAbstractItemModel& model, const QModelIndex& parent = {}) {
@@ -116,6 +132,40 @@ TEST(MainWindow, OpensAGeneratedFileMeshAndShowsItsStructure) {
     EXPECT_TRUE(window.recentFiles().contains(QFileInfo(path).absoluteFilePath()));
 }
 
+// A gzip-wrapped file's byte map indexes the inflated bytes: the document keeps those, and the
+// hex view shows under every range the bytes the decoder read there.
+TEST(MainWindow, GzipWrappedFileShowsTheInflatedBytesTheMapDescribes) {
+    const auto plainPath = test::writeFileMeshFixture("app_gzip", "plain.mesh", makeLodSphere(2));
+    const std::vector<std::uint8_t> plain = test::readFile(plainPath);
+    const std::vector<std::uint8_t> packed = gzipBytes(plain);
+    ASSERT_FALSE(packed.empty());
+    ASSERT_NE(packed.size(), plain.size());
+    const auto packedPath = plainPath.parent_path() / "packed.mesh";
+    test::writeFile(packedPath, packed);
+
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    QString error;
+    ASSERT_TRUE(window.openFileNow(test::qPath(packedPath), &error)) << error.toStdString();
+    AssetDocument* doc = window.document();
+    EXPECT_TRUE(doc->inflated());
+    EXPECT_EQ(doc->fileSize(), qint64(packed.size()));
+    ASSERT_EQ(doc->bytes().size(), qint64(plain.size()));
+    EXPECT_EQ(doc->asset().fileSize, plain.size());
+    EXPECT_TRUE(std::equal(plain.begin(), plain.end(),
+                           reinterpret_cast<const std::uint8_t*>(doc->bytes().constData())));
+
+    // The hex view holds the same bytes: the FileMesh's version line at offset 0, not the gzip
+    // magic 1f 8b.
+    const auto shown = window.hexDock()->hexView()->bytes();
+    ASSERT_EQ(shown.size(), plain.size());
+    EXPECT_TRUE(std::equal(plain.begin(), plain.end(), shown.begin()));
+    EXPECT_EQ(shown[0], std::uint8_t('v'));
+    // Every mapped range lies inside the shown bytes.
+    for (const ByteRange& r : doc->byteMap().ranges()) EXPECT_LE(r.end(), shown.size()) << r.path;
+}
+
 TEST(MainWindow, SelectingATreeRowSelectsTheNodeAndItsBytes) {
     MainWindow window;
     window.setInteractive(false);
@@ -183,8 +233,8 @@ TEST(MainWindow, LongNamesAndTypesLeaveRoomForValuesAndNames) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     DecodeResult r = handMadeResult();
     Asset& a = r.asset;
-    const int service = a.addNode("NonReplicatedCSGDictionaryService",
-                                  "NonReplicatedCSGDictionaryService");
+    const int service =
+        a.addNode("NonReplicatedCSGDictionaryService", "NonReplicatedCSGDictionaryService");
     a.addNode("Handle", "NonReplicatedCSGDictionaryService", service);
     Property p;
     p.name = "BottomSurfaceInputWithAVeryLongNameIndeed";
@@ -226,6 +276,26 @@ TEST(MainWindow, ActivatingADiagnosticSelectsItsBytesAndNode) {
     EXPECT_EQ(window.document()->selectionOffset(), 20u);
     EXPECT_EQ(window.document()->selectionLength(), 2u);
     EXPECT_EQ(window.document()->selectedNode(), 1);
+}
+
+// One answer to "which node is at this byte" for the hex cursor, byte selections and diagnostics.
+TEST(AssetDocument, NodeAtIsTheInnermostNodeOfTheByteMapOrOwnExtent) {
+    AssetDocument doc;
+    EXPECT_EQ(doc.nodeAt(0), -1);
+    DecodeResult r = handMadeResult();
+    // The Weld (node 2) has no range of its own in the map but an extent inside the header.
+    r.asset.nodes[2].offset = 4;
+    r.asset.nodes[2].length = 4;
+    doc.setDecoded("hand.bin", "hand.bin", QByteArray(32, '\0'), std::move(r));
+    EXPECT_EQ(doc.nodeAt(0), 0);    // "header", owned by the Model
+    EXPECT_EQ(doc.nodeAt(5), 2);    // the Weld's own 4 bytes lie inside the 16-byte header
+    EXPECT_EQ(doc.nodeAt(17), 1);   // the Handle's record and extent
+    EXPECT_EQ(doc.nodeAt(21), 1);   // "Handle › field"
+    EXPECT_EQ(doc.nodeAt(28), -1);  // unparsed bytes after the Handle
+    EXPECT_EQ(doc.nodeAt(1000), -1);
+    // selectBytes without a node picks the same one.
+    doc.selectBytes(5, 2);
+    EXPECT_EQ(doc.selectedNode(), 2);
 }
 
 TEST(MainWindow, DroppingAFileOpensIt) {
