@@ -116,6 +116,20 @@ Json infoJson(const Asset& asset) {
         const FacsRig& rig = asset.facs.front();
         j["facs"] = {{"controls", rig.columnNames()}, {"bones", rig.boneNames}};
     }
+    if (!asset.animations.empty()) {
+        // Extra keys: every animation, and "frames", the frame count of all of them together.
+        Json animations = Json::array();
+        std::uint64_t frames = 0;
+        for (const auto& a : asset.animations) {
+            animations.push_back({{"name", a.name},
+                                  {"frames", a.frameCount},
+                                  {"tracks", a.tracks.size()},
+                                  {"framesPerSecond", a.framesPerSecond}});
+            frames += a.frameCount;
+        }
+        j["animations"] = animations;
+        j["frames"] = frames;
+    }
     Json warnings = Json::array();
     for (const auto& d : asset.diagnostics)
         if (d.severity != Severity::Info) warnings.push_back(d.toString());
