@@ -134,12 +134,14 @@ void decodeGraphicsV2V4(Builder& b, std::uint32_t version) {
         m.uv0.resize(n);
         m.tangents.resize(n);
         std::size_t oddPadding = 0;
+        Bytes normalIds(n);
         for (std::size_t i = 0; i < n; ++i) {
             const std::uint8_t* p = records.data() + i * size;
             m.positions[i] = {readF32(p), readF32(p + 4), readF32(p + 8)};
             m.normals[i] = {readF32(p + 12), readF32(p + 16), readF32(p + 20)};
             m.colors[i] = {p[24], p[25], p[26], p[27]};
             m.uv0[i] = {readF32(p + 32), readF32(p + 36)};
+            normalIds[i] = p[28];  // 1..6 (u32; the upper bytes are 0)
             m.tangents[i] = {readF32(p + 56), readF32(p + 60), readF32(p + 64), 1.0f};
             for (int k = 40; k < 56 && !oddPadding; ++k) oddPadding += p[k] != 0;
             for (int k = 68; k < 84 && !oddPadding; ++k) oddPadding += p[k] != 0;
@@ -148,6 +150,9 @@ void decodeGraphicsV2V4(Builder& b, std::uint32_t version) {
         if (oddPadding)
             ctx.warn(firstVertexAt, "nonzero-padding",
                      "some vertex records have non-zero bytes where zero padding was expected");
+        // Kept for writers: the id is the face's side, which a diagonal normal cannot tell.
+        b.property(node, "normalIds", "bytes", std::move(normalIds), firstVertexAt + 28,
+                   records.size());
         ctx.mapRange(firstVertexAt, records.size(), RangeKind::Array,
                      "vertices (position, normal, colour, normal id, uv, tangent)", node);
     }
@@ -163,6 +168,8 @@ void decodeGraphicsV2V4(Builder& b, std::uint32_t version) {
         const std::uint32_t count = b.field<std::uint32_t>(r, extra, "count");
         std::vector<std::uint32_t> values;
         r.readArray(values, count, "extra list");
+        b.property(extra, "values", "uint32[]", std::vector<double>(values.begin(), values.end()),
+                   start + 4, std::uint64_t(count) * 4);
         ctx.mapRange(start + 4, std::uint64_t(count) * 4, RangeKind::Array, "values", extra);
         b.asset.nodes[extra].length = r.offset() - start;
     }
@@ -248,8 +255,9 @@ void decodeGraphicsV5(Builder& b) {
             m.colors[i] = {p[0], p[1], p[2], p[3]};
         }
     }
-    matches(idCount, idsAt, "normal ids");
-    (void)ids;
+    if (matches(idCount, idsAt, "normal ids"))
+        b.property(node, "normalIds", "bytes", Bytes(ids.begin(), ids.end()), idsAt + 2,
+                   ids.size());
     if (matches(uvCount, uvAt, "uvs")) {
         m.uv0.resize(n);
         for (std::size_t i = 0; i < n; ++i) {
