@@ -95,12 +95,11 @@ CsgMeshResult decodeCsgMesh(std::span<const std::uint8_t> blob) {
         if (!r.asset.nodes.empty())
             if (auto key = r.asset.property(0, "key"))
                 if (auto* s = std::get_if<std::string>(&key->value)) out.key = *s;
-        out.why = "its MeshData is a CSGK reference (" + out.key +
-                  ") to geometry stored outside this file";
+        out.why = "is a CSGK reference (" + out.key + ") to geometry stored outside this file";
         return out;
     }
     if (!r.ok()) {
-        out.why = "its union blob does not decode: " + r.error->toString();
+        out.why = "does not decode (" + r.error->toString() + ")";
         return out;
     }
     Mesh merged;
@@ -116,7 +115,7 @@ CsgMeshResult decodeCsgMesh(std::span<const std::uint8_t> blob) {
         for (std::uint32_t i : m.indices) merged.indices.push_back(base + i);
     }
     if (merged.indices.empty()) {
-        out.why = "its union blob (" + out.format + ") holds no triangles";
+        out.why = "(" + out.format + ") holds no triangles";
         return out;
     }
     merged.name = "union";
