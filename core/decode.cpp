@@ -21,7 +21,7 @@ const char* version() {
 const std::vector<FormatDecoder>& decoders() {
     static const std::vector<FormatDecoder> all = {
         robloxMeshFormat(),     robloxModelBinaryFormat(), robloxModelXmlFormat(),
-        secondLifeMeshFormat(), unigineFormat(),
+        secondLifeMeshFormat(), unigineFormat(),           robloxCsgFormat(),
     };
     return all;
 }

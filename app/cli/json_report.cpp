@@ -134,6 +134,11 @@ Json infoJson(const Asset& asset) {
     for (const auto& d : asset.diagnostics)
         if (d.severity != Severity::Info) warnings.push_back(d.toString());
     j["warnings"] = warnings;
+    // Notes (Info diagnostics: a CSGK reference, a BLOCK physics blob ...), an added key.
+    Json notes = Json::array();
+    for (const auto& d : asset.diagnostics)
+        if (d.severity == Severity::Info) notes.push_back(d.toString());
+    j["notes"] = notes;
     if (isModel(asset)) {
         std::vector<int> perKind(asset.kinds.size(), 0);
         for (const auto& n : asset.nodes)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,6 +74,10 @@ struct PartInstance {
     Vec3 size;
     Rgba8 color{163, 162, 165, 255};  // Medium stone grey when the part stores no Color
     bool unresolvedMesh = false;      // MeshPart / union written as a box
+    // A union's decoded geometry in the part's own frame (fitted to Size; the CFrame is the
+    // node's), with vertex colours; written instead of the shape when set.
+    std::shared_ptr<const Mesh> mesh;
+    bool vertexColors = false;  // UsePartColor false: the mesh's colours, not `color`
 };
 
 // A node of the exported part tree: a part, or an instance that contains parts (kept so that
@@ -93,7 +98,10 @@ struct PartTree {
 
 // Collects the visible parts (BasePart classes with a CFrame and a size; fully transparent parts
 // are left out) in tree order.
-PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings);
+// Unions get their decoded geometry (MeshData2 / MeshData, else AssetId through
+// `assetFolders`); NegateOperations are left out (they cut other parts, Roblox does not draw them).
+PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
+                      const std::vector<std::string>& assetFolders = {});
 
 // Shapes, their unit meshes (partShapeMesh) and scales (partShapeScale) are roblox_parts.h's.
 // Column-major world transform of a CFrame (rotation and translation).

@@ -125,7 +125,7 @@ public:
         model.buffers.resize(1);
         model.scenes.resize(1);
         model.defaultScene = 0;
-        const PartTree parts = collectParts(asset_, result_.warnings);
+        const PartTree parts = collectParts(asset_, result_.warnings, options_.assetFolders);
         // tinygltf::Node is large: reserve so that growing the vector never moves them all.
         std::size_t nodes = parts.nodes.size();
         for (const Skeleton& s : asset_.skeletons) nodes += s.bones.size();
@@ -635,6 +635,28 @@ private:
         return index;
     }
 
+    // A union's decoded geometry (one glTF mesh per union): the part's colour as material, or
+    // white with the blob's colours as COLOR_0 when UsePartColor is false.
+    int unionMesh(const PartInstance& p) {
+        const Mesh& m = *p.mesh;
+        tinygltf::Primitive prim;
+        prim.mode = TINYGLTF_MODE_TRIANGLES;
+        prim.attributes["POSITION"] = vec3Accessor(m.positions, true);
+        if (m.normals.size() == m.positions.size())
+            prim.attributes["NORMAL"] = vec3Accessor(m.normals, false);
+        if (p.vertexColors && m.colors.size() == m.positions.size())
+            prim.attributes["COLOR_0"] = plainAccessor(
+                m.colors, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4, true);
+        prim.indices = indexAccessor(m.indices, m.positions.size());
+        prim.material =
+            p.vertexColors ? material(Rgba8{255, 255, 255, p.color.a}) : material(p.color);
+        tinygltf::Mesh gm;
+        gm.name = p.name;
+        gm.primitives.push_back(std::move(prim));
+        model.meshes.push_back(std::move(gm));
+        return int(model.meshes.size()) - 1;
+    }
+
     void addParts(const PartTree& tree) {
         if (tree.parts.empty()) return;
         std::vector<int> nodeOf(tree.nodes.size(), -1);
@@ -646,7 +668,7 @@ private:
             } else {
                 const PartInstance& p = tree.parts[std::size_t(tn.part)];
                 n.name = p.name;
-                n.mesh = partMesh(p.shape, p.color);
+                n.mesh = p.mesh ? unionMesh(p) : partMesh(p.shape, p.color);
                 if (p.cframe.position != Vec3{})
                     n.translation = {p.cframe.position.x, p.cframe.position.y, p.cframe.position.z};
                 float r[3][3];
@@ -660,11 +682,17 @@ private:
                     const auto q = quaternionOf(r);
                     if (!(q[0] == 0 && q[1] == 0 && q[2] == 0)) n.rotation = q;
                 }
-                const Vec3 s = partShapeScale(p.shape, p.size);
-                n.scale = {s.x, s.y, s.z};
-                const PrimitiveAccessors& pa = primitives_[p.shape];
-                result_.stats.vertices += pa.vertices;
-                result_.stats.triangles += pa.triangles;
+                if (p.mesh) {
+                    // The union's mesh is already fitted to Size.
+                    result_.stats.vertices += p.mesh->positions.size();
+                    result_.stats.triangles += p.mesh->indices.size() / 3;
+                } else {
+                    const Vec3 s = partShapeScale(p.shape, p.size);
+                    n.scale = {s.x, s.y, s.z};
+                    const PrimitiveAccessors& pa = primitives_[p.shape];
+                    result_.stats.vertices += pa.vertices;
+                    result_.stats.triangles += pa.triangles;
+                }
                 ++result_.stats.parts;
             }
             const int parent = tn.parent < 0 ? -1 : nodeOf[std::size_t(tn.parent)];

@@ -168,7 +168,7 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
         if (!asset.animations.empty())
             warn.push_back(std::to_string(asset.animations.size()) + " animation(s) not exported");
 
-        const PartTree tree = collectParts(asset, warn);
+        const PartTree tree = collectParts(asset, warn, options.assetFolders);
         std::map<std::uint32_t, std::string> materials;
         std::map<PartShape, Mesh> primitives;
         for (const PartInstance& p : tree.parts) {
@@ -186,17 +186,22 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                 it = materials.emplace(key, name).first;
             }
             auto prim = primitives.find(p.shape);
-            if (prim == primitives.end())
+            if (!p.mesh && prim == primitives.end())
                 prim = primitives.emplace(p.shape, partShapeMesh(p.shape)).first;
-            const Mesh& m = prim->second;
-            const Vec3 s = partShapeScale(p.shape, p.size);
+            // A union's geometry is already fitted to its Size (scale 1); OBJ keeps no vertex
+            // colours, so it takes the part's colour.
+            const Mesh& m = p.mesh ? *p.mesh : prim->second;
+            const Vec3 s = p.mesh ? Vec3{1, 1, 1} : partShapeScale(p.shape, p.size);
             obj.text += "o " + objName(p.name) + "\nusemtl " + it->second + "\n";
             for (const Vec3& v : m.positions) {
                 const Vec3 w =
                     rotate(p.cframe, {v.x * s.x, v.y * s.y, v.z * s.z}) + p.cframe.position;
                 obj.line("v", {w.x, w.y, w.z});
             }
-            for (const Vec2& t : m.uv0) obj.line("vt", {t.x, 1.0f - t.y});
+            if (m.uv0.size() == m.positions.size())
+                for (const Vec2& t : m.uv0) obj.line("vt", {t.x, 1.0f - t.y});
+            else
+                for (std::size_t k = 0; k < m.positions.size(); ++k) obj.line("vt", {0.0f, 0.0f});
             for (const Vec3& n : m.normals) {
                 // Normals transform by the inverse scale; a zero scale keeps the unscaled normal.
                 Vec3 q{s.x != 0 ? n.x / s.x : n.x, s.y != 0 ? n.y / s.y : n.y,

@@ -16,6 +16,7 @@
 
 #include "broken_binary_model.h"
 #include "broken_case.h"
+#include "broken_csg.h"
 #include "broken_filemesh.h"
 #include "broken_secondlife.h"
 #include "broken_unigine.h"
@@ -35,6 +36,7 @@ const std::vector<BrokenCase>& cases() {
         addXmlModelCases(v);
         addSecondLifeCases(v);
         addUnigineCases(v);
+        addCsgCases(v);
         return v;
     }();
     return all;

@@ -12,7 +12,8 @@
 //  - a FACS rig as one morph target per base control (position deltas of the FACS pose at weight
 //    1, named in mesh.extras.targetNames by FaceControls name), or a warning saying why not;
 //  - a model's or place's visible parts (BasePart classes with CFrame and size) as one node per
-//    part carrying the part's CFrame, scaled primitive meshes shared between parts.
+//    part carrying the part's CFrame, scaled primitive meshes shared between parts; CSG unions
+//    as their decoded geometry (negated parts left out).
 // UVs keep the core's convention (V grows downwards), which is glTF's; OBJ gets 1 - V.
 #pragma once
 
@@ -39,6 +40,9 @@ struct ExportOptions {
     // fewer levels gives its last one, with a warning).
     int lod = -1;
     bool facsMorphTargets = true;
+    // Folders where a union's AssetId is looked up (roblox_parts.h unionPartMesh); unions whose
+    // blob is inside the file need none.
+    std::vector<std::string> assetFolders;
 };
 
 // What was written, counted the way a reader sees it.
