@@ -411,6 +411,51 @@ std::uint8_t colorByte(float f) {
 
 }  // namespace
 
+std::optional<RobloxMaterialLook> robloxMaterialLook(std::int64_t material) {
+    // Enum.Material values; roughness and metalness chosen to read like Roblox draws them.
+    static constexpr std::pair<std::int64_t, RobloxMaterialLook> kLooks[] = {
+        {256, {"Plastic", 0.6f, 0, false}},
+        {272, {"SmoothPlastic", 0.3f, 0, false}},
+        {288, {"Neon", 0.5f, 0, true}},
+        {512, {"Wood", 0.8f, 0, false}},
+        {528, {"WoodPlanks", 0.8f, 0, false}},
+        {784, {"Marble", 0.35f, 0, false}},
+        {788, {"Basalt", 0.85f, 0, false}},
+        {800, {"Slate", 0.8f, 0, false}},
+        {804, {"CrackedLava", 0.8f, 0, false}},
+        {816, {"Concrete", 0.9f, 0, false}},
+        {820, {"Limestone", 0.85f, 0, false}},
+        {832, {"Granite", 0.7f, 0, false}},
+        {836, {"Pavement", 0.9f, 0, false}},
+        {848, {"Brick", 0.9f, 0, false}},
+        {864, {"Pebble", 0.9f, 0, false}},
+        {880, {"Cobblestone", 0.9f, 0, false}},
+        {896, {"Rock", 0.9f, 0, false}},
+        {912, {"Sandstone", 0.9f, 0, false}},
+        {1040, {"CorrodedMetal", 0.8f, 0.6f, false}},
+        {1056, {"DiamondPlate", 0.45f, 1, false}},
+        {1072, {"Foil", 0.25f, 1, false}},
+        {1088, {"Metal", 0.4f, 1, false}},
+        {1280, {"Grass", 0.95f, 0, false}},
+        {1284, {"LeafyGrass", 0.95f, 0, false}},
+        {1296, {"Sand", 0.95f, 0, false}},
+        {1312, {"Fabric", 0.95f, 0, false}},
+        {1328, {"Snow", 0.85f, 0, false}},
+        {1344, {"Mud", 0.9f, 0, false}},
+        {1360, {"Ground", 0.95f, 0, false}},
+        {1376, {"Asphalt", 0.9f, 0, false}},
+        {1392, {"Salt", 0.85f, 0, false}},
+        {1536, {"Ice", 0.15f, 0, false}},
+        {1552, {"Glacier", 0.3f, 0, false}},
+        {1568, {"Glass", 0.05f, 0, false}},
+        {1584, {"ForceField", 0.5f, 0, true}},
+        {2048, {"Water", 0.05f, 0, false}},
+    };
+    for (const auto& [value, look] : kLooks)
+        if (value == material) return look;
+    return std::nullopt;
+}
+
 PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings) {
     PartTree tree;
     const std::size_t count = asset.nodes.size();
@@ -438,6 +483,13 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings) {
             p.unresolvedMesh = true;
             ++unresolved;
         }
+        if (const auto m = asset.property(rp.node, "Material");
+            m && std::holds_alternative<std::int64_t>(m->value))
+            p.material = std::get<std::int64_t>(m->value);
+        if (const auto r = asset.property(rp.node, "Reflectance");
+            r && std::holds_alternative<double>(r->value) &&
+            std::isfinite(std::get<double>(r->value)))
+            p.reflectance = float(std::clamp(std::get<double>(r->value), 0.0, 1.0));
         p.color = {colorByte(rp.color.x), colorByte(rp.color.y), colorByte(rp.color.z),
                    std::uint8_t(std::lround((1.0 - double(rp.transparency)) * 255.0))};
         partOf[std::size_t(rp.node)] = int(tree.parts.size());

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -117,7 +118,19 @@ struct PartInstance {
     Vec3 size;
     Rgba8 color{163, 162, 165, 255};  // Medium stone grey when the part stores no Color
     bool unresolvedMesh = false;      // MeshPart / union written as a box
+    std::int64_t material = 256;      // Enum.Material value (256 Plastic when none is stored)
+    float reflectance = 0;            // Reflectance, 0..1
 };
+
+// A Roblox Enum.Material as a glTF metallic-roughness material.
+struct RobloxMaterialLook {
+    const char* name;  // "Plastic" ...; "Material <n>" style names are made by the caller
+    float roughness = 0.8f;
+    float metallic = 0;
+    bool emissive = false;  // Neon glows in its colour
+};
+// nullopt for a value not in the table.
+std::optional<RobloxMaterialLook> robloxMaterialLook(std::int64_t material);
 
 // A node of the exported part tree: a part, or an instance that contains parts (kept so that
 // Models and folders group their parts). Parts nested in parts hang under the nearest non-part

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "export/export_internal.h"
 #include "export/tinygltf_config.h"
@@ -752,7 +753,8 @@ private:
         std::size_t vertices = 0, triangles = 0;
     };
     std::map<PartShape, PrimitiveAccessors> primitives_;
-    std::map<std::uint32_t, int> materials_;               // packed RGBA → material
+    // (packed RGBA, Material, Reflectance %) → material
+    std::map<std::tuple<std::uint32_t, std::int64_t, int>, int> materials_;
     std::map<std::pair<PartShape, int>, int> partMeshes_;  // (shape, material) → mesh
 
     static double linear(std::uint8_t c) {
@@ -760,31 +762,43 @@ private:
         return s <= 0.04045 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
     }
 
-    int material(Rgba8 c) {
-        const std::uint32_t key =
-            std::uint32_t(c.r) << 24 | std::uint32_t(c.g) << 16 | std::uint32_t(c.b) << 8 | c.a;
+    // A part's material: its Color (sRGB) and Transparency, its Material's roughness and
+    // metalness, Reflectance making it smoother and more metallic, Neon glowing.
+    int material(const PartInstance& p) {
+        const Rgba8 c = p.color;
+        const int reflectance = int(std::lround(p.reflectance * 100));
+        const auto key = std::make_tuple(
+            std::uint32_t(c.r) << 24 | std::uint32_t(c.g) << 16 | std::uint32_t(c.b) << 8 | c.a,
+            p.material, reflectance);
         if (auto it = materials_.find(key); it != materials_.end()) return it->second;
+        const auto look = robloxMaterialLook(p.material);
         tinygltf::Material m;
-        char name[32];
-        std::snprintf(name, sizeof name, "Color %u %u %u", unsigned(c.r), unsigned(c.g),
-                      unsigned(c.b));
+        char name[96];
+        std::snprintf(name, sizeof name, "%s %u %u %u",
+                      look ? look->name : ("Material " + std::to_string(p.material)).c_str(),
+                      unsigned(c.r), unsigned(c.g), unsigned(c.b));
         m.name = name;
         if (c.a < 255) {
             m.name += " alpha " + std::to_string(c.a);
             m.alphaMode = "BLEND";
         }
+        if (reflectance > 0) m.name += " reflectance " + std::to_string(reflectance) + "%";
         // Part colours are sRGB; glTF factors are linear.
         m.pbrMetallicRoughness.baseColorFactor = {linear(c.r), linear(c.g), linear(c.b),
                                                   c.a / 255.0};
-        m.pbrMetallicRoughness.metallicFactor = 0.0;
-        m.pbrMetallicRoughness.roughnessFactor = 0.8;
+        const double r = reflectance / 100.0;
+        const double metallic = look ? look->metallic : 0.0;
+        const double roughness = look ? look->roughness : 0.8;
+        m.pbrMetallicRoughness.metallicFactor = std::max(metallic, r);
+        m.pbrMetallicRoughness.roughnessFactor = roughness * (1.0 - r);
+        if (look && look->emissive) m.emissiveFactor = {linear(c.r), linear(c.g), linear(c.b)};
         model.materials.push_back(std::move(m));
-        materials_[key] = int(model.materials.size()) - 1;
-        return materials_[key];
+        return materials_[key] = int(model.materials.size()) - 1;
     }
 
-    int partMesh(PartShape shape, Rgba8 color) {
-        const int mat = material(color);
+    int partMesh(const PartInstance& part) {
+        const PartShape shape = part.shape;
+        const int mat = material(part);
         if (auto it = partMeshes_.find({shape, mat}); it != partMeshes_.end()) return it->second;
         PrimitiveAccessors& pa = primitives_[shape];
         if (pa.position < 0) {
@@ -823,7 +837,7 @@ private:
             } else {
                 const PartInstance& p = tree.parts[std::size_t(tn.part)];
                 n.name = p.name;
-                n.mesh = partMesh(p.shape, p.color);
+                n.mesh = partMesh(p);
                 if (p.cframe.position != Vec3{})
                     n.translation = {p.cframe.position.x, p.cframe.position.y, p.cframe.position.z};
                 float r[3][3];
