@@ -223,9 +223,11 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             ++result.stats.meshes;
             ++result.stats.parts;
         }
-        if (result.stats.meshes == 0)
+        if (result.stats.meshes == 0) {
+            result.nothingToExport = true;
             throw std::runtime_error(
                 "nothing to export: the file holds no meshes or visible parts");
+        }
 
         auto save = [](const std::string& file, const std::string& text) {
             std::ofstream f(file, std::ios::binary | std::ios::trunc);
