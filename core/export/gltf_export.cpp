@@ -488,10 +488,15 @@ private:
             if (!uv1.empty())
                 prim.attributes["TEXCOORD_1"] = plainAccessor(
                     gather(uv1, slice), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
-            if (colors)
+            if (colors) {
                 prim.attributes["COLOR_0"] =
                     plainAccessor(gather(mesh.colors, slice), TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
                                   TINYGLTF_TYPE_VEC4, true);
+                // Translucent vertex colours (a place's water surface) need a blended material.
+                if (std::any_of(mesh.colors.begin(), mesh.colors.end(),
+                                [](Rgba8 c) { return c.a < 255; }))
+                    prim.material = blendMaterial();
+            }
             if (skinned) {
                 prim.attributes["JOINTS_0"] =
                     plainAccessor(gather(joints, slice), TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
@@ -605,6 +610,20 @@ private:
         materials_[key] = int(model.materials.size()) - 1;
         return materials_[key];
     }
+
+    // White, alpha-blended: the vertex colours (COLOR_0, alpha included) give the colour.
+    int blendMaterial() {
+        if (blendMaterial_ >= 0) return blendMaterial_;
+        tinygltf::Material m;
+        m.name = "vertex colour blend";
+        m.alphaMode = "BLEND";
+        m.pbrMetallicRoughness.baseColorFactor = {1.0, 1.0, 1.0, 1.0};
+        m.pbrMetallicRoughness.metallicFactor = 0.0;
+        m.pbrMetallicRoughness.roughnessFactor = 0.3;
+        model.materials.push_back(std::move(m));
+        return blendMaterial_ = int(model.materials.size()) - 1;
+    }
+    int blendMaterial_ = -1;
 
     int partMesh(PartShape shape, Rgba8 color) {
         const int mat = material(color);
