@@ -305,6 +305,47 @@ bool expandTerrainChunk(std::span<const std::uint8_t> blob, const TerrainGrid& g
     return true;
 }
 
+std::string writeSmoothGrid(std::span<const TerrainChunkVoxels> chunks, int exponent) {
+    exponent = std::clamp(exponent, 0, 8);
+    const std::size_t perChunk = std::size_t(1) << (3 * exponent);
+    std::string out;
+    out.push_back(char(1));
+    out.push_back(char(exponent));
+    std::int32_t px = 0, py = 0, pz = 0;
+    for (const TerrainChunkVoxels& c : chunks) {
+        const std::uint32_t d[3] = {std::uint32_t(c.x - px), std::uint32_t(c.y - py),
+                                    std::uint32_t(c.z - pz)};
+        for (int plane = 0; plane < 4; ++plane)
+            for (int a = 0; a < 3; ++a) out.push_back(char((d[a] >> (8 * (3 - plane))) & 0xff));
+        px = c.x;
+        py = c.y;
+        pz = c.z;
+        auto voxel = [&](std::size_t i) {
+            return i < c.voxels.size() ? c.voxels[i] : TerrainVoxel{};
+        };
+        for (std::size_t i = 0; i < perChunk;) {
+            const TerrainVoxel v = voxel(i);
+            std::size_t run = 1;
+            if (v.water == 0)
+                while (run < 256 && i + run < perChunk && voxel(i + run) == v) ++run;
+            const std::uint8_t defaultOcc = v.material == kTerrainAir ? 0 : 255;
+            std::uint8_t flag = v.material & 0x3f;
+            if (v.occupancy != defaultOcc) flag |= 0x40;
+            if (run > 1 || v.water) flag |= 0x80;
+            out.push_back(char(flag));
+            if (flag & 0x40) out.push_back(char(v.occupancy));
+            if (v.water) {
+                out.push_back(char(0));
+                out.push_back(char(v.water));
+            } else if (run > 1) {
+                out.push_back(char(run - 1));
+            }
+            i += run;
+        }
+    }
+    return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Meshing
 
@@ -600,13 +641,23 @@ private:
         current_ = &grid_.chunks[ci];
         std::fill(cellVertex_.begin(), cellVertex_.end(), kUnset);
         Mesh& mesh = out.mesh;
-        // Edges from an owned voxel (0..n-1) to the next along each axis.
-        for (int y = 0; y < n_; ++y)
-            for (int z = 0; z < n_; ++z)
-                for (int x = 0; x < n_; ++x) {
+        // Edges from an owned voxel (0..n-1) to the next along each axis; and where the
+        // neighbour on an axis's minus side is missing (nobody else meshes it), the edges from
+        // its voxel layer (-1) into this chunk.
+        const TerrainChunk& c = *current_;
+        const bool minus[3] = {at(c.x - 1, c.y, c.z) == nullptr, at(c.x, c.y - 1, c.z) == nullptr,
+                               at(c.x, c.y, c.z - 1) == nullptr};
+        for (int y = -1; y < n_; ++y)
+            for (int z = -1; z < n_; ++z)
+                for (int x = -1; x < n_; ++x) {
+                    const int negatives = (x < 0) + (y < 0) + (z < 0);
+                    if (negatives > 1) continue;
+                    const int negativeAxis = x < 0 ? 0 : y < 0 ? 1 : z < 0 ? 2 : -1;
+                    if (negativeAxis >= 0 && !minus[negativeAxis]) continue;
                     const Sample& s0 = samples_[sampleIndex(x, y, z)];
                     const float f0 = field(s0, water);
                     for (int axis = 0; axis < 3; ++axis) {
+                        if (negativeAxis >= 0 && axis != negativeAxis) continue;
                         const int x1 = x + (axis == 0), y1 = y + (axis == 1), z1 = z + (axis == 2);
                         const Sample& s1 = samples_[sampleIndex(x1, y1, z1)];
                         const float f1 = field(s1, water);

@@ -142,6 +142,18 @@ TerrainMeshes meshTerrain(std::span<const std::uint8_t> blob, const TerrainGrid&
                           const TerrainMeshOptions& options = {});
 
 // ---------------------------------------------------------------------------------------------
+// Writer (tests, fuzz seeds): chunks of voxels back into a SmoothGrid blob.
+
+struct TerrainChunkVoxels {
+    std::int32_t x = 0, y = 0, z = 0;  // chunk coordinates
+    std::vector<TerrainVoxel> voxels;  // (1 << exponent)³, index y·n² + z·n + x; missing: Air
+};
+// Version 1, the exponent, then each chunk in the order given: its position delta, then runs of
+// up to 256 equal voxels (occupancy bytes only where they differ from the default; a voxel
+// with water occupancy on its own, with a count of 0 and the water byte).
+std::string writeSmoothGrid(std::span<const TerrainChunkVoxels> chunks, int exponent = 5);
+
+// ---------------------------------------------------------------------------------------------
 // Terrain of an asset (a Roblox place decoded by the binary or XML model decoder).
 
 // The first node of class Terrain, or -1.
