@@ -534,6 +534,20 @@ private:
     }
     std::set<int> warnedStreams_;
 
+    // White, alpha-blended: the vertex colours (COLOR_0, alpha included) give the colour.
+    int blendMaterial() {
+        if (blendMaterial_ >= 0) return blendMaterial_;
+        tinygltf::Material m;
+        m.name = "vertex colour blend";
+        m.alphaMode = "BLEND";
+        m.pbrMetallicRoughness.baseColorFactor = {1.0, 1.0, 1.0, 1.0};
+        m.pbrMetallicRoughness.metallicFactor = 0.0;
+        m.pbrMetallicRoughness.roughnessFactor = 0.3;
+        model.materials.push_back(std::move(m));
+        return blendMaterial_ = int(model.materials.size()) - 1;
+    }
+    int blendMaterial_ = -1;
+
     // The material of a mesh surface: named by the surface (Second Life faces, Unigine surfaces)
     // or the mesh, white so that vertex colours (COLOR_0) show as they are.
     int meshMaterial(const std::string& name) {
@@ -611,7 +625,11 @@ private:
             std::string materialName = name;
             if (g.surface >= 0 && !mesh.surfaces[std::size_t(g.surface)].name.empty())
                 materialName = validUtf8(mesh.surfaces[std::size_t(g.surface)].name);
-            prim.material = meshMaterial(materialName);
+            // Translucent vertex colours (a place's water surface) need a blended material.
+            prim.material = st.colors && std::any_of(mesh.colors.begin(), mesh.colors.end(),
+                                                     [](Rgba8 c) { return c.a < 255; })
+                                ? blendMaterial()
+                                : meshMaterial(materialName);
             triangles += g.indices.size() / 3;
             gm.primitives.push_back(std::move(prim));
         }
