@@ -24,8 +24,9 @@ constexpr const char* kUsage =
     "  tree [--json] FILE   node / instance tree with properties\n"
     "  pose [--json] [--pose C=W,...] [--bone NAME=rx,ry,rz]... FILE\n"
     "                       posed bones, FACS weights and posed bounds (pose --help)\n"
-    "  export --to glb|gltf|obj [--lod N] FILE OUT\n"
-    "                       glTF (LODs, skin, FACS morph targets, model parts) or OBJ + MTL\n"
+    "  export --to glb|gltf|obj [--lod N] [--all-lods] [--physics] FILE OUT\n"
+    "                       glTF (LOD N or all, skin, FACS morph targets, model parts) or\n"
+    "                       OBJ + MTL, Y-up (export --help)\n"
     "  convert --to 2.00|3.00|4.00|5.00|6.00|7.00 FILE OUT\n"
     "                       rewrite the mesh as that FileMesh version (warns what is dropped)\n"
     "\n"
@@ -33,7 +34,8 @@ constexpr const char* kUsage =
     "  -h, --help           show this help\n"
     "  -V, --version        show the version\n"
     "\n"
-    "Exit status: 0 success, 1 the file could not be read, 2 usage error.\n";
+    "Exit status: 0 success, 1 the file could not be read, 2 usage error, 3 nothing to\n"
+    "export (export: the file holds no mesh, skeleton or visible part).\n";
 
 struct Parsed {
     std::string command;
