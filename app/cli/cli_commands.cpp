@@ -5,8 +5,8 @@
 
 #include "export_command.h"
 #include "json_report.h"
-#include "meshscope/core/decode.h"
 #include "pose_command.h"
+#include "meshscope/core/decode.h"
 
 namespace meshscope::cli {
 
@@ -16,7 +16,7 @@ constexpr const char* kUsage =
     "Usage: meshscope-cli COMMAND [OPTIONS] FILE\n"
     "\n"
     "Inspect game-engine asset files: Roblox FileMesh (.mesh 1.00-7.00), Roblox models and\n"
-    "places (.rbxm/.rbxl/.rbxmx/.rbxlx), Unigine (.mesh/.smesh/.sanim/.anim), Second Life mesh "
+    "places (.rbxm/.rbxl/.rbxmx/.rbxlx), Unigine (.mesh/.smesh/.sanim/.anim), Second Life mesh\n"
     "assets.\n"
     "\n"
     "Commands:\n"
@@ -49,14 +49,10 @@ Parsed parse(const std::vector<std::string>& args) {
     Parsed p;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "--json")
-            p.json = true;
-        else if (a.size() > 1 && a[0] == '-') {
-            if (p.unknownOption.empty()) p.unknownOption = a;
-        } else if (p.command.empty())
-            p.command = a;
-        else
-            p.files.push_back(a);
+        if (a == "--json") p.json = true;
+        else if (a.size() > 1 && a[0] == '-' ) { if (p.unknownOption.empty()) p.unknownOption = a; }
+        else if (p.command.empty()) p.command = a;
+        else p.files.push_back(a);
     }
     return p;
 }
@@ -75,22 +71,15 @@ void printTree(const Asset& a, int node, int depth, std::ostream& out) {
     out << "\n";
     if (depth > 256) return;
     for (int c : a.children(node))
-        if (c >= 0 && std::size_t(c) < a.nodes.size() && a.nodes[c].parent == node)
-            printTree(a, c, depth + 1, out);
+        if (c >= 0 && std::size_t(c) < a.nodes.size() && a.nodes[c].parent == node) printTree(a, c, depth + 1, out);
 }
 
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     for (const auto& a : args) {
-        if (a == "-h" || a == "--help") {
-            out << kUsage;
-            return 0;
-        }
-        if (a == "-V" || a == "--version") {
-            out << "meshscope-cli " << MESHSCOPE_VERSION << "\n";
-            return 0;
-        }
+        if (a == "-h" || a == "--help") { out << kUsage; return 0; }
+        if (a == "-V" || a == "--version") { out << "meshscope-cli " << MESHSCOPE_VERSION << "\n"; return 0; }
     }
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i].starts_with("-")) continue;
@@ -109,10 +98,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         err << "meshscope-cli: unknown option " << p.unknownOption << "\n" << kUsage;
         return 2;
     }
-    if (p.command.empty()) {
-        err << kUsage;
-        return 2;
-    }
+    if (p.command.empty()) { err << kUsage; return 2; }
     if (p.command != "info" && p.command != "map" && p.command != "tree") {
         err << "meshscope-cli: unknown command \"" << p.command << "\"\n" << kUsage;
         return 2;
@@ -126,17 +112,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (!decodeOrReport(file, result, err)) return 1;
     const Asset& asset = result.asset;
     if (p.command == "info") {
-        if (p.json)
-            out << dumpJson(infoJson(asset)) << "\n";
-        else
-            out << infoText(asset, file);
+        if (p.json) out << dumpJson(infoJson(asset)) << "\n";
+        else out << infoText(asset, file);
     } else if (p.command == "map") {
         out << mapText(asset);
     } else {
-        if (p.json)
-            out << dumpJson(treeJson(asset)) << "\n";
-        else
-            for (int r : asset.roots()) printTree(asset, r, 0, out);
+        if (p.json) out << dumpJson(treeJson(asset)) << "\n";
+        else for (int r : asset.roots()) printTree(asset, r, 0, out);
     }
     return 0;
 }
