@@ -47,18 +47,15 @@ void robloxModelSeeds(const fs::path& dir) {
         RobloxModelWriteOptions options;
         options.compression = compression;
         const std::string suffix = std::to_string(int(compression)) + ".rbxm";
-        if (auto r = writeRobloxModel(types, options); r.ok())
-            save(dir, "types-" + suffix, r.bytes);
-        if (auto r = writeRobloxModel(place, options); r.ok())
-            save(dir, "place-" + suffix, r.bytes);
+        if (auto r = writeRobloxModel(types, options); r.ok()) save(dir, "types-" + suffix, r.bytes);
+        if (auto r = writeRobloxModel(place, options); r.ok()) save(dir, "place-" + suffix, r.bytes);
     }
 }
 
 // An XML model with a property of every type the XML decoder reads, referents between items,
 // SharedStrings and base64: the roblox_model_xml target has no writer to make its seeds.
 void robloxXmlSeeds(const fs::path& dir) {
-    const std::string model =
-        R"(<roblox xmlns:xmime="http://www.w3.org/2005/05/xmlmime" version="4">
+    const std::string model = R"(<roblox xmlns:xmime="http://www.w3.org/2005/05/xmlmime" version="4">
 <External>null</External><External>nil</External>
 <Item class="Model" referent="RBX0">
 <Properties>
@@ -137,8 +134,7 @@ void secondLifeSeeds(const fs::path& dir) {
     Asset skinned = renamed(makeSkinnedCylinder(3, 3, 5), "high_lod");
     SecondLifeWriteOptions options;
     options.llsdHeader = true;
-    if (auto r = writeSecondLifeMesh(skinned, options); r.ok())
-        save(dir, "skinned.llmesh", r.bytes);
+    if (auto r = writeSecondLifeMesh(skinned, options); r.ok()) save(dir, "skinned.llmesh", r.bytes);
 }
 
 void unigineSeeds(const fs::path& dir) {
