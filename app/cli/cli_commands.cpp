@@ -5,8 +5,8 @@
 
 #include "export_command.h"
 #include "json_report.h"
-#include "pose_command.h"
 #include "meshscope/core/decode.h"
+#include "pose_command.h"
 
 namespace meshscope::cli {
 
@@ -24,6 +24,8 @@ constexpr const char* kUsage =
     "  tree [--json] FILE   node / instance tree with properties\n"
     "  pose [--json] [--pose C=W,...] [--bone NAME=rx,ry,rz]... FILE\n"
     "                       posed bones, FACS weights and posed bounds (pose --help)\n"
+    "  pose [--json] --animation ANIM [--time SECONDS] RIG\n"
+    "                       a Roblox rig posed by a KeyframeSequence at that time\n"
     "  export --to glb|gltf|obj [--lod N] [--all-lods] [--physics] FILE OUT\n"
     "                       glTF (LOD N or all, skin, FACS morph targets, model parts) or\n"
     "                       OBJ + MTL, Y-up (export --help)\n"
@@ -48,10 +50,14 @@ Parsed parse(const std::vector<std::string>& args) {
     Parsed p;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "--json") p.json = true;
-        else if (a.size() > 1 && a[0] == '-' ) { if (p.unknownOption.empty()) p.unknownOption = a; }
-        else if (p.command.empty()) p.command = a;
-        else p.files.push_back(a);
+        if (a == "--json")
+            p.json = true;
+        else if (a.size() > 1 && a[0] == '-') {
+            if (p.unknownOption.empty()) p.unknownOption = a;
+        } else if (p.command.empty())
+            p.command = a;
+        else
+            p.files.push_back(a);
     }
     return p;
 }
@@ -70,15 +76,22 @@ void printTree(const Asset& a, int node, int depth, std::ostream& out) {
     out << "\n";
     if (depth > 256) return;
     for (int c : a.children(node))
-        if (c >= 0 && std::size_t(c) < a.nodes.size() && a.nodes[c].parent == node) printTree(a, c, depth + 1, out);
+        if (c >= 0 && std::size_t(c) < a.nodes.size() && a.nodes[c].parent == node)
+            printTree(a, c, depth + 1, out);
 }
 
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     for (const auto& a : args) {
-        if (a == "-h" || a == "--help") { out << kUsage; return 0; }
-        if (a == "-V" || a == "--version") { out << "meshscope-cli " << MESHSCOPE_VERSION << "\n"; return 0; }
+        if (a == "-h" || a == "--help") {
+            out << kUsage;
+            return 0;
+        }
+        if (a == "-V" || a == "--version") {
+            out << "meshscope-cli " << MESHSCOPE_VERSION << "\n";
+            return 0;
+        }
     }
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i].starts_with("-")) continue;
@@ -97,7 +110,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         err << "meshscope-cli: unknown option " << p.unknownOption << "\n" << kUsage;
         return 2;
     }
-    if (p.command.empty()) { err << kUsage; return 2; }
+    if (p.command.empty()) {
+        err << kUsage;
+        return 2;
+    }
     if (p.command != "info" && p.command != "map" && p.command != "tree") {
         err << "meshscope-cli: unknown command \"" << p.command << "\"\n" << kUsage;
         return 2;
@@ -111,13 +127,17 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (!decodeOrReport(file, result, err)) return 1;
     const Asset& asset = result.asset;
     if (p.command == "info") {
-        if (p.json) out << dumpJson(infoJson(asset)) << "\n";
-        else out << infoText(asset, file);
+        if (p.json)
+            out << dumpJson(infoJson(asset)) << "\n";
+        else
+            out << infoText(asset, file);
     } else if (p.command == "map") {
         out << mapText(asset);
     } else {
-        if (p.json) out << dumpJson(treeJson(asset)) << "\n";
-        else for (int r : asset.roots()) printTree(asset, r, 0, out);
+        if (p.json)
+            out << dumpJson(treeJson(asset)) << "\n";
+        else
+            for (int r : asset.roots()) printTree(asset, r, 0, out);
     }
     return 0;
 }
