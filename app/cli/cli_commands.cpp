@@ -28,6 +28,8 @@ constexpr const char* kUsage =
     "                       below the roots, --no-values leaves properties out (JSON)\n"
     "  pose [--json] [--pose C=W,...] [--bone NAME=rx,ry,rz]... FILE\n"
     "                       posed bones, FACS weights and posed bounds (pose --help)\n"
+    "  pose [--json] --animation ANIM [--time SECONDS] RIG\n"
+    "                       a Roblox rig posed by a KeyframeSequence at that time\n"
     "  export --to glb|gltf|obj [--lod N] [--all-lods] [--physics] FILE OUT\n"
     "                       glTF (LOD N or all, skin, FACS morph targets, model parts) or\n"
     "                       OBJ + MTL, Y-up (export --help)\n"
