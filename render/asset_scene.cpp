@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "meshscope/core/framing.h"
 #include "meshscope/render/materials.h"
 
 namespace meshscope::render {
@@ -71,6 +72,7 @@ void AssetScene::clear() {
         sceneRoot_ = nullptr;
     }
     bounds_ = {};
+    itemBounds_.clear();
     highlighted_ = -1;
     emit statsChanged();
 }
@@ -85,10 +87,15 @@ void AssetScene::setAsset(const Asset& asset) {
         if (!b.valid())
             for (const Vec3& p : mesh.positions) b.add(p);
         bounds_.add(b);
+        itemBounds_.push_back(b);
         MeshItem& item = addItem(mesh, nullptr);
         item.material->setBaseColor(meshColor(i, count));
     }
     emit statsChanged();
+}
+
+Bounds AssetScene::framingBounds() const {
+    return meshscope::framingBounds(itemBounds_);
 }
 
 int AssetScene::addInstancedMesh(const Mesh& unit, const std::vector<ShapeInstance>& instances) {
@@ -96,16 +103,23 @@ int AssetScene::addInstancedMesh(const Mesh& unit, const std::vector<ShapeInstan
     if (!unitBounds.valid())
         for (const Vec3& p : unit.positions) unitBounds.add(p);
     if (unitBounds.valid()) {
+        itemBounds_.reserve(itemBounds_.size() + instances.size());
         for (const ShapeInstance& in : instances) {
             const auto& m = in.transform;
+            Bounds placed;
             for (int c = 0; c < 8; ++c) {
                 const Vec3 p{c & 1 ? unitBounds.max.x : unitBounds.min.x,
                              c & 2 ? unitBounds.max.y : unitBounds.min.y,
                              c & 4 ? unitBounds.max.z : unitBounds.min.z};
-                bounds_.add(Vec3{m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3],
-                                 m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7],
-                                 m[8] * p.x + m[9] * p.y + m[10] * p.z + m[11]});
+                placed.add(Vec3{m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3],
+                                m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7],
+                                m[8] * p.x + m[9] * p.y + m[10] * p.z + m[11]});
             }
+            if (placed.valid()) {
+                bounds_.add(placed.min);
+                bounds_.add(placed.max);
+            }
+            itemBounds_.push_back(placed);
         }
     }
     MeshItem& item = addItem(unit, &instances);

@@ -246,8 +246,9 @@ void Viewport::setAsset(const Asset& asset) {
     // Roblox models and places show their parts; everything else its meshes.
     if (!parts_->show(asset, scene_)) scene_->setAsset(asset);
     overlays_->setAsset(asset);
-    grid_->setBounds(scene_->bounds());
-    controller_->fit(scene_->bounds(), true);
+    const Bounds framed = scene_->framingBounds();
+    grid_->setBounds(framed);
+    controller_->fit(framed, true);
 }
 
 void Viewport::clearAsset() {
@@ -259,10 +260,10 @@ void Viewport::clearAsset() {
 }
 
 void Viewport::fitToView() {
-    controller_->fit(scene_->bounds(), false);
+    controller_->fit(scene_->framingBounds(), false);
 }
 void Viewport::resetView() {
-    controller_->fit(scene_->bounds(), true);
+    controller_->fit(scene_->framingBounds(), true);
 }
 
 void Viewport::setOnscreenDrawing(bool on) {

@@ -311,3 +311,34 @@ TEST_F(PartsViewport, MeshPartResolvedFromAssetFolderIsFittedToItsSize) {
 }
 
 }  // namespace
+
+// A place whose parts sit together but for two far-away ones opens framed on the parts people
+// look at (it opened as a dot; F did not help), and F frames them again after the camera moved.
+TEST_F(PartsViewport, FarAwayOutliersDoNotShrinkTheFraming) {
+    Asset a;
+    a.format = "roblox-model";
+    const int model = a.addNode("Place", "Model");
+    a.addProperty(model, prop("Name", "string", std::string("Place")));
+    auto part = [&](Vec3 at) {
+        const int n = a.addNode("Part", "Part", model);
+        CFrame cf;
+        cf.position = at;
+        a.propertyList(n) = {prop("Name", "string", std::string("Part")),
+                             prop("CFrame", "CFrame", cf), prop("size", "Vector3", Vec3{4, 4, 4})};
+    };
+    for (int i = 0; i < 30; ++i) part({float(i % 6) * 6, 2, float(i / 6) * 6});
+    part({20000, 2, 0});
+    part({0, 2, -15000});
+    const Asset asset = decoded(writeModel("parts_outliers", a));
+    view_.setAsset(asset);
+    const float cluster = 40;  // the 30 parts span about 34 studs
+    auto distance = [&]() {
+        const QVector3D d = view_.camera()->position() - view_.camera()->viewCenter();
+        return d.length();
+    };
+    EXPECT_LT(distance(), cluster * 4) << "framed on the outliers";
+    EXPECT_GT(view_.scene()->bounds().size().x, 19000.f);  // they are still in the scene
+    view_.camera()->setPosition(QVector3D(5000, 5000, 5000));
+    view_.fitToView();
+    EXPECT_LT(distance(), cluster * 4);
+}

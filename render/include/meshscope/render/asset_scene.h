@@ -78,6 +78,9 @@ public:
 
     // Bounds over finite positions of every mesh (empty → invalid).
     Bounds bounds() const { return bounds_; }
+    // What fitting the view frames: every mesh and instance, except a few far from the rest
+    // (core framingBounds), so that a place with a few far-away parts does not open as a dot.
+    Bounds framingBounds() const;
     SceneStats stats() const;
 
 signals:
@@ -109,6 +112,7 @@ private:
     Qt3DCore::QEntity* sceneRoot_ = nullptr;
     std::vector<MeshItem> meshes_;
     Bounds bounds_;
+    std::vector<Bounds> itemBounds_;  // one box per mesh and per instance, for framingBounds()
     int highlighted_ = -1;
     bool wireframe_ = false;
 };
