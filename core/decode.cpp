@@ -12,11 +12,12 @@
 #include "io/decode_context.h"
 #include "io/decompress.h"
 #include "meshscope/core/error_codes.h"
+#include "meshscope/core/version.h"
 
 namespace meshscope {
 
 const char* version() {
-    return "0.1.0";
+    return kVersion;
 }
 
 const std::vector<FormatDecoder>& decoders() {
