@@ -2,7 +2,9 @@
 // identifiers that the CLI's JSON, the viewer and the tests compare against. Decoders and tests
 // use these constants, so a misspelt code fails to compile and every code has one place that
 // lists it. A new code is added here (and to kAll); a code is never renamed (the CLI's JSON
-// carries it).
+// carries it). The CSG, terrain and UNIGINE 2 codes were listed before their decoders met this
+// header: those decoders may still write the strings (tests/core/robustness checks that every
+// code the decoders give for the broken corpus is listed).
 #pragma once
 
 #include <algorithm>
@@ -18,6 +20,7 @@ inline constexpr char kBadSignature[] = "bad-signature";
 inline constexpr char kBoneParentCycle[] = "bone-parent-cycle";
 // DecodeOptions::cancel was set.
 inline constexpr char kCancelled[] = "cancelled";
+inline constexpr char kCountMismatch[] = "count-mismatch";
 // A count read from the file needs more bytes than remain.
 inline constexpr char kCountTooLarge[] = "count-too-large";
 inline constexpr char kDraco[] = "draco";
@@ -49,8 +52,9 @@ inline constexpr char kUnknownChunk[] = "unknown-chunk";
 inline constexpr char kUnknownFormat[] = "unknown-format";
 inline constexpr char kUnsupportedVersion[] = "unsupported-version";
 inline constexpr char kZlib[] = "zlib";
-// --- Roblox FileMesh.
 inline constexpr char kZstd[] = "zstd";
+
+// --- Roblox FileMesh
 inline constexpr char kBadFaceSize[] = "bad-face-size";
 inline constexpr char kBadHeader[] = "bad-header";
 inline constexpr char kBadLodSize[] = "bad-lod-size";
@@ -74,13 +78,13 @@ inline constexpr char kSkinCount[] = "skin-count";
 inline constexpr char kSkinUnresolved[] = "skin-unresolved";
 inline constexpr char kSubsetRange[] = "subset-range";
 inline constexpr char kSyntax[] = "syntax";
-// A FACS structure of a version the decoder cannot read (a QuantizedMatrix version other than
-// 1 or 2). Not "no decoder for this file": that is kUnknownFormat.
+// A FACS structure of a version the decoder cannot read (a QuantizedMatrix version other than 1 or
+// 2). Not "no decoder for this file": that is kUnknownFormat.
 inline constexpr char kUnsupported[] = "unsupported";
-// version): not "no decoder"
 
-// --- Roblox binary and XML models
+// --- Roblox binary and XML models (terrain included)
 inline constexpr char kBadBase64[] = "bad-base64";
+inline constexpr char kBadChunkSize[] = "bad-chunk-size";
 inline constexpr char kBadContent[] = "bad-content";
 inline constexpr char kBadEnd[] = "bad-end";
 inline constexpr char kBadMagic[] = "bad-magic";
@@ -89,6 +93,8 @@ inline constexpr char kBadOptionalCframe[] = "bad-optional-cframe";
 inline constexpr char kBadRotationId[] = "bad-rotation-id";
 inline constexpr char kBadSharedString[] = "bad-shared-string";
 inline constexpr char kBadValue[] = "bad-value";
+inline constexpr char kChunkCoordinate[] = "chunk-coordinate";
+inline constexpr char kChunkSize[] = "chunk-size";
 inline constexpr char kCompressedEnd[] = "compressed-end";
 inline constexpr char kDanglingReferent[] = "dangling-referent";
 inline constexpr char kDuplicateClassId[] = "duplicate-class-id";
@@ -98,13 +104,16 @@ inline constexpr char kMissingEnd[] = "missing-end";
 inline constexpr char kMissingParent[] = "missing-parent";
 inline constexpr char kMissingType[] = "missing-type";
 inline constexpr char kReferentCycle[] = "referent-cycle";
+inline constexpr char kRunOverflow[] = "run-overflow";
 inline constexpr char kSigned[] = "signed";
 inline constexpr char kUnknownClassId[] = "unknown-class-id";
+inline constexpr char kUnknownMaterial[] = "unknown-material";
 inline constexpr char kUnknownReferent[] = "unknown-referent";
 inline constexpr char kUnknownType[] = "unknown-type";
 inline constexpr char kUnsupportedChunkVersion[] = "unsupported-chunk-version";
-// --- Second Life mesh assets.
 inline constexpr char kXml[] = "xml";
+
+// --- Second Life mesh assets
 inline constexpr char kAltCountMismatch[] = "alt-count-mismatch";
 inline constexpr char kBadDomain[] = "bad-domain";
 inline constexpr char kBadJointName[] = "bad-joint-name";
@@ -136,23 +145,50 @@ inline constexpr char kSubmeshCountMismatch[] = "submesh-count-mismatch";
 inline constexpr char kTooManyHulls[] = "too-many-hulls";
 inline constexpr char kTruncatedWeights[] = "truncated-weights";
 inline constexpr char kUnknownJoint[] = "unknown-joint";
-// --- Unigine meshes and animations.
 inline constexpr char kWeightsWithoutSkin[] = "weights-without-skin";
+
+// --- Unigine meshes and animations (UNIGINE 1 and 2)
+inline constexpr char kBadBlockOffset[] = "bad-block-offset";
 inline constexpr char kBadBoneIndex[] = "bad-bone-index";
+inline constexpr char kBadIndex[] = "bad-index";
+inline constexpr char kBadInt[] = "bad-int";
 inline constexpr char kBadLength[] = "bad-length";
+inline constexpr char kBadNameLength[] = "bad-name-length";
+inline constexpr char kBlockSizeMismatch[] = "block-size-mismatch";
+inline constexpr char kBoundsMismatch[] = "bounds-mismatch";
 inline constexpr char kIncompleteFirstFrame[] = "incomplete-first-frame";
+inline constexpr char kIndexCountMismatch[] = "index-count-mismatch";
+inline constexpr char kMorphTargetsIgnored[] = "morph-targets-ignored";
 inline constexpr char kNameWithoutNul[] = "name-without-nul";
 inline constexpr char kNoBindPose[] = "no-bind-pose";
 inline constexpr char kPartialTriangle[] = "partial-triangle";
 inline constexpr char kTooManyInfluences[] = "too-many-influences";
-// Every code above, for checks that a decoder gives no code outside this list..
 inline constexpr char kUvCountMismatch[] = "uv-count-mismatch";
-inline constexpr std::array<const char*, 114> kAll = {
+
+// --- Roblox CSG (union and negate) mesh data
+inline constexpr char kAttributeCountMismatch[] = "attribute-count-mismatch";
+inline constexpr char kBadClers[] = "bad-clers";
+inline constexpr char kBadCsgkKey[] = "bad-csgk-key";
+inline constexpr char kBadFloatSize[] = "bad-float-size";
+inline constexpr char kBadRange[] = "bad-range";
+inline constexpr char kBadRangeMarkers[] = "bad-range-markers";
+inline constexpr char kCsgBlock[] = "csg-block";
+inline constexpr char kCsgReferenceOnly[] = "csg-reference-only";
+inline constexpr char kEdgebreaker[] = "edgebreaker";
+inline constexpr char kLengthMismatch[] = "length-mismatch";
+inline constexpr char kNonzeroPadding[] = "nonzero-padding";
+inline constexpr char kUnusedIndexBytes[] = "unused-index-bytes";
+inline constexpr char kUnusualHullPrefix[] = "unusual-hull-prefix";
+inline constexpr char kUnusualVertexSize[] = "unusual-vertex-size";
+
+// Every code above, for checks that a decoder gives no code outside this list.
+inline constexpr std::array<const char*, 142> kAll = {
     kBadCount,
     kBadParent,
     kBadSignature,
     kBoneParentCycle,
     kCancelled,
+    kCountMismatch,
     kCountTooLarge,
     kDraco,
     kGzip,
@@ -199,6 +235,7 @@ inline constexpr std::array<const char*, 114> kAll = {
     kSyntax,
     kUnsupported,
     kBadBase64,
+    kBadChunkSize,
     kBadContent,
     kBadEnd,
     kBadMagic,
@@ -207,6 +244,8 @@ inline constexpr std::array<const char*, 114> kAll = {
     kBadRotationId,
     kBadSharedString,
     kBadValue,
+    kChunkCoordinate,
+    kChunkSize,
     kCompressedEnd,
     kDanglingReferent,
     kDuplicateClassId,
@@ -216,8 +255,10 @@ inline constexpr std::array<const char*, 114> kAll = {
     kMissingParent,
     kMissingType,
     kReferentCycle,
+    kRunOverflow,
     kSigned,
     kUnknownClassId,
+    kUnknownMaterial,
     kUnknownReferent,
     kUnknownType,
     kUnsupportedChunkVersion,
@@ -254,14 +295,36 @@ inline constexpr std::array<const char*, 114> kAll = {
     kTruncatedWeights,
     kUnknownJoint,
     kWeightsWithoutSkin,
+    kBadBlockOffset,
     kBadBoneIndex,
+    kBadIndex,
+    kBadInt,
     kBadLength,
+    kBadNameLength,
+    kBlockSizeMismatch,
+    kBoundsMismatch,
     kIncompleteFirstFrame,
+    kIndexCountMismatch,
+    kMorphTargetsIgnored,
     kNameWithoutNul,
     kNoBindPose,
     kPartialTriangle,
     kTooManyInfluences,
     kUvCountMismatch,
+    kAttributeCountMismatch,
+    kBadClers,
+    kBadCsgkKey,
+    kBadFloatSize,
+    kBadRange,
+    kBadRangeMarkers,
+    kCsgBlock,
+    kCsgReferenceOnly,
+    kEdgebreaker,
+    kLengthMismatch,
+    kNonzeroPadding,
+    kUnusedIndexBytes,
+    kUnusualHullPrefix,
+    kUnusualVertexSize,
 };
 
 inline bool isKnown(std::string_view code) {
