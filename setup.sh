@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Meshscope set-up: installs what is missing (Debian 12 packages), configures and builds, then
 #   ./setup.sh run [FILE...]   starts the viewer (on the embedded sample when no FILE is given)
-#   ./setup.sh test            runs every test: the suite (GUI and rendering tests under Xvfb),
-#                              the suite again in an ASan + UBSan build, then each libFuzzer
-#                              target for MESHSCOPE_FUZZ_SECONDS (30) seconds
-#   ./setup.sh test --quick    only the suite
+#   ./setup.sh test            runs every test: the .clang-format check, the suite (GUI and
+#                              rendering tests under Xvfb), the core and CLI suites again in an
+#                              ASan + UBSan build, the core suite in a ThreadSanitizer build,
+#                              then each libFuzzer target for MESHSCOPE_FUZZ_SECONDS (30) seconds
+#   ./setup.sh test --quick    only the format check and the suite
 #   ./setup.sh bench           runs the benchmarks (Release build)
+# Builds use the presets of CMakePresets.json (dev, asan, tsan, release; the fuzz build is
+# tests/fuzz/run_fuzz.sh's) in build/, build-asan/, build-tsan/ and build-release/.
 # Idempotent: installed packages, an existing configuration and up-to-date targets are skipped.
 set -euo pipefail
 
@@ -20,7 +23,7 @@ packages=(
   libpugixml-dev nlohmann-json3-dev libtinygltf-dev libmeshoptimizer-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth shared-mime-info desktop-file-utils xdg-utils
-  clang libclang-rt-14-dev assimp-utils
+  clang libclang-rt-14-dev clang-format assimp-utils appstream
 )
 
 # The Khronos glTF Validator (npm gltf-validator) that the export tests run through Node:
@@ -58,11 +61,16 @@ install_missing_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+# configure_and_build PRESET [TARGET...]: configures $build with a preset of CMakePresets.json
+# (once) and builds the targets (default: all).
 configure_and_build() {
+  local preset="$1"; shift
   if [ ! -f "$build/build.ninja" ]; then
-    cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+    (cd "$here" && cmake --preset "$preset" -B "$build")
   fi
-  cmake --build "$build" -j "$jobs"
+  local targets=()
+  for t in "$@"; do targets+=(--target "$t"); done
+  cmake --build "$build" -j "$jobs" "${targets[@]}"
 }
 
 cmd="${1:-run}"
@@ -70,7 +78,7 @@ cmd="${1:-run}"
 case "$cmd" in
   run)
     install_missing
-    configure_and_build
+    configure_and_build dev
     export QT3D_RENDERER="${QT3D_RENDERER:-opengl}"
     if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
       echo "setup: no display; starting the viewer under xvfb-run (use --screenshot OUT.png to see it)" >&2
@@ -80,10 +88,13 @@ case "$cmd" in
     ;;
   test)
     install_missing
-    configure_and_build
+    status=0
+    echo "== .clang-format check"
+    "$here/tests/check_format.sh" || status=1
+    configure_and_build dev
     export QT3D_RENDERER=opengl
     # Rendering and widget tests need an X server: run the whole suite under Xvfb.
-    status=0
+    echo "== suite"
     (cd "$build" && xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" \
         ctest --output-on-failure -j "$jobs" --timeout 600) || status=1
     if [ "${1:-}" != "--quick" ]; then
@@ -91,10 +102,16 @@ case "$cmd" in
       # (leak detection on).
       echo "== ASan + UBSan suite"
       build="$here/build-asan"
-      configure_and_build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMESHSCOPE_SANITIZE=ON \
-        -DMESHSCOPE_BUILD_GUI=OFF -DMESHSCOPE_BUILD_BENCH=OFF
+      configure_and_build asan
       (cd "$build" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
           ctest --output-on-failure -j "$jobs" --timeout 900) || status=1
+      # The core suite under ThreadSanitizer: a binary model's chunks are inflated on a worker
+      # thread. Only the core tests (and the CLI they run) are built.
+      echo "== ThreadSanitizer core suite"
+      build="$here/build-tsan"
+      configure_and_build tsan meshscope_core_tests
+      (cd "$build" && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+          ctest --output-on-failure -j "$jobs" --timeout 900 -L '^core$') || status=1
       echo "== libFuzzer targets"
       "$here/tests/fuzz/run_fuzz.sh" "${MESHSCOPE_FUZZ_SECONDS:-30}" || status=1
     fi
@@ -105,7 +122,7 @@ case "$cmd" in
     packages+=(f3d)  # the open-to-first-frame benchmark runs F3D beside Meshscope
     install_missing
     build="$here/build-release"
-    configure_and_build -DCMAKE_BUILD_TYPE=Release
+    configure_and_build release
     for b in "$build"/tests/bench/bench_*; do
       case "$b" in *open_to_first_frame*) continue ;; esac
       [ -x "$b" ] && "$b" --benchmark_min_time=0.5

@@ -11,11 +11,13 @@
 #include "io/decode_context.h"
 #include "io/decompress.h"
 #include "io/file_bytes.h"
+#include "meshscope/core/error_codes.h"
+#include "meshscope/core/version.h"
 
 namespace meshscope {
 
 const char* version() {
-    return "0.1.0";
+    return kVersion;
 }
 
 const std::vector<FormatDecoder>& decoders() {
@@ -103,7 +105,7 @@ void sanitizeMesh(Asset& asset, Mesh& m) {
     const std::size_t n = m.positions.size();
     auto fixStream = [&](auto& stream, const char* name) {
         if (!stream.empty() && stream.size() != n) {
-            asset.diagnostics.push_back({Severity::Warning, "inconsistent-mesh", 0, m.name,
+            asset.diagnostics.push_back({Severity::Warning, errc::kInconsistentMesh, 0, m.name,
                                          std::string(name) +
                                              " stream dropped: " + std::to_string(stream.size()) +
                                              " entries for " + std::to_string(n) + " vertices"});
@@ -125,7 +127,7 @@ void sanitizeMesh(Asset& asset, Mesh& m) {
     for (std::size_t k = 0; k < count; ++k) bad |= std::uint32_t(idx[k] >= limit);
     const std::size_t per = m.primitive == Primitive::Triangles ? 3 : 2;
     if (bad || m.indices.size() % per != 0) {
-        asset.diagnostics.push_back({Severity::Warning, "inconsistent-mesh", 0, m.name,
+        asset.diagnostics.push_back({Severity::Warning, errc::kInconsistentMesh, 0, m.name,
                                      "indices dropped: an index is past the " + std::to_string(n) +
                                          " vertices, or the index count " + std::to_string(count) +
                                          " is not a whole number of primitives"});
@@ -226,18 +228,18 @@ void sanitizeTree(Asset& asset, std::vector<int>& parent, const std::vector<int>
             }
     }
     if (cycles)
-        asset.diagnostics.push_back({Severity::Warning, "node-cycle", 0, "",
+        asset.diagnostics.push_back({Severity::Warning, errc::kNodeCycle, 0, "",
                                      std::to_string(cycles) +
                                          " parent cycles in the node tree were broken; their "
                                          "members are shown as roots"});
     if (tooDeep)
         asset.diagnostics.push_back(
-            {Severity::Warning, "limit", nodes[std::size_t(firstTooDeep)].offset,
+            {Severity::Warning, errc::kLimit, nodes[std::size_t(firstTooDeep)].offset,
              std::string(asset.name(firstTooDeep)),
              std::to_string(tooDeep) + " nodes lie deeper than maxDepth (" +
                  std::to_string(maxDepth) + " levels); each is shown as a root"});
     if (strays + unlisted)
-        asset.diagnostics.push_back({Severity::Info, "node-links", 0, "",
+        asset.diagnostics.push_back({Severity::Info, errc::kNodeLinks, 0, "",
                                      std::to_string(strays + unlisted) +
                                          " child links disagreed with their parents and were "
                                          "repaired"});
@@ -355,14 +357,14 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
             Bytes inner = inflateGzip(ctx, bytes, 0);
             DecodeResult r = decodeImpl(inner, options, depth + 1);
             r.asset.diagnostics.insert(r.asset.diagnostics.begin(),
-                                       {Severity::Info, "gzip", 0, "gzip",
+                                       {Severity::Info, errc::kGzip, 0, "gzip",
                                         "the file is gzip-compressed; offsets refer to the "
                                         "inflated data (" +
                                             std::to_string(inner.size()) + " bytes)"});
             r.innerBytes = std::move(inner);
             return r;
         } else if (const SniffResult s = sniff(bytes, options.fileName); !s.decoder) {
-            result.error = DecodeError{"unknown-format", 0, "", s.reason};
+            result.error = DecodeError{errc::kUnknownFormat, 0, "", s.reason};
         } else {
             asset.format = s.decoder->id;
             asset.formatName = s.decoder->name;
@@ -373,18 +375,19 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
     } catch (const DecodeFailure& f) {
         result.error = f.error;
     } catch (const std::bad_alloc&) {
-        result.error = DecodeError{"out-of-memory", 0, "", "ran out of memory while decoding"};
+        result.error = DecodeError{errc::kOutOfMemory, 0, "", "ran out of memory while decoding"};
     } catch (const std::exception& e) {
-        result.error = DecodeError{"internal", 0, "", std::string("internal error: ") + e.what()};
+        result.error =
+            DecodeError{errc::kInternal, 0, "", std::string("internal error: ") + e.what()};
     } catch (...) {
-        result.error = DecodeError{"internal", 0, "", "internal error"};
+        result.error = DecodeError{errc::kInternal, 0, "", "internal error"};
     }
     // A cancelled decode's partial result is never shown: return the format and the error with
     // an empty asset instead of sanitising the partial tree and sorting the byte map (for a large
     // place or XML model, most of the time between the flag and the return). The partial asset
     // and what the decoder handed back are not freed here either (about 0.1 s for 200 000 XML
     // items): DecodeResult::discarded carries them to the caller.
-    if (result.error && result.error->code == "cancelled") {
+    if (result.error && result.error->code == errc::kCancelled) {
         struct Partial {
             Asset asset;
             std::vector<std::shared_ptr<void>> decoderData;
@@ -419,7 +422,7 @@ DecodeResult decodeAs(const std::string& formatId, ByteSpan bytes, const DecodeO
     for (const auto& d : decoders())
         if (formatId == d.id) return decodeImpl(bytes, options, 1, &d);
     DecodeResult r;
-    r.error = DecodeError{"unknown-format", 0, "", "no decoder named \"" + formatId + "\""};
+    r.error = DecodeError{errc::kUnknownFormat, 0, "", "no decoder named \"" + formatId + "\""};
     return r;
 }
 

@@ -99,7 +99,7 @@ void printTree(const Asset& a, int node, int depth, int maxDepth, std::ostream& 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     for (const auto& a : args) {
         if (a == "-h" || a == "--help") { out << kUsage; return 0; }
-        if (a == "-V" || a == "--version") { out << "meshscope-cli " << MESHSCOPE_VERSION << "\n"; return 0; }
+        if (a == "-V" || a == "--version") { out << "meshscope-cli " << version() << "\n"; return 0; }
     }
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i].starts_with("-")) continue;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/decode_context.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope {
 
@@ -94,10 +95,10 @@ public:
     // allocation cap) before anything is allocated for them. Returns count as size_t.
     std::size_t checkCount(std::uint64_t count, std::uint64_t elementSize, const char* what) {
         if (elementSize != 0 && count > remaining() / elementSize) {
-            fail("count-too-large", std::string(what) + ": " + std::to_string(count) + " × " +
-                                        std::to_string(elementSize) + " bytes needs " +
-                                        describeBytes(count, elementSize) + " but only " +
-                                        std::to_string(remaining()) + " remain");
+            fail(errc::kCountTooLarge, std::string(what) + ": " + std::to_string(count) + " × " +
+                                           std::to_string(elementSize) + " bytes needs " +
+                                           describeBytes(count, elementSize) + " but only " +
+                                           std::to_string(remaining()) + " remain");
         }
         ctx_->checkAllocation(offset(), count, elementSize, what);
         return static_cast<std::size_t>(count);
@@ -132,7 +133,7 @@ private:
         m += what ? what : "value";
         m += " needs " + std::to_string(n) + " bytes, " + std::to_string(remaining()) +
              " remain";
-        fail("truncated", std::move(m));
+        fail(errc::kTruncated, std::move(m));
     }
     static std::string describeBytes(std::uint64_t count, std::uint64_t size) {
         if (size != 0 && count > UINT64_MAX / size) return "more than 2^64";

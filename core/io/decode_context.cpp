@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "meshscope/core/error_codes.h"
+
 namespace meshscope {
 
 DecodeContext::DecodeContext(ByteSpan bytes, const DecodeOptions& options, Asset& asset)
@@ -28,7 +30,7 @@ void DecodeContext::warn(std::uint64_t offset, std::string code, std::string mes
     // Cap the number of stored warnings so a hostile file cannot exhaust memory through them.
     constexpr std::size_t kMaxDiagnostics = 10000;
     if (asset_.diagnostics.size() == kMaxDiagnostics) {
-        asset_.diagnostics.push_back({Severity::Warning, "too-many-warnings", offset, path_,
+        asset_.diagnostics.push_back({Severity::Warning, errc::kTooManyWarnings, offset, path_,
                                       "further warnings are not recorded"});
     }
     if (asset_.diagnostics.size() > kMaxDiagnostics) return;
@@ -51,7 +53,7 @@ void DecodeContext::checkAllocation(std::uint64_t offset, std::uint64_t count,
                                     std::uint64_t elementSize, const char* what) const {
     const std::uint64_t cap = options_.limits.maxAllocation;
     if (elementSize != 0 && count > cap / elementSize) {
-        fail(offset, "limit",
+        fail(offset, errc::kLimit,
              std::string(what) + ": " + std::to_string(count) +
                  " elements exceed the allocation cap (maxAllocation = " + std::to_string(cap) +
                  " bytes)");
@@ -64,7 +66,7 @@ std::uint64_t DecodeContext::decompressionAllowance() const {
 
 void DecodeContext::chargeDecompressed(std::uint64_t offset, std::uint64_t bytes) {
     if (bytes > decompressionAllowance()) {
-        fail(offset, "limit",
+        fail(offset, errc::kLimit,
              "decompressed data would exceed the decompression budget (" + std::to_string(budget_) +
                  " bytes for this file: min(maxDecompressedTotal, " +
                  std::to_string(options_.limits.decompressionRatio) + " × file size))");
@@ -74,7 +76,7 @@ void DecodeContext::chargeDecompressed(std::uint64_t offset, std::uint64_t bytes
 
 void DecodeContext::checkCancel(std::uint64_t offset) const {
     if (options_.cancel && options_.cancel->load(std::memory_order_relaxed))
-        fail(offset, "cancelled", "decoding was cancelled");
+        fail(offset, errc::kCancelled, "decoding was cancelled");
     if (options_.progress && !ownProgress_ && !bytes_.empty())
         reportProgress(double(offset) / double(bytes_.size()));
 }

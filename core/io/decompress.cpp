@@ -9,6 +9,8 @@
 #include <cstring>
 #include <thread>
 
+#include "meshscope/core/error_codes.h"
+
 namespace meshscope {
 
 bool looksLikeZstd(ByteSpan in) {
@@ -27,7 +29,8 @@ namespace {
 Bytes inflateWith(DecodeContext& ctx, ByteSpan input, std::uint64_t offset, int windowBits,
                   const char* what) {
     z_stream zs{};
-    if (inflateInit2(&zs, windowBits) != Z_OK) ctx.fail(offset, "zlib", "zlib could not start");
+    if (inflateInit2(&zs, windowBits) != Z_OK)
+        ctx.fail(offset, errc::kZlib, "zlib could not start");
     struct Guard {
         z_stream* z;
         ~Guard() { inflateEnd(z); }
@@ -52,10 +55,11 @@ Bytes inflateWith(DecodeContext& ctx, ByteSpan input, std::uint64_t offset, int 
         out.resize(old + grow - zs.avail_out);
         if (rc == Z_STREAM_END) break;
         if (rc == Z_BUF_ERROR && zs.avail_in == 0) {
-            ctx.fail(offset, "truncated", std::string(what) + " stream ends before its end marker");
+            ctx.fail(offset, errc::kTruncated,
+                     std::string(what) + " stream ends before its end marker");
         }
         if (rc != Z_OK && rc != Z_BUF_ERROR) {
-            ctx.fail(offset, "zlib",
+            ctx.fail(offset, errc::kZlib,
                      std::string(what) + " data is corrupt: " +
                          (zs.msg ? zs.msg : "inflate error " + std::to_string(rc)));
         }
@@ -93,9 +97,9 @@ std::uint8_t* InflateBuffer::room(std::size_t size) {
 namespace {
 
 void checkLz4Result(DecodeContext& ctx, int n, std::uint64_t expectedSize, std::uint64_t offset) {
-    if (n < 0) ctx.fail(offset, "lz4", "LZ4 data is corrupt");
+    if (n < 0) ctx.fail(offset, errc::kLz4, "LZ4 data is corrupt");
     if (std::uint64_t(n) != expectedSize) {
-        ctx.fail(offset, "lz4",
+        ctx.fail(offset, errc::kLz4,
                  "LZ4 block inflates to " + std::to_string(n) + " bytes, the header says " +
                      std::to_string(expectedSize));
     }
@@ -104,9 +108,9 @@ void checkLz4Result(DecodeContext& ctx, int n, std::uint64_t expectedSize, std::
 void checkZstdResult(DecodeContext& ctx, std::size_t n, std::uint64_t expectedSize,
                      std::uint64_t offset) {
     if (ZSTD_isError(n))
-        ctx.fail(offset, "zstd", std::string("ZSTD data is corrupt: ") + ZSTD_getErrorName(n));
+        ctx.fail(offset, errc::kZstd, std::string("ZSTD data is corrupt: ") + ZSTD_getErrorName(n));
     if (n != expectedSize) {
-        ctx.fail(offset, "zstd",
+        ctx.fail(offset, errc::kZstd,
                  "ZSTD frame inflates to " + std::to_string(n) + " bytes, the header says " +
                      std::to_string(expectedSize));
     }
@@ -123,7 +127,7 @@ ByteSpan InflateBuffer::lz4Block(DecodeContext& ctx, ByteSpan input, std::uint64
                                  std::uint64_t offset) {
     checkExpected(ctx, expectedSize, offset);
     if (input.size() > INT32_MAX || expectedSize > INT32_MAX)
-        ctx.fail(offset, "limit", "LZ4 block larger than 2 GiB");
+        ctx.fail(offset, errc::kLimit, "LZ4 block larger than 2 GiB");
     std::uint8_t* out = room(std::size_t(expectedSize));
     checkLz4Result(ctx, lz4Raw(input, out, expectedSize), expectedSize, offset);
     ctx.chargeDecompressed(offset, expectedSize);

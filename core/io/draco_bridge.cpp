@@ -10,6 +10,8 @@
 #include <cstring>
 #include <string>
 
+#include "meshscope/core/error_codes.h"
+
 namespace meshscope {
 
 const DracoAttribute* DracoMeshData::byUniqueId(std::uint32_t id) const {
@@ -28,22 +30,23 @@ bool isByteType(draco::DataType t) {
 
 DracoMeshData decodeDracoMesh(DecodeContext& ctx, ByteSpan payload, std::uint64_t offset) {
     auto scope = ctx.scope("draco");
-    if (payload.empty()) ctx.fail(offset, "draco", "the Draco payload is empty");
+    if (payload.empty()) ctx.fail(offset, errc::kDraco, "the Draco payload is empty");
 
     draco::DecoderBuffer buffer;
     buffer.Init(reinterpret_cast<const char*>(payload.data()), payload.size());
     auto type = draco::Decoder::GetEncodedGeometryType(&buffer);
     if (!type.ok())
-        ctx.fail(offset, "draco", "not a Draco stream: " + type.status().error_msg_string());
+        ctx.fail(offset, errc::kDraco, "not a Draco stream: " + type.status().error_msg_string());
     if (type.value() != draco::TRIANGULAR_MESH)
-        ctx.fail(offset, "draco", "the Draco stream holds a point cloud, not a triangle mesh");
+        ctx.fail(offset, errc::kDraco, "the Draco stream holds a point cloud, not a triangle mesh");
 
     draco::Decoder decoder;
     auto decoded = decoder.DecodeMeshFromBuffer(&buffer);
     if (!decoded.ok())
-        ctx.fail(offset, "draco", "Draco decoding failed: " + decoded.status().error_msg_string());
+        ctx.fail(offset, errc::kDraco,
+                 "Draco decoding failed: " + decoded.status().error_msg_string());
     std::unique_ptr<draco::Mesh> mesh = std::move(decoded).value();
-    if (!mesh) ctx.fail(offset, "draco", "Draco decoding produced no mesh");
+    if (!mesh) ctx.fail(offset, errc::kDraco, "Draco decoding produced no mesh");
 
     DracoMeshData out;
     out.pointCount = mesh->num_points();
@@ -73,7 +76,7 @@ DracoMeshData decodeDracoMesh(DecodeContext& ctx, ByteSpan payload, std::uint64_
         auto attrScope = ctx.scope("attribute " + std::to_string(a->unique_id()));
         const int n = a->num_components();
         if (n <= 0 || n > 4)
-            ctx.fail(offset, "draco", "attribute with " + std::to_string(n) + " components");
+            ctx.fail(offset, errc::kDraco, "attribute with " + std::to_string(n) + " components");
         DracoAttribute d;
         d.uniqueId = a->unique_id();
         d.dracoType = int(a->attribute_type());
@@ -83,7 +86,7 @@ DracoMeshData decodeDracoMesh(DecodeContext& ctx, ByteSpan payload, std::uint64_
                                                : DracoAttribute::Storage::Float;
         const bool identity = a->is_mapping_identity();
         if (!identity && a->indices_map_size() < out.pointCount)
-            ctx.fail(offset, "draco",
+            ctx.fail(offset, errc::kDraco,
                      "attribute " + std::to_string(d.uniqueId) + " maps only " +
                          std::to_string(a->indices_map_size()) + " of " +
                          std::to_string(out.pointCount) + " points");
@@ -115,7 +118,7 @@ DracoMeshData decodeDracoMesh(DecodeContext& ctx, ByteSpan payload, std::uint64_
                 }
             }
             if (!ok)
-                ctx.fail(offset, "draco",
+                ctx.fail(offset, errc::kDraco,
                          "attribute " + std::to_string(d.uniqueId) + " values cannot be read");
             d.values = ByteSpan(d.converted.data(), d.converted.size());
         }

@@ -155,8 +155,7 @@ TEST(CliPose, EndToEndOnAWrittenFileMesh) {
     const auto file = meshscope::test::tempDir("cli-pose") / "head.mesh";
     meshscope::test::writeFile(file, written.bytes);
     const DecodeResult decoded = decodeFile(file.string());
-    if (!decoded.ok() && decoded.error->code == "unsupported")
-        GTEST_SKIP() << "SKIPPED: the FileMesh decoder is not in this build yet";
+    ASSERT_TRUE(decoded.ok()) << decoded.error->toString();
 
     auto r = runCli({"pose", "--json", "--pose", "c_JD=1", "--bone", "Head=0,10,0", file.string()});
     ASSERT_EQ(r.status, 0) << r.err;

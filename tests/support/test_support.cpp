@@ -18,6 +18,13 @@ std::optional<std::filesystem::path> corpusDir() {
     return std::nullopt;
 }
 
+bool inCi() {
+    const char* env = std::getenv("CI");
+    if (!env) return false;
+    const std::string v = env;
+    return !v.empty() && v != "0" && v != "false" && v != "FALSE" && v != "False";
+}
+
 std::filesystem::path testDataDir() {
     return MESHSCOPE_TEST_DATA_DIR;
 }

@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,16 +36,46 @@ inline Property prop(std::string name, std::string type, Value value) {
     p.value = std::move(value);
     return p;
 }
+// The first `n` bytes of a buffer, copied into a heap block of exactly n bytes: a decoder that
+// reads past the cut then reads past the block, which AddressSanitizer reports (a view into the
+// whole buffer would read its next bytes unnoticed). For prefix tests.
+class ExactPrefix {
+public:
+    ExactPrefix(ByteSpan bytes, std::size_t n)
+        : size_(std::min(n, bytes.size())), data_(new std::uint8_t[size_]) {
+        if (size_) std::memcpy(data_.get(), bytes.data(), size_);
+    }
+    ByteSpan span() const { return {data_.get(), size_}; }
+    operator ByteSpan() const { return span(); }  // NOLINT: used where a ByteSpan is
+
+private:
+    std::size_t size_;
+    std::unique_ptr<std::uint8_t[]> data_;
+};
+
 std::filesystem::path writeFileMeshFixture(const std::string& dir, const std::string& name,
                                            const Asset& asset, const std::string& version = "4.00");
 
+// Whether the tests run in continuous integration (the environment has CI=true, as GitHub
+// Actions, GitLab CI and most others set): there, a missing corpus fails instead of skipping.
+bool inCi();
+
 }  // namespace meshscope::test
 
-// Skips the current test with a visible message when the shared corpus is absent.
-#define MESHSCOPE_REQUIRE_CORPUS(var)                                                       \
-    auto var##_opt = ::meshscope::test::corpusDir();                                        \
-    if (!var##_opt) {                                                                       \
-        GTEST_SKIP() << "SKIPPED: ../shared/corpus is absent (set MESHSCOPE_CORPUS to run " \
-                        "the real-file tests)";                                             \
-    }                                                                                       \
+// Skips the current test with a visible message when a part of the shared corpus is absent, or
+// fails it when running in CI (inCi()), where the corpus must be present.
+#define MESHSCOPE_CORPUS_ABSENT(message)                                                 \
+    do {                                                                                 \
+        if (::meshscope::test::inCi()) {                                                 \
+            GTEST_FAIL() << "CI=true but " << message                                    \
+                         << " (the corpus must be present in CI; set MESHSCOPE_CORPUS)"; \
+        }                                                                                \
+        GTEST_SKIP() << "SKIPPED: " << message                                           \
+                     << " (set MESHSCOPE_CORPUS to run the real-file tests)";            \
+    } while (false)
+
+// Skips (fails in CI) the current test when the shared corpus is absent; else names it `var`.
+#define MESHSCOPE_REQUIRE_CORPUS(var)                                      \
+    auto var##_opt = ::meshscope::test::corpusDir();                       \
+    if (!var##_opt) MESHSCOPE_CORPUS_ABSENT("../shared/corpus is absent"); \
     const std::filesystem::path var = *var##_opt

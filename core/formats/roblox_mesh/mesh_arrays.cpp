@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "formats/roblox_mesh/mesh_decoder.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::filemesh {
 
@@ -27,14 +28,14 @@ void readVertices(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t 
                   int parent) {
     auto scope = b.ctx.scope("vertices");
     if (vertexSize < 36)
-        r.fail("bad-vertex-size", "vertex records of " + str(vertexSize) +
-                                      " bytes cannot hold a FileMeshVertex (36 or 40 bytes)");
+        r.fail(errc::kBadVertexSize, "vertex records of " + str(vertexSize) +
+                                         " bytes cannot hold a FileMeshVertex (36 or 40 bytes)");
     if (vertexSize != 36 && vertexSize != 40)
-        r.warn("odd-vertex-size", "vertex records of " + str(vertexSize) +
-                                      " bytes: the bytes after the first 40 are ignored");
+        r.warn(errc::kOddVertexSize, "vertex records of " + str(vertexSize) +
+                                         " bytes: the bytes after the first 40 are ignored");
     const std::size_t n = r.checkCount(count, vertexSize, "vertices");
     if (count > b.ctx.limits().maxVertices)
-        r.fail("limit", str(count) + " vertices exceed the vertex cap (maxVertices)");
+        r.fail(errc::kLimit, str(count) + " vertices exceed the vertex cap (maxVertices)");
     b.ctx.checkAllocation(r.offset(), n, sizeof(Vec3) * 2 + sizeof(Vec2) + sizeof(Vec4) + 4,
                           "vertices");
     const std::uint64_t at = r.offset();
@@ -107,24 +108,24 @@ void failFaceIndex(Builder& b, std::uint64_t firstIndexOffset, std::uint32_t fac
         if (m.indices[i] < vc) continue;
         const std::uint64_t at =
             faceSize ? firstIndexOffset + (i / 3) * faceSize + (i % 3) * 4 : firstIndexOffset;
-        b.ctx.fail(at, "index-out-of-range",
+        b.ctx.fail(at, errc::kIndexOutOfRange,
                    "faces[" + str(i / 3) + "]: face index " + str(m.indices[i]) +
                        " >= vertex count " + str(vc));
     }
-    b.ctx.fail(firstIndexOffset, "index-out-of-range", "a face index >= the vertex count");
+    b.ctx.fail(firstIndexOffset, errc::kIndexOutOfRange, "a face index >= the vertex count");
 }
 
 void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t faceSize, int parent) {
     auto scope = b.ctx.scope("faces");
     if (faceSize < 12)
-        r.fail("bad-face-size", "face records of " + str(faceSize) +
-                                    " bytes cannot hold three u32 indices (12 bytes)");
+        r.fail(errc::kBadFaceSize, "face records of " + str(faceSize) +
+                                       " bytes cannot hold three u32 indices (12 bytes)");
     if (faceSize != 12)
-        r.warn("odd-face-size", "face records of " + str(faceSize) +
-                                    " bytes: the bytes after the first 12 are ignored");
+        r.warn(errc::kOddFaceSize, "face records of " + str(faceSize) +
+                                       " bytes: the bytes after the first 12 are ignored");
     const std::size_t n = r.checkCount(count, faceSize, "faces");
     if (count > b.ctx.limits().maxTriangles)
-        r.fail("limit", str(count) + " faces exceed the triangle cap (maxTriangles)");
+        r.fail(errc::kLimit, str(count) + " faces exceed the triangle cap (maxTriangles)");
     const std::uint64_t at = r.offset();
     const ByteSpan block = r.bytes(n * faceSize, "faces");
     const int node = b.addNode("faces", "faces", parent, at, block.size());
@@ -163,7 +164,7 @@ void readLodOffsets(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_
                     int parent) {
     auto scope = b.ctx.scope("lodOffsets");
     if (entrySize < 4)
-        r.fail("bad-lod-size", "LOD offsets of " + str(entrySize) + " bytes (expected 4)");
+        r.fail(errc::kBadLodSize, "LOD offsets of " + str(entrySize) + " bytes (expected 4)");
     const std::size_t n = r.checkCount(count, entrySize, "LOD offsets");
     const std::uint64_t at = r.offset();
     const ByteSpan block = r.bytes(n * entrySize, "LOD offsets");
@@ -228,7 +229,7 @@ void Builder::finish() {
     const std::size_t bad = nonFinite, first = firstNonFinite;
     if (bad) {
         // A v3.01 sample (krakow10 5648093777) stores 17 all-NaN vertices used by LOD1/LOD2.
-        ctx.warn(vertexOffset, "non-finite-vertices",
+        ctx.warn(vertexOffset, errc::kNonFiniteVertices,
                  str(bad) + " of " + str(m.positions.size()) +
                      " vertices have non-finite positions (first: vertex " + str(first) +
                      "); they are kept but left out of the bounds");
@@ -254,7 +255,7 @@ void Builder::resolveLods() {
             std::uint64_t a = o[n], e = o[n + 1];
             if (a > e || e > faces) {
                 if (!warned)
-                    ctx.warn(lodOffsetsOffset + 4 * (n + 1), "lod-range",
+                    ctx.warn(lodOffsetsOffset + 4 * (n + 1), errc::kLodRange,
                              "LOD" + str(n) + " faces [" + str(a) + ", " + str(e) +
                                  ") do not fit the " + str(faces) + " faces; clamped");
                 warned = true;
@@ -287,7 +288,7 @@ void Builder::resolveSurfaces() {
         if (std::uint64_t(s.facesBegin) + s.facesLength > faces ||
             std::uint64_t(s.vertsBegin) + s.vertsLength > verts) {
             if (!warned)
-                ctx.warn(s.offset, "subset-range",
+                ctx.warn(s.offset, errc::kSubsetRange,
                          "subset " + str(i) + " reaches past the " + str(faces) + " faces / " +
                              str(verts) + " vertices; clamped");
             warned = true;
@@ -309,7 +310,7 @@ void Builder::generateTangents() {
         return;
     // All-zero tangent bytes (every 36-byte-vertex v2 file, e.g. Rbx2Source Heads/Default.mesh)
     // mean "no tangent": such a vertex decodes to (-1, -1, -1, -1) and gets one from its UVs.
-    ctx.warn(vertexOffset, "no-tangents",
+    ctx.warn(vertexOffset, errc::kNoTangents,
              str(zeroTangents) + " of " + str(m.positions.size()) +
                  " vertices store no tangent (all-zero bytes); tangents were generated from the "
                  "UVs");

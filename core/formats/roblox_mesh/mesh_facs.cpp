@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "formats/roblox_mesh/mesh_decoder.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::filemesh {
 
@@ -51,7 +52,7 @@ void readMatrix(ByteReader& q, Builder& b, FacsRig& rig, int channel, bool first
         for (std::size_t i = 0; i < raw.size(); ++i) out[i] = lo + float(raw[i]) * step;
     } else {
         b.ctx.fail(
-            at, "unsupported",
+            at, errc::kUnsupported,
             "QuantizedMatrix version " + str(version) + " (known: 1 raw floats, 2 quantized)");
     }
     b.ctx.mapRange(at, q.offset() - at, RangeKind::Record, {}, node);
@@ -62,7 +63,7 @@ void readMatrix(ByteReader& q, Builder& b, FacsRig& rig, int channel, bool first
         rig.rows = rows;
         rig.cols = cols;
     } else if (rows != rig.rows || cols != rig.cols) {
-        b.ctx.warn(at, "facs-shape",
+        b.ctx.warn(at, errc::kFacsShape,
                    std::string(kChannels[channel]) + " is " + str(rows) + " × " + str(cols) +
                        " but px is " + str(rig.rows) + " × " + str(rig.cols) +
                        "; its values are replaced by zeros");
@@ -120,7 +121,7 @@ void readFacs(ByteReader& r, Builder& b, std::uint64_t size, int parent) {
         b.ctx.mapRange(transformsAt, quantizedSize, RangeKind::Array, {}, transformsNode);
         for (int c = 0; c < 6; ++c) readMatrix(q, b, rig, c, c == 0, transformsNode);
         if (!q.atEnd()) {
-            b.ctx.warn(q.offset(), "trailing-bytes",
+            b.ctx.warn(q.offset(), errc::kTrailingBytes,
                        str(q.remaining()) + " bytes after the six matrices");
             b.ctx.mapRange(q.offset(), q.remaining(), RangeKind::Padding, "trailing",
                            transformsNode);
@@ -135,7 +136,7 @@ void readFacs(ByteReader& r, Builder& b, std::uint64_t size, int parent) {
         if (bytes % 2) f.skip(1);
         b.ctx.mapRange(cat, bytes, RangeKind::Array, {}, node);
         if (bytes % (2 * members))
-            b.ctx.warn(cat, "facs-correctives",
+            b.ctx.warn(cat, errc::kFacsCorrectives,
                        std::string(name) + ": " + str(bytes) + " bytes is not a whole number of " +
                            str(2 * members) + "-byte records");
         for (std::size_t i = 0; i + members <= v.size(); i += members)
@@ -145,16 +146,17 @@ void readFacs(ByteReader& r, Builder& b, std::uint64_t size, int parent) {
     readCorrectives(twoSize, 2, "twoPoseCorrectives");
     readCorrectives(threeSize, 3, "threePoseCorrectives");
     if (!f.atEnd()) {
-        b.ctx.warn(f.offset(), "trailing-bytes", str(f.remaining()) + " bytes after the FACS data");
+        b.ctx.warn(f.offset(), errc::kTrailingBytes,
+                   str(f.remaining()) + " bytes after the FACS data");
         b.ctx.mapRange(f.offset(), f.remaining(), RangeKind::Padding, "trailing", node);
     }
 
     if (rig.rows != rig.boneNames.size())
-        b.ctx.warn(transformsAt, "facs-shape",
+        b.ctx.warn(transformsAt, errc::kFacsShape,
                    "the matrices have " + str(rig.rows) + " rows for " + str(rig.boneNames.size()) +
                        " face bones");
     if (rig.cols != rig.columnCount())
-        b.ctx.warn(transformsAt, "facs-shape",
+        b.ctx.warn(transformsAt, errc::kFacsShape,
                    "the matrices have " + str(rig.cols) + " columns for " +
                        str(rig.controlNames.size()) + " controls + " + str(rig.correctives.size()) +
                        " correctives");
@@ -164,7 +166,7 @@ void readFacs(ByteReader& r, Builder& b, std::uint64_t size, int parent) {
             if (m >= rig.controlNames.size())
                 badMember = std::max<std::uint32_t>(badMember, m + 1u);
     if (badMember)
-        b.ctx.warn(controlsAt, "facs-correctives",
+        b.ctx.warn(controlsAt, errc::kFacsCorrectives,
                    "a corrective names control " + str(badMember - 1) + " but there are " +
                        str(rig.controlNames.size()) + " controls");
 
@@ -184,7 +186,7 @@ void readFacs(ByteReader& r, Builder& b, std::uint64_t size, int parent) {
         b.property(n, "inMeshSkeleton", "bool", local);
     }
     if (unmatched && !rig.boneNames.empty())
-        b.ctx.info(bonesAt, "facs-bones",
+        b.ctx.info(bonesAt, errc::kFacsBones,
                    str(unmatched) + " of " + str(rig.boneNames.size()) +
                        " face bones are not in the mesh's skeleton (they are matched by name to "
                        "the avatar's skeleton)");

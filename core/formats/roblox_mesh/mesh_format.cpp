@@ -4,6 +4,7 @@
 
 #include "formats/formats.h"
 #include "formats/roblox_mesh/mesh_decoder.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope {
 
@@ -116,7 +117,7 @@ void decode(DecodeContext& ctx) {
     using namespace filemesh;
     const ByteSpan bytes = ctx.bytes();
     if (isGitLfsPointer(bytes))
-        ctx.fail(0, "git-lfs-pointer",
+        ctx.fail(0, errc::kGitLfsPointer,
                  "this is a Git LFS pointer file (\"version https://git-lfs...\"), not a FileMesh: "
                  "fetch the real file with git lfs pull");
     std::optional<VersionLine> line;
@@ -124,13 +125,14 @@ void decode(DecodeContext& ctx) {
         auto scope = ctx.scope("version");
         int major = 0, minor = 0;
         if (!versionText(bytes, major, minor))
-            ctx.fail(0, "bad-header", "expected a \"version X.YY\" header line");
+            ctx.fail(0, errc::kBadHeader, "expected a \"version X.YY\" header line");
         line = parseVersionLine(bytes);
         if (!line)
-            ctx.fail(kVersionTextEnd, bytes.size() > kVersionTextEnd ? "bad-header" : "truncated",
+            ctx.fail(kVersionTextEnd,
+                     bytes.size() > kVersionTextEnd ? errc::kBadHeader : errc::kTruncated,
                      "the version line must end with a newline");
         if (!knownVersion(major, minor))
-            ctx.fail(8, "unsupported-version",
+            ctx.fail(8, errc::kUnsupportedVersion,
                      "FileMesh version " + line->text +
                          " is not supported (known: 1.00, 1.01, 2.00, 3.00, 3.01, 4.00, 4.01, "
                          "5.00, 6.00, 7.00)");

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "formats/roblox_mesh/mesh_decoder.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::filemesh {
 
@@ -76,7 +77,7 @@ void readBones(ByteReader& r, Builder& b, std::uint64_t count, int parent) {
             if (p == kNoBone) return -1;
             if (p >= n) {
                 if (!warned)
-                    b.ctx.warn(ra + 4, "bad-parent",
+                    b.ctx.warn(ra + 4, errc::kBadParent,
                                "bones[" + str(i) + "]: parent index " + str(p) + " >= bone count " +
                                    str(n) + "; treated as a root");
                 warned = true;
@@ -124,7 +125,7 @@ void readBones(ByteReader& r, Builder& b, std::uint64_t count, int parent) {
         }
         if (v >= 0 && state[std::size_t(v)] == 1) {
             const std::size_t closer = std::size_t(walk.back());
-            b.ctx.warn(at + closer * kBoneSize + 4, "bone-parent-cycle",
+            b.ctx.warn(at + closer * kBoneSize + 4, errc::kBoneParentCycle,
                        "bones[" + str(closer) + "]: parent index " +
                            str(std::uint64_t(sk.bones[closer].parent)) +
                            " closes a cycle of parents; treated as a root");
@@ -147,7 +148,7 @@ void readBoneNames(ByteReader& r, Builder& b, std::uint64_t size, int parent) {
         const std::uint32_t start = b.boneNameIndex[i];
         if (start >= table.size()) {
             if (!warned)
-                b.ctx.warn(b.asset.nodes[b.boneNodes[i]].offset, "bad-name-index",
+                b.ctx.warn(b.asset.nodes[b.boneNodes[i]].offset, errc::kBadNameIndex,
                            "bones[" + str(i) + "]: name index " + str(start) + " is outside the " +
                                str(table.size()) + "-byte name table");
             warned = true;
@@ -190,7 +191,7 @@ void readSubsets(ByteReader& r, Builder& b, std::uint64_t count, int parent) {
         s.offset = ra;
         if (s.numBoneIndices > 26) {
             if (!warned)
-                b.ctx.warn(ra + 16, "bad-subset",
+                b.ctx.warn(ra + 16, errc::kBadSubset,
                            "subsets[" + str(i) + "]: numBoneIndices " + str(s.numBoneIndices) +
                                " > 26; only 26 are stored");
             warned = true;
@@ -216,7 +217,7 @@ void Builder::resolveSkin() {
     const std::size_t vc = m.positions.size();
     if (envelopes.size() != vc) {
         // v7: the Draco point count must equal the SKINNING envelope count (same order).
-        ctx.warn(envelopesOffset, "skin-count",
+        ctx.warn(envelopesOffset, errc::kSkinCount,
                  str(envelopes.size()) + " skin envelopes for " + str(vc) +
                      " vertices; the skinning is not applied");
         return;
@@ -253,7 +254,7 @@ void Builder::resolveSkin() {
         }
     }
     if (unresolved)
-        ctx.warn(envelopesOffset + firstBad * sizeof(Envelope), "skin-unresolved",
+        ctx.warn(envelopesOffset + firstBad * sizeof(Envelope), errc::kSkinUnresolved,
                  str(unresolved) +
                      " weighted influences name no bone (vertex outside every "
                      "subset, or a bone byte past the subset's boneIndices; first: "

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "formats/roblox_mesh/mesh_decoder.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::filemesh {
 
@@ -42,9 +43,11 @@ public:
     void expect(char c, const char* what) {
         skipSpace();
         if (p_ >= end_)
-            ctx_.fail(pos(), "truncated", std::string("unexpected end of file: expected ") + what);
+            ctx_.fail(pos(), errc::kTruncated,
+                      std::string("unexpected end of file: expected ") + what);
         if (*p_ != c)
-            ctx_.fail(pos(), "syntax", std::string("expected ") + what + ", found " + describe());
+            ctx_.fail(pos(), errc::kSyntax,
+                      std::string("expected ") + what + ", found " + describe());
         ++p_;
     }
     std::uint64_t unsignedInt(const char* what) {
@@ -52,9 +55,9 @@ public:
         std::uint64_t v = 0;
         const auto [next, ec] = std::from_chars(p_, end_, v);
         if (ec == std::errc::result_out_of_range)
-            ctx_.fail(pos(), "syntax", std::string(what) + " is too large");
+            ctx_.fail(pos(), errc::kSyntax, std::string(what) + " is too large");
         if (ec != std::errc())
-            ctx_.fail(pos(), p_ >= end_ ? "truncated" : "syntax",
+            ctx_.fail(pos(), p_ >= end_ ? errc::kTruncated : errc::kSyntax,
                       std::string("expected ") + what + ", found " + describe());
         p_ = next;
         return v;
@@ -69,7 +72,7 @@ public:
             v = (p_ < end_ && *p_ == '-') ? -std::numeric_limits<float>::infinity()
                                           : std::numeric_limits<float>::infinity();
         } else if (ec != std::errc()) {
-            ctx_.fail(pos(), p_ >= end_ ? "truncated" : "syntax",
+            ctx_.fail(pos(), p_ >= end_ ? errc::kTruncated : errc::kSyntax,
                       "expected a number, found " + describe());
         }
         p_ = next;
@@ -137,11 +140,11 @@ void decodeTextV1(Builder& b) {
     // Each face is 9 vectors of at least 7 bytes ("[0,0,0]"): check before allocating.
     const std::uint64_t remaining = ctx.bytes().size() - dataAt;
     if (faces > remaining / 63)
-        ctx.fail(dataAt, "count-too-large",
+        ctx.fail(dataAt, errc::kCountTooLarge,
                  str(faces) + " faces need at least " + str(faces) +
                      " × 63 bytes of text but only " + str(remaining) + " remain");
     if (faces * 3 > ctx.limits().maxVertices)
-        ctx.fail(dataAt, "limit", str(faces * 3) + " vertices exceed the vertex cap");
+        ctx.fail(dataAt, errc::kLimit, str(faces * 3) + " vertices exceed the vertex cap");
     const std::size_t n = std::size_t(faces) * 3;
     ctx.checkAllocation(dataAt, n, 36, "vertices");
 
@@ -181,7 +184,7 @@ void decodeTextV1(Builder& b) {
     if (s.pos() > dataEnd)
         ctx.mapRange(dataEnd, s.pos() - dataEnd, RangeKind::Padding, "trailing whitespace", b.root);
     if (!s.atEnd()) {
-        ctx.warn(s.pos(), "trailing-bytes",
+        ctx.warn(s.pos(), errc::kTrailingBytes,
                  str(ctx.bytes().size() - s.pos()) + " bytes after the " + str(faces) + " faces");
         ctx.mapRange(s.pos(), ctx.bytes().size() - s.pos(), RangeKind::Padding, "trailing bytes",
                      b.root);

@@ -5,6 +5,7 @@
 //   v4   24 bytes: lodType, counts, numHighQualityLODs and a padding byte (4.00 and 4.01)
 //   v5   32 bytes: v4 + facsDataFormat, facsDataSize
 #include "formats/roblox_mesh/mesh_decoder.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::filemesh {
 
@@ -66,11 +67,11 @@ void decodeFixedV2V5(Builder& b) {
                 std::string(lodType < 4 ? names[lodType] : "unlisted (" + str(lodType) + ")"));
         }
         if (headerSize < known)
-            ctx.fail(headerAt, "bad-header",
+            ctx.fail(headerAt, errc::kBadHeader,
                      "header size " + str(headerSize) + " is smaller than the " + str(known) +
                          " bytes of a version " + b.version.text + " header");
         if (headerSize > known) {
-            ctx.warn(r.offset(), "header-size",
+            ctx.warn(r.offset(), errc::kHeaderSize,
                      "header size " + str(headerSize) + " is larger than the " + str(known) +
                          " known bytes; the extra bytes are skipped");
             const std::uint64_t extraAt = r.offset();
@@ -94,7 +95,7 @@ void decodeFixedV2V5(Builder& b) {
     }
     if (major == 5 && facsSize > 0) {
         if (facsFormat != 1)
-            ctx.warn(headerAt + 24, "facs-format",
+            ctx.warn(headerAt + 24, errc::kFacsFormat,
                      "facsDataFormat " + str(facsFormat) + " (every known file has 1)");
         if (facsFormat == 0) {
             const std::uint64_t at = r.offset();
@@ -109,7 +110,8 @@ void decodeFixedV2V5(Builder& b) {
         }
     }
     if (!r.atEnd()) {
-        ctx.warn(r.offset(), "trailing-bytes", str(r.remaining()) + " bytes after the mesh data");
+        ctx.warn(r.offset(), errc::kTrailingBytes,
+                 str(r.remaining()) + " bytes after the mesh data");
         ctx.mapRange(r.offset(), r.remaining(), RangeKind::Padding, "trailing bytes", b.root);
     }
 }

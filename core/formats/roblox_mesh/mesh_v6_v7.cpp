@@ -6,6 +6,7 @@
 
 #include "formats/roblox_mesh/mesh_decoder.h"
 #include "io/draco_bridge.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::filemesh {
 
@@ -51,7 +52,7 @@ void coreMeshV2(ByteReader& c, Builder& b, int node) {
     DracoMeshData d = decodeDracoMesh(ctx, payload, at);
     auto scope = ctx.scope("draco");
     if (d.pointCount > ctx.limits().maxVertices)
-        ctx.fail(at, "limit", str(d.pointCount) + " Draco points exceed the vertex cap");
+        ctx.fail(at, errc::kLimit, str(d.pointCount) + " Draco points exceed the vertex cap");
     b.property(dn, "pointCount", "uint32", std::int64_t(d.pointCount));
     b.property(dn, "faceCount", "uint32", std::int64_t(d.faceCount));
     std::string ids;
@@ -64,7 +65,7 @@ void coreMeshV2(ByteReader& c, Builder& b, int node) {
         const DracoAttribute* a = d.byUniqueId(id);
         if (!a) return nullptr;
         if (a->storage != DracoAttribute::Storage::Float || a->components < need) {
-            ctx.warn(at, "draco-attribute",
+            ctx.warn(at, errc::kDracoAttribute,
                      std::string(what) + " (attribute " + str(id) + ") has " + str(a->components) +
                          " components of Draco data type " + str(a->dracoDataType) + "; ignored");
             return nullptr;
@@ -75,14 +76,15 @@ void coreMeshV2(ByteReader& c, Builder& b, int node) {
         const DracoAttribute* a = d.byUniqueId(id);
         if (!a) return nullptr;
         if (a->storage != DracoAttribute::Storage::Byte || a->components != 4) {
-            ctx.warn(at, "draco-attribute",
+            ctx.warn(at, errc::kDracoAttribute,
                      std::string(what) + " (attribute " + str(id) + ") is not 4 bytes; ignored");
             return nullptr;
         }
         return a;
     };
     const DracoAttribute* pos = floats(0, 3, "position");
-    if (!pos) ctx.fail(at, "draco-attribute", "the Draco mesh has no position attribute (id 0)");
+    if (!pos)
+        ctx.fail(at, errc::kDracoAttribute, "the Draco mesh has no position attribute (id 0)");
     // Each stream is built straight from the Draco records (one copy), in blocks so that the
     // positions are scanned for the bounds while they are in cache.
     auto vec3 = [](const std::uint8_t* q) {
@@ -143,7 +145,7 @@ void coreMeshV2(ByteReader& c, Builder& b, int node) {
     if (d.faceCount && maxIndex >= n) {
         for (std::size_t i = 0; i < m.indices.size(); ++i)
             if (m.indices[i] >= n)
-                ctx.fail(at, "index-out-of-range",
+                ctx.fail(at, errc::kIndexOutOfRange,
                          "Draco face " + str(i / 3) + " index " + str(m.indices[i]) +
                              " >= point count " + str(n));
     }
@@ -224,7 +226,7 @@ void decodeChunksV6V7(Builder& b) {
         bool known = true;
         auto once = [&](bool& seen) {
             if (!seen) return seen = true;
-            ctx.warn(at, "duplicate-chunk", "a second " + name + " chunk is kept as raw bytes");
+            ctx.warn(at, errc::kDuplicateChunk, "a second " + name + " chunk is kept as raw bytes");
             return false;
         };
         if (name == "COREMESH" && (version == 1 || version == 2)) {
@@ -250,19 +252,19 @@ void decodeChunksV6V7(Builder& b) {
         } else if (name == "HSRAVIS" && version == 1) {
             hsravisV1(c, b, node);
         } else {
-            ctx.warn(at, "unknown-chunk",
+            ctx.warn(at, errc::kUnknownChunk,
                      "unknown chunk " + label + " (" + str(size) + " bytes) is kept as raw bytes");
             known = false;
         }
         if (!known) {
             ctx.mapRange(at + 16, size, RangeKind::Payload, "raw", node);
         } else if (!c.atEnd()) {
-            ctx.warn(c.offset(), "trailing-bytes",
+            ctx.warn(c.offset(), errc::kTrailingBytes,
                      str(c.remaining()) + " bytes at the end of the chunk are not read");
             ctx.mapRange(c.offset(), c.remaining(), RangeKind::Padding, "trailing bytes", node);
         }
     }
-    if (!haveCore) ctx.warn(r.offset(), "no-coremesh", "the file holds no COREMESH chunk");
+    if (!haveCore) ctx.warn(r.offset(), errc::kNoCoremesh, "the file holds no COREMESH chunk");
 }
 
 }  // namespace meshscope::filemesh

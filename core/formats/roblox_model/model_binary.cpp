@@ -22,6 +22,7 @@
 #include "formats/roblox_model/model_values.h"
 #include "io/byte_reader.h"
 #include "io/decompress.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::rbx {
 namespace {
@@ -114,7 +115,7 @@ public:
         } catch (const DecodeFailure& f) {
             // Keep the partial tree linked, unless the decode was cancelled (its result is
             // dropped: linking a large place would only delay the answer).
-            if (f.error.code != "cancelled") finishTree();
+            if (f.error.code != errc::kCancelled) finishTree();
             throw;
         } catch (...) {
             finishTree();
@@ -131,23 +132,23 @@ private:
         auto s = ctx_.scope("header");
         ctx_.mapRange(0, std::min<std::uint64_t>(32, r.size()), RangeKind::Header);
         if (r.string(8, "magic") != "<roblox!")
-            r.failAt(0, "bad-magic", "not a Roblox binary model");
+            r.failAt(0, errc::kBadMagic, "not a Roblox binary model");
         static const std::uint8_t kSignature[6] = {0x89, 0xff, 0x0d, 0x0a, 0x1a, 0x0a};
         ByteSpan sig = r.bytes(6, "signature");
         if (std::memcmp(sig.data(), kSignature, 6) != 0)
-            ctx_.warn(8, "bad-signature", "the 6 signature bytes are not 89 ff 0d 0a 1a 0a");
+            ctx_.warn(8, errc::kBadSignature, "the 6 signature bytes are not 89 ff 0d 0a 1a 0a");
         const std::uint16_t version = r.u16("version");
         if (version != 0)
             r.failAt(
-                14, "unsupported-version",
+                14, errc::kUnsupportedVersion,
                 "binary model version " + std::to_string(version) + " is not supported (only 0)");
         classCount_ = r.i32("class count");
         instanceCount_ = r.i32("instance count");
         if (classCount_ < 0 || instanceCount_ < 0)
-            r.failAt(classCount_ < 0 ? 16 : 20, "bad-count",
+            r.failAt(classCount_ < 0 ? 16 : 20, errc::kBadCount,
                      "negative class or instance count in the header");
         if (std::uint64_t(instanceCount_) > ctx_.limits().maxInstances)
-            r.failAt(20, "limit",
+            r.failAt(20, errc::kLimit,
                      "instance count " + std::to_string(instanceCount_) + " exceeds maxInstances");
         r.skip(8, "reserved");
         ctx_.mapRange(8, 6, RangeKind::Field, "signature");
@@ -204,10 +205,10 @@ private:
         }
         if (failure) throw *failure;
         if (!sawEnd) {
-            ctx_.warn(r.offset(), "missing-end", "the file ends without an END chunk");
+            ctx_.warn(r.offset(), errc::kMissingEnd, "the file ends without an END chunk");
         } else if (!r.atEnd()) {
             ctx_.mapRange(r.offset(), r.remaining(), RangeKind::Padding, "trailing bytes");
-            ctx_.warn(r.offset(), "trailing-bytes",
+            ctx_.warn(r.offset(), errc::kTrailingBytes,
                       std::to_string(r.remaining()) + " bytes after the END chunk are ignored");
         }
         ctx_.progress(1.0);
@@ -232,7 +233,7 @@ private:
             const std::uint64_t bodyLength = c.compressed ? compressedLength : uncompressedLength;
             if (bodyLength > r.remaining()) {
                 // The offset of the length field at fault: compressed (+4) or uncompressed (+8).
-                r.failAt(std::size_t(c.offset + (c.compressed ? 4 : 8)), "truncated",
+                r.failAt(std::size_t(c.offset + (c.compressed ? 4 : 8)), errc::kTruncated,
                          std::string(c.compressed ? "compressed" : "uncompressed") + " length " +
                              std::to_string(bodyLength) + " of chunk \"" + c.name +
                              "\" runs past the end of the file (" + std::to_string(r.remaining()) +
@@ -276,7 +277,7 @@ private:
         else if (c.name == "END")
             readEnd(cr);
         else {
-            ctx_.warn(c.offset, "unknown-chunk",
+            ctx_.warn(c.offset, errc::kUnknownChunk,
                       "unknown chunk \"" + c.name + "\" kept as raw bytes");
             if (!c.compressed) mapIn(cr, 0, cr.size(), RangeKind::Payload, "unknown data");
         }
@@ -409,7 +410,7 @@ private:
     void readSstr(ByteReader& r) {
         const std::uint32_t version = r.u32("version");
         if (version != 0) {
-            ctx_.warn(chunk_->offset, "unsupported-chunk-version",
+            ctx_.warn(chunk_->offset, errc::kUnsupportedChunkVersion,
                       "SSTR chunk version " + std::to_string(version) + " is not known; skipped");
             return;
         }
@@ -445,10 +446,10 @@ private:
         const std::uint32_t count = r.u32("instance count");
         mapIn(r, 0, r.pos(), RangeKind::Field, "class " + printable(className));
         if (objectFormat > 1)
-            r.warn("bad-object-format",
+            r.warn(errc::kBadObjectFormat,
                    "object format " + std::to_string(objectFormat) + " (expected 0 or 1)");
         if (nodeCount_ + count > ctx_.limits().maxInstances)
-            r.fail("limit", "instance count exceeds maxInstances");
+            r.fail(errc::kLimit, "instance count exceeds maxInstances");
         const std::size_t refsPos = r.pos();
         std::int32_t most = -1;  // the largest referent
         refs_.resize(r.checkCount(count, 4, "referents"));
@@ -465,7 +466,7 @@ private:
             mapIn(r, at, count, RangeKind::Array, "service markers");
         }
         if (classes_.count(classId))
-            r.warn("duplicate-class-id",
+            r.warn(errc::kDuplicateClassId,
                    "class id " + std::to_string(classId) + " is defined twice");
         ClassInfo& info = classes_[classId];
         info.name = className;
@@ -490,7 +491,7 @@ private:
             pollCancel(i);
             const std::int32_t ref = refs_[i];
             if (!registerRef(ref, int(first + i))) {
-                ctx_.warn(chunk_->offset, "duplicate-referent",
+                ctx_.warn(chunk_->offset, errc::kDuplicateReferent,
                           "referent " + std::to_string(ref) + " of a " + className +
                               " is already used by another instance; the instance stays a root");
             }
@@ -505,7 +506,7 @@ private:
         std::string propName = readString(r, "property name");
         auto cls = classes_.find(classId);
         if (cls == classes_.end()) {
-            ctx_.warn(chunk_->offset, "unknown-class-id",
+            ctx_.warn(chunk_->offset, errc::kUnknownClassId,
                       "PROP chunk \"" + printable(propName) + "\" refers to class id " +
                           std::to_string(classId) +
                           ", which no INST chunk defined; kept as raw bytes");
@@ -517,7 +518,7 @@ private:
         mapIn(r, 0, r.pos(), RangeKind::Field, "property header");
         if (r.atEnd()) {
             // rojo-rbx/rbx-dom PR #168: Roblox ignores PROP chunks without a type byte.
-            ctx_.warn(chunk_->offset, "missing-type",
+            ctx_.warn(chunk_->offset, errc::kMissingType,
                       "PROP chunk " + info.name + "." + printable(propName) +
                           " has no type byte; skipped");
             return;
@@ -530,7 +531,7 @@ private:
         if (!tname) {
             char buf[8];
             std::snprintf(buf, sizeof buf, "0x%02x", type);
-            ctx_.warn(r.offsetOf(typePos), "unknown-type",
+            ctx_.warn(r.offsetOf(typePos), errc::kUnknownType,
                       "property " + info.name + "." + printable(propName) +
                           " has unknown type id " + buf + "; its " + std::to_string(r.remaining()) +
                           " bytes are kept raw");
@@ -553,7 +554,7 @@ private:
         col_ = nullptr;
         mapIn(r, valuesPos, r.pos() - valuesPos, RangeKind::Array, "values");
         if (!r.atEnd()) {
-            ctx_.warn(r.offset(), "trailing-bytes",
+            ctx_.warn(r.offset(), errc::kTrailingBytes,
                       std::to_string(r.remaining()) + " bytes after the values are ignored");
             mapIn(r, r.pos(), r.remaining(), RangeKind::Payload, "trailing bytes");
         }
@@ -586,7 +587,7 @@ private:
             if (!special[id] && badRotationIds_++ == 0)
                 // RobloxAPI/rbxfile bin/cframe.rbxl stores every id byte 1..255: keep the
                 // position, use the identity rotation and say so.
-                ctx_.warn(r.offsetOf(at), "bad-rotation-id",
+                ctx_.warn(r.offsetOf(at), errc::kBadRotationId,
                           "CFrame rotation id " + std::to_string(id) +
                               " is not one of the 24 special ids; identity rotation used");
             ++at;
@@ -595,7 +596,7 @@ private:
         if (i < n) {
             if (r.u8("rotation id") == 0)
                 r.skip(matrixSize, quaternion ? "quaternion" : "rotation matrix");
-            r.fail("truncated", "CFrame rotations end early");  // not reached
+            r.fail(errc::kTruncated, "CFrame rotations end early");  // not reached
         }
     }
 
@@ -672,7 +673,7 @@ private:
 
     void warnBadRotations() {
         if (badRotationIds_ > 1)
-            ctx_.warn(chunk_->offset, "bad-rotation-id",
+            ctx_.warn(chunk_->offset, errc::kBadRotationId,
                       std::to_string(badRotationIds_) +
                           " CFrames in this chunk have an unknown rotation id");
     }
@@ -893,14 +894,14 @@ private:
                 r.checkCount(n, 14, "optional CFrames");
                 const std::uint8_t inner = r.u8("CFrame type marker");
                 if (inner != kCFrame)
-                    r.failAt(r.pos() - 1, "bad-optional-cframe",
+                    r.failAt(r.pos() - 1, errc::kBadOptionalCframe,
                              "OptionalCFrame values should start with type 0x10, found " +
                                  std::to_string(inner));
                 readCFrames(r, n, cframes_);
                 warnBadRotations();
                 const std::uint8_t boolMarker = r.u8("Bool type marker");
                 if (boolMarker != kBool)
-                    r.failAt(r.pos() - 1, "bad-optional-cframe",
+                    r.failAt(r.pos() - 1, errc::kBadOptionalCframe,
                              "OptionalCFrame presence flags should start with type 0x02, found " +
                                  std::to_string(boolMarker));
                 const ByteSpan has =
@@ -1013,7 +1014,7 @@ private:
                     if (idx[i] < sharedCount_) {
                         idx[i] += base;
                     } else {
-                        ctx_.warn(chunk_->offset, "bad-shared-string",
+                        ctx_.warn(chunk_->offset, errc::kBadSharedString,
                                   "shared string index " + std::to_string(idx[i]) +
                                       " >= " + std::to_string(sharedCount_) + " strings in SSTR");
                         idx[i] = PropertyColumn::kNoSharedString;
@@ -1068,7 +1069,7 @@ private:
                         col.values.emplace_back(NodeRef{resolveRef(i, objects[nextObject++])});
                     } else {
                         if (t != 0)
-                            ctx_.warn(chunk_->offset, "bad-content",
+                            ctx_.warn(chunk_->offset, errc::kBadContent,
                                       "Content source type " + std::to_string(t) +
                                           " without a matching value; read as None");
                         col.values.emplace_back(std::string());
@@ -1141,7 +1142,7 @@ private:
     void readPrnt(ByteReader& r) {
         const std::uint8_t version = r.u8("version");
         if (version != 0) {
-            ctx_.warn(chunk_->offset, "unsupported-chunk-version",
+            ctx_.warn(chunk_->offset, errc::kUnsupportedChunkVersion,
                       "PRNT chunk version " + std::to_string(version) + " is not known; skipped");
             return;
         }
@@ -1181,15 +1182,17 @@ private:
                   "signatures[" + std::to_string(i) + "]");
         }
         if (!r.atEnd()) mapIn(r, r.pos(), r.remaining(), RangeKind::Payload, "raw signature data");
-        ctx_.info(chunk_->offset, "signed", "the file carries a SIGN chunk (kept, not verified)");
+        ctx_.info(chunk_->offset, errc::kSigned,
+                  "the file carries a SIGN chunk (kept, not verified)");
     }
 
     void readEnd(ByteReader& r) {
         if (chunk_->compressed)
-            ctx_.warn(chunk_->offset, "compressed-end", "the END chunk should not be compressed");
+            ctx_.warn(chunk_->offset, errc::kCompressedEnd,
+                      "the END chunk should not be compressed");
         const std::string_view body(reinterpret_cast<const char*>(r.data().data()), r.size());
         if (body != "</roblox>")
-            ctx_.warn(chunk_->offset, "bad-end", "END chunk does not hold \"</roblox>\"");
+            ctx_.warn(chunk_->offset, errc::kBadEnd, "END chunk does not hold \"</roblox>\"");
         mapIn(r, 0, r.size(), RangeKind::Field, "end marker");
     }
 
@@ -1334,7 +1337,7 @@ private:
             else if (p.row < col.values.size())
                 col.values[p.row] = NodeRef{target};
             if (target < 0)
-                ctx_.warn(col.offset, "dangling-referent",
+                ctx_.warn(col.offset, errc::kDanglingReferent,
                           asset_.propertyTables[std::size_t(p.table)].name + "." + col.name +
                               " refers to referent " + std::to_string(p.referent) +
                               ", which no instance has; read as nil");
@@ -1379,16 +1382,16 @@ private:
             ++firstKid[std::size_t(p) + 1];
         }
         if (unknownChildren)
-            ctx_.warn(prntOffset_, "unknown-referent",
+            ctx_.warn(prntOffset_, errc::kUnknownReferent,
                       std::to_string(unknownChildren) +
                           " PRNT links name a child referent no INST chunk defined");
         if (duplicates)
-            ctx_.warn(prntOffset_, "duplicate-parent",
+            ctx_.warn(prntOffset_, errc::kDuplicateParent,
                       std::to_string(duplicates) +
                           " instances are given a parent twice; the first link is kept");
         if (missingParents)
             ctx_.warn(
-                prntOffset_, "missing-parent",
+                prntOffset_, errc::kMissingParent,
                 std::to_string(missingParents) +
                     " instances have a parent referent no INST chunk defined; shown as roots");
         // Break cycles, and measure depths on the same walks (roots are at depth 1) to know
@@ -1436,7 +1439,7 @@ private:
         }
         depth = {};
         if (cycles)
-            ctx_.warn(prntOffset_, "referent-cycle",
+            ctx_.warn(prntOffset_, errc::kReferentCycle,
                       std::to_string(cycles) +
                           " parent cycles were broken; their members are shown as roots");
         // The counts' sums are where each list begins, and each list's next free place while it

@@ -21,6 +21,7 @@
 #include "formats/roblox_model/model_decoders.h"
 #include "formats/roblox_model/model_values.h"
 #include "formats/roblox_model/xml_pieces.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::rbx {
 namespace {
@@ -113,10 +114,10 @@ public:
                        });
         if (!res)
             // pugixml reports "end of input" errors one past the last byte: clamp to the file.
-            ctx_.fail(std::min<std::uint64_t>(res.offset, text_.size()), "xml",
+            ctx_.fail(std::min<std::uint64_t>(res.offset, text_.size()), errc::kXml,
                       std::string("malformed XML: ") + res.description());
         const pugi::xml_node root = xml_->document().child("roblox");
-        if (!root) ctx_.fail(0, "xml", "no <roblox> root element");
+        if (!root) ctx_.fail(0, errc::kXml, "no <roblox> root element");
         asset_.version = root.attribute("version").value();
         ctx_.mapRange(startOf(root), tagEnd(startOf(root)) - startOf(root), RangeKind::Header,
                       "roblox");
@@ -163,7 +164,7 @@ private:
         for (pugi::xml_node s : list.children("SharedString")) {
             std::string content;
             if (!decodeBase64(s.child_value(), content))
-                ctx_.warn(startOf(s), "bad-base64", "shared string is not valid base64");
+                ctx_.warn(startOf(s), errc::kBadBase64, "shared string is not valid base64");
             // Stored once, in the asset: SharedString values refer to it by index.
             sharedStrings_[s.attribute("md5").value()] = std::uint32_t(asset_.sharedStrings.size());
             asset_.sharedStrings.push_back(std::move(content));
@@ -184,7 +185,7 @@ private:
             const std::size_t first = stack.size();
             for (pugi::xml_node c : parent.children("Item")) {
                 if (depth > ctx_.limits().maxDepth)
-                    ctx_.fail(startOf(c), "limit",
+                    ctx_.fail(startOf(c), errc::kLimit,
                               "items nest deeper than maxDepth (" +
                                   std::to_string(ctx_.limits().maxDepth) + ")");
                 stack.push_back({c, parentNode, depth});
@@ -203,7 +204,7 @@ private:
                 ctx_.checkCancel(startOf(f.item));
             }
             if (asset_.nodes.size() >= ctx_.limits().maxInstances)
-                ctx_.fail(startOf(f.item), "limit", "instance count exceeds maxInstances");
+                ctx_.fail(startOf(f.item), errc::kLimit, "instance count exceeds maxInstances");
             const int node = readItem(f.item, f.parent);
             pushChildren(f.item, node, f.depth + 1);
         }
@@ -220,7 +221,7 @@ private:
         const std::string referent = item.attribute("referent").value();
         if (!referent.empty() && referent != "null") {
             if (!refs_.emplace(referent, node).second)
-                ctx_.warn(start, "duplicate-referent",
+                ctx_.warn(start, errc::kDuplicateReferent,
                           "referent \"" + referent + "\" is used by two items; the first keeps it");
         }
         asset_.nodes[node].service = parent < 0 && isServiceClass(className);
@@ -259,7 +260,7 @@ private:
         return v;
     }
     void bad(pugi::xml_node p, const char* what) {
-        ctx_.warn(startOf(p), "bad-value",
+        ctx_.warn(startOf(p), errc::kBadValue,
                   std::string("property \"") + p.attribute("name").value() + "\" (" + p.name() +
                       "): missing or malformed " + what);
     }
@@ -420,7 +421,7 @@ private:
                 prop.value = SharedStringRef{it->second};
             } else {
                 ctx_.warn(
-                    prop.offset, "bad-shared-string",
+                    prop.offset, errc::kBadSharedString,
                     "shared string \"" + std::string(trim(text)) + "\" is not in <SharedStrings>");
             }
         } else if (tag == "UniqueId") {
@@ -457,7 +458,7 @@ private:
             prop.type = std::string(tag);
             const std::string_view raw = text_.substr(prop.offset, prop.length);
             prop.value = Bytes(raw.begin(), raw.end());
-            ctx_.warn(prop.offset, "unknown-type",
+            ctx_.warn(prop.offset, errc::kUnknownType,
                       "property \"" + prop.name + "\" has unknown type <" + std::string(tag) +
                           ">; kept as raw text");
         }
@@ -474,7 +475,7 @@ private:
             if (it != refs_.end()) {
                 prop.value = NodeRef{it->second};
             } else {
-                ctx_.warn(prop.offset, "dangling-referent",
+                ctx_.warn(prop.offset, errc::kDanglingReferent,
                           "property \"" + prop.name + "\" refers to \"" + r.referent +
                               "\", which no item has; read as nil");
             }
@@ -505,7 +506,7 @@ void decodeXmlModel(DecodeContext& ctx) {
     try {
         decoder.run();
     } catch (const DecodeFailure& f) {
-        if (f.error.code == "cancelled") decoder.handOver();
+        if (f.error.code == errc::kCancelled) decoder.handOver();
         throw;
     }
     addTerrain(ctx);

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "meshscope/core/error_codes.h"
+
 namespace meshscope {
 
 Llsd::~Llsd() {
@@ -163,7 +165,7 @@ public:
                 const std::size_t at = r_.pos();
                 const char close = static_cast<char>(r_.u8("LLSD container end"));
                 if (close != f.close) {
-                    r_.failAt(at, "llsd",
+                    r_.failAt(at, errc::kLlsd,
                               std::string("LLSD ") + llsdTypeName(f.node->type_) +
                                   " should end with '" + f.close + "', found " +
                                   describeByte(close));
@@ -250,7 +252,7 @@ private:
                         else if (h >= 'A' && h <= 'F')
                             v |= h - 'A' + 10;
                         else
-                            r_.fail("llsd", "bad \\x escape in a quoted LLSD string");
+                            r_.fail(errc::kLlsd, "bad \\x escape in a quoted LLSD string");
                     }
                     s += static_cast<char>(v);
                     break;
@@ -270,14 +272,14 @@ private:
             return std::string(r_.string(n, "LLSD map key"));
         }
         if (c == '\'' || c == '"') return readDelimited(c);
-        r_.failAt(at, "llsd", "LLSD map key expected ('k'), found " + describeByte(c));
+        r_.failAt(at, errc::kLlsd, "LLSD map key expected ('k'), found " + describeByte(c));
     }
 
     void count(std::uint64_t n) {
         values_ += n;
         if (values_ > options_.maxValues) {
-            r_.fail("limit", "LLSD document holds more than " + std::to_string(options_.maxValues) +
-                                 " values");
+            r_.fail(errc::kLimit, "LLSD document holds more than " +
+                                      std::to_string(options_.maxValues) + " values");
         }
     }
 
@@ -338,7 +340,7 @@ private:
                 const bool isMap = t == '{';
                 out.type_ = isMap ? Llsd::Type::Map : Llsd::Type::Array;
                 if (stack_.size() + 1 > options_.maxDepth) {
-                    r_.failAt(at, "limit",
+                    r_.failAt(at, errc::kLimit,
                               "LLSD nesting deeper than " + std::to_string(options_.maxDepth) +
                                   " levels (Limits::maxDepth)");
                 }
@@ -354,7 +356,7 @@ private:
                 return;  // length is set when the container closes
             }
             default:
-                r_.failAt(at, "llsd", "unknown LLSD type byte " + describeByte(t));
+                r_.failAt(at, errc::kLlsd, "unknown LLSD type byte " + describeByte(t));
         }
         out.length = r_.pos() - at;
     }

@@ -31,6 +31,7 @@
 #include "formats/secondlife/llsd.h"
 #include "io/byte_reader.h"
 #include "io/decompress.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::secondlife {
 
@@ -299,7 +300,7 @@ private:
             auto s = ctx_.scope("header");
             header_ = parseBinaryLlsd(r, {ctx_.limits().maxDepth, 1u << 20});
             if (!header_.isMap()) {
-                ctx_.fail(0, "llsd",
+                ctx_.fail(0, errc::kLlsd,
                           std::string("the header should be an LLSD map, found ") +
                               llsdTypeName(header_.type()));
             }
@@ -324,24 +325,24 @@ private:
         const Llsd* version = header_.find("version");
         if (!version) {
             asset_.version = "0";
-            ctx_.info(0, "no-version",
+            ctx_.info(0, errc::kNoVersion,
                       "the header has no \"version\" key (an asset from before versioning); "
                       "read as version 0");
         } else if (auto v = version->asInteger()) {
             if (*v > kMaxSupportedVersion) {
                 asset_.version = std::to_string(*v);
                 auto s = ctx_.scope("header");
-                ctx_.fail(version->offset, "unsupported-version",
+                ctx_.fail(version->offset, errc::kUnsupportedVersion,
                           "Second Life mesh asset version " + std::to_string(*v) +
                               " (major version " + std::to_string(*v / 1000) +
                               ") is not supported: versions 0 to 999 (major version 0) are "
                               "read, a new major version is an incompatible format");
             }
-            if (*v < 0) ctx_.warn(version->offset, "bad-version", "negative version number");
+            if (*v < 0) ctx_.warn(version->offset, errc::kBadVersion, "negative version number");
             asset_.version = std::to_string(*v);
         } else {
             asset_.version = "?";
-            ctx_.warn(version->offset, "bad-version",
+            ctx_.warn(version->offset, errc::kBadVersion,
                       std::string("\"version\" should be an integer, found ") +
                           llsdTypeName(version->type()));
         }
@@ -358,7 +359,7 @@ private:
             const Llsd* off = v.find("offset");
             const Llsd* size = v.find("size");
             if (!off || !size || !off->asInteger() || !size->asInteger()) {
-                ctx_.warn(v.offset, "block-without-range",
+                ctx_.warn(v.offset, errc::kBlockWithoutRange,
                           "\"" + key + "\" has no integer offset and size; not a block");
                 continue;
             }
@@ -376,16 +377,15 @@ private:
             addProperties(props, v, "", true, {"offset", "size"});
             Node& n = asset_.nodes[b.node];
             if (b.offset < 0 || b.size < 0) {
-                ctx_.warn(v.offset, "block-out-of-range",
+                ctx_.warn(v.offset, errc::kBlockOutOfRange,
                           "negative offset or size (" + std::to_string(b.offset) + ", " +
                               std::to_string(b.size) + "); block skipped");
             } else if (b.absolute + std::uint64_t(b.size) > fileSize) {
                 // A start past the end is the offset's fault; a start inside the file, the size's.
                 const bool startOutside = b.absolute > fileSize;
                 recordFailure(DecodeError{
-                    startOutside ? "block-out-of-range" : "truncated",
-                    startOutside ? off->offset : size->offset,
-                    ctx_.path(),
+                    startOutside ? errc::kBlockOutOfRange : errc::kTruncated,
+                    startOutside ? off->offset : size->offset, ctx_.path(),
                     "block \"" + key + "\" spans file bytes " + std::to_string(b.absolute) +
                         " to " + std::to_string(b.absolute + std::uint64_t(b.size)) + " (offset " +
                         std::to_string(b.offset) + " counted from the end of the header at " +
@@ -404,7 +404,7 @@ private:
         }
         if (!std::any_of(blocks_.begin(), blocks_.end(),
                          [](const Block& b) { return b.name == "high_lod"; })) {
-            ctx_.warn(0, "missing-high-lod", "the header has no \"high_lod\" block");
+            ctx_.warn(0, errc::kMissingHighLod, "the header has no \"high_lod\" block");
         }
     }
 
@@ -437,7 +437,7 @@ private:
             b.name == kSkin || b.name == kPhysicsConvex ||
             std::find(kMeshBlocks.begin(), kMeshBlocks.end(), b.name) != kMeshBlocks.end();
         if (!known) {
-            ctx_.info(b.absolute, "raw-block",
+            ctx_.info(b.absolute, errc::kRawBlock,
                       "block \"" + b.name + "\" is simulator data; kept as raw bytes");
             return;
         }
@@ -450,8 +450,8 @@ private:
             ByteReader r(ctx_, llsdBytes, b.absolute, false);
             const Llsd doc = parseBinaryLlsd(r, {ctx_.limits().maxDepth, 1u << 20});
             if (!r.atEnd()) {
-                r.warn("trailing-bytes", std::to_string(r.remaining()) +
-                                             " bytes after the block's LLSD value; ignored");
+                r.warn(errc::kTrailingBytes, std::to_string(r.remaining()) +
+                                                 " bytes after the block's LLSD value; ignored");
             }
             setProperty(asset_.propertyList(b.node), "inflatedSize", "integer",
                         std::int64_t(data.size()));
@@ -473,14 +473,14 @@ private:
         if (looksLikeZlib(payload)) return inflateZlib(ctx_, payload, at);
         if (looksLikeGzip(payload)) {
             // The wiki says gzip; real assets use zlib. Accept both.
-            ctx_.info(at, "gzip-block", "block is gzip-compressed, not zlib");
+            ctx_.info(at, errc::kGzipBlock, "block is gzip-compressed, not zlib");
             return inflateGzip(ctx_, payload, at);
         }
         char buf[80];
         std::snprintf(buf, sizeof buf,
                       "block does not start with a zlib header (78 xx); found %02x %02x",
                       payload.size() > 0 ? payload[0] : 0, payload.size() > 1 ? payload[1] : 0);
-        ctx_.fail(at, "zlib", buf);
+        ctx_.fail(at, errc::kZlib, buf);
     }
 
     // Length of an optional "<? LLSD/Binary ?>\n" line before the LLSD value.
@@ -495,7 +495,7 @@ private:
 
     void decodeMeshBlock(Block& b, const Llsd& doc) {
         if (!doc.isArray()) {
-            ctx_.fail(b.absolute, "llsd",
+            ctx_.fail(b.absolute, errc::kLlsd,
                       std::string("a mesh block should hold an array of submeshes, found ") +
                           llsdTypeName(doc.type()));
         }
@@ -556,7 +556,7 @@ private:
                     bool& anyWeights, bool& anyNormals, bool& anyUv) {
         const std::uint64_t at = b.absolute;
         if (!face.isMap()) {
-            ctx_.warn(at, "bad-submesh",
+            ctx_.warn(at, errc::kBadSubmesh,
                       std::string("submesh should be an LLSD map, found ") +
                           llsdTypeName(face.type()) + "; kept as an empty face");
             return;
@@ -564,26 +564,26 @@ private:
         addProperties(asset_.propertyList(faceNode), face, "", false,
                       {"Position", "Normal", "TexCoord0", "TriangleList", "Weights"});
         if (const Llsd* ng = face.find("NoGeometry"); ng && ng->asBoolean()) {
-            ctx_.info(at, "no-geometry",
+            ctx_.info(at, errc::kNoGeometry,
                       "placeholder face with no geometry at this level of detail (NoGeometry)");
             return;
         }
         const Llsd* pos = face.find("Position");
         const Llsd* tri = face.find("TriangleList");
         if (!pos || pos->type() != Llsd::Type::Binary) {
-            ctx_.warn(at, "missing-positions", "face has no Position byte array; left empty");
+            ctx_.warn(at, errc::kMissingPositions, "face has no Position byte array; left empty");
             return;
         }
         // Positions: 3 × u16 per vertex.
         std::size_t vertexCount = pos->bytes().size() / 6;
         if (pos->bytes().size() % 6) {
-            ctx_.warn(at, "partial-vertex",
+            ctx_.warn(at, errc::kPartialVertex,
                       "Position holds " + std::to_string(pos->bytes().size()) +
                           " bytes, not a multiple of 6; the incomplete vertex is dropped");
         }
         const std::uint64_t first = mesh.positions.size();
         if (first + vertexCount > ctx_.limits().maxVertices) {
-            ctx_.fail(at, "limit", "more vertices than Limits::maxVertices");
+            ctx_.fail(at, errc::kLimit, "more vertices than Limits::maxVertices");
         }
         ctx_.checkAllocation(at, first + vertexCount, sizeof(Vec3) * 3, "vertices");
         Vec3 pmin{-0.5f, -0.5f, -0.5f}, pmax{0.5f, 0.5f, 0.5f};
@@ -593,9 +593,9 @@ private:
                 pmin = *mn;
                 pmax = *mx;
             } else if (mn && mx) {
-                ctx_.warn(at, "bad-domain", "PositionDomain Min/Max are not finite; ±0.5 used");
+                ctx_.warn(at, errc::kBadDomain, "PositionDomain Min/Max are not finite; ±0.5 used");
             } else {
-                ctx_.warn(at, "bad-domain", "PositionDomain has no Min/Max vectors; ±0.5 used");
+                ctx_.warn(at, errc::kBadDomain, "PositionDomain has no Min/Max vectors; ±0.5 used");
             }
         }
         const auto q = copyArray<std::uint16_t>(pos->bytes(), vertexCount * 3);
@@ -610,7 +610,7 @@ private:
         // Normals: 3 × u16 per vertex into [-1, 1].
         if (const Llsd* nrm = face.find("Normal"); nrm && nrm->type() == Llsd::Type::Binary) {
             if (nrm->bytes().size() / 6 != vertexCount) {
-                ctx_.warn(at, "stream-length",
+                ctx_.warn(at, errc::kStreamLength,
                           "Normal holds " + std::to_string(nrm->bytes().size() / 6) +
                               " normals for " + std::to_string(vertexCount) +
                               " positions; normals of this face dropped");
@@ -629,7 +629,7 @@ private:
         // TexCoord0: 2 × u16 per vertex into TexCoord0Domain, then V flipped to V-down.
         if (const Llsd* uv = face.find("TexCoord0"); uv && uv->type() == Llsd::Type::Binary) {
             if (uv->bytes().size() / 4 != vertexCount) {
-                ctx_.warn(at, "stream-length",
+                ctx_.warn(at, errc::kStreamLength,
                           "TexCoord0 holds " + std::to_string(uv->bytes().size() / 4) +
                               " coordinates for " + std::to_string(vertexCount) +
                               " positions; texture coordinates of this face dropped");
@@ -642,7 +642,7 @@ private:
                     umin = *mn;
                     umax = *mx;
                 } else {
-                    ctx_.warn(at, "bad-domain",
+                    ctx_.warn(at, errc::kBadDomain,
                               "TexCoord0 without a TexCoord0Domain Min/Max; [0, 1] used");
                 }
                 anyUv = true;
@@ -658,18 +658,18 @@ private:
 
         // TriangleList: u16 indices, three per triangle.
         if (!tri || tri->type() != Llsd::Type::Binary) {
-            ctx_.warn(at, "missing-triangles", "face has no TriangleList; no triangles");
+            ctx_.warn(at, errc::kMissingTriangles, "face has no TriangleList; no triangles");
         } else {
             const std::size_t indexCount = tri->bytes().size() / 2;
             const std::size_t triangles = indexCount / 3;
             if (tri->bytes().size() % 6) {
-                ctx_.warn(at, "incomplete-triangle",
+                ctx_.warn(at, errc::kIncompleteTriangle,
                           "TriangleList holds " + std::to_string(tri->bytes().size()) +
                               " bytes, not a whole number of triangles; the incomplete trailing "
                               "triangle is dropped");
             }
             if (mesh.indices.size() / 3 + triangles > ctx_.limits().maxTriangles)
-                ctx_.fail(at, "limit", "more triangles than Limits::maxTriangles");
+                ctx_.fail(at, errc::kLimit, "more triangles than Limits::maxTriangles");
             const auto iq = copyArray<std::uint16_t>(tri->bytes(), triangles * 3);
             std::size_t bad = 0;
             mesh.indices.reserve(mesh.indices.size() + triangles * 3);
@@ -684,7 +684,7 @@ private:
                 mesh.indices.push_back(std::uint32_t(first + d));
             }
             if (bad) {
-                ctx_.warn(at, "index-out-of-range",
+                ctx_.warn(at, errc::kIndexOutOfRange,
                           std::to_string(bad) + " triangles name a vertex >= the face's " +
                               std::to_string(vertexCount) + " vertices; dropped");
             }
@@ -695,7 +695,7 @@ private:
         if (w && w->type() == Llsd::Type::Binary) {
             if (!canSkin) {
                 if (!skinDropped_) {
-                    ctx_.warn(at, "weights-without-skin",
+                    ctx_.warn(at, errc::kWeightsWithoutSkin,
                               "face has Weights but the asset has no usable skin block; ignored");
                 }
             } else {
@@ -704,7 +704,7 @@ private:
                 decodeWeights(at, w->bytes(), vertexCount, mesh.skin);
             }
         } else if (canSkin) {
-            ctx_.warn(at, "missing-weights",
+            ctx_.warn(at, errc::kMissingWeights,
                       "the asset has a skin block but this face has no Weights; unweighted");
         }
     }
@@ -745,16 +745,16 @@ private:
             if (truncated) break;
         }
         if (truncated || done < vertexCount) {
-            ctx_.warn(at, "truncated-weights",
+            ctx_.warn(at, errc::kTruncatedWeights,
                       "Weights end after " + std::to_string(done) + " of " +
                           std::to_string(vertexCount) + " vertices; the rest are unweighted");
         } else if (p < d.size()) {
-            ctx_.warn(at, "trailing-bytes",
+            ctx_.warn(at, errc::kTrailingBytes,
                       std::to_string(d.size() - p) + " bytes after the last vertex's weights");
         }
         out.resize(start + vertexCount);  // vertices past a truncation stay unweighted
         if (badJoints) {
-            ctx_.warn(at, "unknown-joint",
+            ctx_.warn(at, errc::kUnknownJoint,
                       std::to_string(badJoints) + " influences name a joint >= the skin's " +
                           std::to_string(jointCount) + " joints; dropped");
         }
@@ -765,7 +765,7 @@ private:
     void decodeSkin(Block& b, const Llsd& doc) {
         const std::uint64_t at = b.absolute;
         if (!doc.isMap()) {
-            ctx_.fail(at, "llsd",
+            ctx_.fail(at, errc::kLlsd,
                       std::string("the skin block should be an LLSD map, found ") +
                           llsdTypeName(doc.type()));
         }
@@ -779,25 +779,25 @@ private:
                 if (n.type() == Llsd::Type::String) {
                     names.emplace_back(n.text());
                 } else {
-                    ctx_.warn(at, "bad-joint-name",
+                    ctx_.warn(at, errc::kBadJointName,
                               "joint_names[" + std::to_string(i) + "] is not a string");
                     names.push_back("joint " + std::to_string(i));
                 }
             }
         } else {
-            ctx_.warn(at, "missing-joint-names", "the skin block has no joint_names array");
+            ctx_.warn(at, errc::kMissingJointNames, "the skin block has no joint_names array");
         }
         auto readMatrices = [&](const char* key, std::vector<Mat4>& out) -> bool {
             const Llsd* a = doc.find(key);
             if (!a) return false;
             if (!a->isArray()) {
-                ctx_.warn(at, "bad-matrix", std::string(key) + " is not an array");
+                ctx_.warn(at, errc::kBadMatrix, std::string(key) + " is not an array");
                 return false;
             }
             for (std::size_t i = 0; i < a->size(); ++i) {
                 auto m = matrixOf(a->items()[i]);
                 if (!m) {
-                    ctx_.warn(at, "bad-matrix",
+                    ctx_.warn(at, errc::kBadMatrix,
                               std::string(key) + "[" + std::to_string(i) +
                                   "] is not 16 numbers; identity used");
                 }
@@ -813,9 +813,10 @@ private:
             if (auto m = matrixOf(*bsm))
                 bindShape = *m;
             else
-                ctx_.warn(at, "bad-matrix", "bind_shape_matrix is not 16 numbers; identity used");
+                ctx_.warn(at, errc::kBadMatrix,
+                          "bind_shape_matrix is not 16 numbers; identity used");
         } else {
-            ctx_.warn(at, "missing-bind-shape", "the skin block has no bind_shape_matrix");
+            ctx_.warn(at, errc::kMissingBindShape, "the skin block has no bind_shape_matrix");
         }
         setProperty(asset_.propertyList(b.node), "joints", "integer", std::int64_t(names.size()));
         setProperty(asset_.propertyList(b.node), "bind_shape_matrix", "Matrix4",
@@ -826,7 +827,7 @@ private:
             setProperty(asset_.propertyList(b.node), "alt_inverse_bind_matrix", "Matrix4[]",
                         std::move(all));
             if (alt.size() != names.size()) {
-                ctx_.warn(at, "alt-count-mismatch",
+                ctx_.warn(at, errc::kAltCountMismatch,
                           "alt_inverse_bind_matrix holds " + std::to_string(alt.size()) +
                               " matrices for " + std::to_string(names.size()) + " joints");
             }
@@ -835,7 +836,7 @@ private:
         if (names.size() != inverseBind.size()) {
             // The viewer (LLMeshSkinInfo) drops every joint binding in this case; so do we.
             skinDropped_ = true;
-            ctx_.warn(at, "skin-joint-count-mismatch",
+            ctx_.warn(at, errc::kSkinJointCountMismatch,
                       "joint_names holds " + std::to_string(names.size()) +
                           " names but inverse_bind_matrix " + std::to_string(inverseBind.size()) +
                           " matrices; all joint bindings are dropped (as the viewer does)");
@@ -889,7 +890,7 @@ private:
     void decodeConvex(Block& b, const Llsd& doc) {
         const std::uint64_t at = b.absolute;
         if (!doc.isMap()) {
-            ctx_.fail(at, "llsd",
+            ctx_.fail(at, errc::kLlsd,
                       std::string("physics_convex should be an LLSD map, found ") +
                           llsdTypeName(doc.type()));
         }
@@ -903,13 +904,14 @@ private:
                 mn = *a;
                 mx = *c;
             } else {
-                ctx_.warn(at, "bad-domain", "physics_convex Min/Max are not vectors; ±0.5 used");
+                ctx_.warn(at, errc::kBadDomain,
+                          "physics_convex Min/Max are not vectors; ±0.5 used");
             }
         }
         const Vec3 range = mx - mn;
         auto points = [&](const Bytes& d, const char* what) {
             if (d.size() % 6)
-                ctx_.warn(at, "partial-vertex",
+                ctx_.warn(at, errc::kPartialVertex,
                           std::string(what) + " is not a multiple of 6 bytes");
             const auto q = copyArray<std::uint16_t>(d, d.size() / 6 * 3);
             std::vector<Vec3> out;
@@ -947,14 +949,14 @@ private:
         if (const Llsd* bv = doc.find("BoundingVerts"); bv && bv->type() == Llsd::Type::Binary) {
             addHull("BoundingVerts", points(bv->bytes(), "BoundingVerts"), true);
         } else {
-            ctx_.warn(at, "missing-bounding-verts", "physics_convex has no BoundingVerts");
+            ctx_.warn(at, errc::kMissingBoundingVerts, "physics_convex has no BoundingVerts");
         }
         const Llsd* hl = doc.find("HullList");
         const Llsd* hp = doc.find("Positions");
         if (hl && hl->type() == Llsd::Type::Binary) {
             if (std::any_of(blocks_.begin(), blocks_.end(),
                             [](const Block& x) { return x.name == "physics_mesh"; })) {
-                ctx_.warn(at, "hulls-with-physics-mesh",
+                ctx_.warn(at, errc::kHullsWithPhysicsMesh,
                           "HullList is present together with a physics_mesh block (the format "
                           "forbids both)");
             }
@@ -964,7 +966,7 @@ private:
             std::size_t needed = 0;
             for (std::uint8_t c : hl->bytes()) needed += c == 0 ? 256 : c;  // 0 means 256
             if (needed != all.size()) {
-                ctx_.warn(at, "hull-count-mismatch",
+                ctx_.warn(at, errc::kHullCountMismatch,
                           "HullList counts " + std::to_string(needed) +
                               " points but Positions "
                               "holds " +
@@ -980,12 +982,12 @@ private:
                 p += n;
             }
             if (hl->bytes().size() > kMaxWireHulls)
-                ctx_.warn(at, "too-many-hulls",
+                ctx_.warn(at, errc::kTooManyHulls,
                           "more than 1024 hulls; only their points are shown");
             setProperty(asset_.propertyList(b.node), "hulls", "integer",
                         std::int64_t(hl->bytes().size()));
         } else if (hp) {
-            ctx_.warn(at, "positions-without-hulls", "Positions without HullList; ignored");
+            ctx_.warn(at, errc::kPositionsWithoutHulls, "Positions without HullList; ignored");
         }
         mesh.lods.push_back({0, std::uint32_t(mesh.indices.size() / 2), mesh.name});
         mesh.computeBounds();
@@ -1000,7 +1002,7 @@ private:
         const auto& [firstName, firstCount] = submeshCounts_.front();
         for (const auto& [name, count] : submeshCounts_) {
             if (name == "physics_mesh" || count == firstCount) continue;
-            ctx_.warn(0, "submesh-count-mismatch",
+            ctx_.warn(0, errc::kSubmeshCountMismatch,
                       name + " has " + std::to_string(count) + " submeshes, " + firstName +
                           " has " + std::to_string(firstCount) +
                           " (every level of detail should have the same faces)");
@@ -1016,7 +1018,7 @@ private:
             // The real asset in corpus/secondlife ends with "LLWearable version 22\n" (22 bytes)
             // after its last block.
             ctx_.warn(
-                end, "trailing-bytes",
+                end, errc::kTrailingBytes,
                 std::to_string(fileSize - end) + " stray bytes after the last block; ignored");
             ctx_.mapRange(end, fileSize - end, RangeKind::Padding, "trailing bytes");
         }

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "formats/unigine/unigine_internal.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::unigine {
 
@@ -75,18 +76,18 @@ std::string readName(ByteReader& r, const char* what) {
     const std::size_t start = r.pos();
     const std::int32_t length = r.i32(what);
     if (length < 0 || length > kMaxNameLength) {
-        r.failAt(start, "bad-length",
+        r.failAt(start, errc::kBadLength,
                  std::string(what) + " length " + std::to_string(length) +
                      " is outside 0..1024 (the length counts the terminating NUL)");
     }
     const std::string_view chars = r.string(static_cast<std::size_t>(length), what);
     if (length == 0) {
-        r.warn("name-without-nul", std::string(what) + " has length 0 (no terminating NUL)");
+        r.warn(errc::kNameWithoutNul, std::string(what) + " has length 0 (no terminating NUL)");
         return {};
     }
     const std::size_t nul = chars.find('\0');
     if (nul == std::string_view::npos) {
-        r.warn("name-without-nul", std::string(what) + " does not end with a NUL character");
+        r.warn(errc::kNameWithoutNul, std::string(what) + " does not end with a NUL character");
         return std::string(chars);
     }
     return std::string(chars.substr(0, nul));
@@ -99,7 +100,7 @@ std::vector<Mat4> composeWorld(DecodeContext& ctx, std::vector<int>& parents,
     const std::size_t n = parents.size();
     for (std::size_t i = 0; i < n; ++i) {
         if (parents[i] < -1 || parents[i] >= static_cast<int>(n)) {
-            ctx.warn(parentOffsets[i], "bad-parent",
+            ctx.warn(parentOffsets[i], errc::kBadParent,
                      "bone " + std::to_string(i) + " (\"" + names[i] + "\") has parent " +
                          std::to_string(parents[i]) + ", outside -1.." +
                          std::to_string(int(n) - 1) + "; it is treated as a root");
@@ -119,7 +120,7 @@ std::vector<Mat4> composeWorld(DecodeContext& ctx, std::vector<int>& parents,
             if (state[b] == 2) break;
             if (state[b] == 1) {
                 const int closer = chain.back();
-                ctx.warn(parentOffsets[closer], "bone-parent-cycle",
+                ctx.warn(parentOffsets[closer], errc::kBoneParentCycle,
                          "bone " + std::to_string(closer) + " (\"" + names[closer] +
                              "\") has parent " + std::to_string(parents[closer]) +
                              ", which closes a cycle of parents; it is treated as a root");
@@ -189,7 +190,7 @@ void readTriangles(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::size_t tr
     }
     if (dropped) {
         const Index* tri = raw.data() + firstBad * 3;
-        ctx.warn(r.offsetOf(arrayStart + 4 + firstBad * 3 * sizeof(Index)), "index-out-of-range",
+        ctx.warn(r.offsetOf(arrayStart + 4 + firstBad * 3 * sizeof(Index)), errc::kIndexOutOfRange,
                  std::to_string(dropped) + " of " + std::to_string(triangles) +
                      " triangles index past the " + std::to_string(vertexCount) +
                      " vertices and were dropped (first: triangle " + std::to_string(firstBad) +
@@ -209,7 +210,7 @@ std::size_t readTexCoords(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::ve
     ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Array, {}, node);
     ctx.mapRange(r.offsetOf(start), 4, RangeKind::Field, "count", node);
     if (n != 0 && n != mesh.positions.size()) {
-        ctx.warn(r.offsetOf(start), "uv-count-mismatch",
+        ctx.warn(r.offsetOf(start), errc::kUvCountMismatch,
                  std::string(name) + " holds " + std::to_string(n) + " texture coordinates for " +
                      std::to_string(mesh.positions.size()) +
                      " vertices; the set is kept in the byte map but not used");
@@ -229,7 +230,7 @@ void readSurfaceTail(DecodeContext& ctx, ByteReader& r, Mesh& mesh, int node) {
     ctx.checkCancel(r.offsetOf(start));
     const std::size_t triangles = readCount(r, "triangle count");
     if (triangles > ctx.limits().maxTriangles)
-        r.failAt(start, "limit",
+        r.failAt(start, errc::kLimit,
                  "triangle count " + std::to_string(triangles) + " exceeds maxTriangles");
     // The index width follows the vertex count: < 65536 vertices → unsigned short, else int.
     const bool wide = mesh.positions.size() >= 65536;
@@ -255,7 +256,8 @@ std::size_t readCount(ByteReader& r, const char* what) {
     const std::size_t at = r.pos();
     const std::int32_t n = r.i32(what);
     if (n < 0)
-        r.failAt(at, "bad-count", std::string(what) + " is negative (" + std::to_string(n) + ")");
+        r.failAt(at, errc::kBadCount,
+                 std::string(what) + " is negative (" + std::to_string(n) + ")");
     return static_cast<std::size_t>(n);
 }
 
@@ -326,7 +328,7 @@ std::size_t readVertexCount(DecodeContext& ctx, ByteReader& r) {
     const std::size_t start = r.pos();
     const std::size_t n = readCount(r, "vertex count");
     if (n > ctx.limits().maxVertices)
-        r.failAt(start, "limit", "vertex count " + std::to_string(n) + " exceeds maxVertices");
+        r.failAt(start, errc::kLimit, "vertex count " + std::to_string(n) + " exceeds maxVertices");
     return n;
 }
 
@@ -337,7 +339,7 @@ void warnNonFinitePositions(DecodeContext& ctx, const Mesh& mesh, std::uint64_t 
         if (bad++ == 0) first = i;
     }
     if (bad) {
-        ctx.warn(firstVertexAt, "non-finite-vertices",
+        ctx.warn(firstVertexAt, errc::kNonFiniteVertices,
                  std::to_string(bad) + " of " + std::to_string(mesh.positions.size()) +
                      " vertices have non-finite positions (first: vertex " + std::to_string(first) +
                      "); they are kept but left out of the bounds");
@@ -382,7 +384,7 @@ SurfaceHeaders readSurfaceHeaders(DecodeContext& ctx, ByteReader& r, int root, s
 
 void mapTrailingBytes(DecodeContext& ctx, const ByteReader& r, const char* after) {
     if (r.atEnd()) return;
-    ctx.warn(r.offset(), "trailing-bytes",
+    ctx.warn(r.offset(), errc::kTrailingBytes,
              std::to_string(r.remaining()) + " bytes follow " + after);
     ctx.mapRange(r.offset(), r.remaining(), RangeKind::Padding, "trailing bytes");
 }

@@ -9,6 +9,7 @@
 #include "formats/formats.h"
 #include "formats/unigine/unigine_internal.h"
 #include "io/decode_context.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope {
 namespace {
@@ -63,7 +64,7 @@ void decode(DecodeContext& ctx) {
     Asset& a = ctx.asset();
     // decodeAs() can force this decoder onto any bytes.
     if (!isOtherUnigineSignature(b))
-        ctx.fail(0, "bad-signature",
+        ctx.fail(0, errc::kBadSignature,
                  "no Unigine signature (mi08, ms08, as08, mr02 ...) at the start");
     const std::string version(reinterpret_cast<const char*>(b.data()),
                               std::min<std::size_t>(b.size(), 4));
@@ -77,7 +78,7 @@ void decode(DecodeContext& ctx) {
     a.addProperty(root, {"signature", "string", version, 0, 4});
     ctx.mapRange(0, 4, RangeKind::Header, "signature", root);
     auto scope = ctx.scope("header");
-    ctx.fail(0, "unsupported-version",
+    ctx.fail(0, errc::kUnsupportedVersion,
              std::string(kind) + " version " + version +
                  " is not supported (only mi08, mr02, ms10, ms11 and ms14 .mesh, ms08 .smesh, "
                  "as08 .sanim and an10 .anim are decoded)");

@@ -5,6 +5,7 @@
 //   vertices of 8 floats (position xyz, normal xyz, texture coordinate uv).
 // There are no indices: the vertices are a plain triangle list.
 #include "formats/unigine/unigine_internal.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::unigine {
 namespace {
@@ -60,7 +61,7 @@ void decodeMeshMr02(DecodeContext& ctx) {
         ctx.mapRange(r.offsetOf(countAt), 4, RangeKind::Field, "count", node);
         ctx.mapRange(r.offsetOf(countAt), r.pos() - countAt, RangeKind::Array, {}, node);
         if (n % 3) {
-            ctx.warn(r.offsetOf(countAt), "partial-triangle",
+            ctx.warn(r.offsetOf(countAt), errc::kPartialTriangle,
                      "vertex count " + std::to_string(n) +
                          " is not a multiple of 3; the last vertices form no triangle");
         }

@@ -13,6 +13,7 @@
 #include <bit>
 
 #include "formats/unigine/unigine_internal.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::unigine {
 
@@ -121,7 +122,7 @@ void decodeAnimation(DecodeContext& ctx) {
         ctx.mapRange(r.offsetOf(framesStart), r.pos() - framesStart, RangeKind::Array);
     }
     if (incompleteFirst) {
-        ctx.warn(incompleteAt, "incomplete-first-frame",
+        ctx.warn(incompleteAt, errc::kIncompleteFirstFrame,
                  std::to_string(incompleteFirst) +
                      " bones do not store every component in frame 0; the missing ones start at "
                      "the bounds minimum, scale 1 and the identity rotation");

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "formats/unigine/unigine_internal.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::unigine {
 namespace {
@@ -78,12 +79,12 @@ void readSkinnedVertices(DecodeContext& ctx, ByteReader& r, Mesh& mesh, std::siz
     props.push_back({"vertexCount", "int32", std::int64_t(n), r.offsetOf(start), 4});
     props.push_back({"maxInfluences", "int32", std::int64_t(stats.maxInfluences)});
     if (stats.badBone) {
-        ctx.warn(stats.badBoneAt, "bad-bone-index",
+        ctx.warn(stats.badBoneAt, errc::kBadBoneIndex,
                  std::to_string(stats.badBone) + " vertex weights name a bone past the " +
                      std::to_string(boneCount) + " bones and were dropped");
     }
     if (stats.tooMany) {
-        ctx.warn(stats.tooManyAt, "too-many-influences",
+        ctx.warn(stats.tooManyAt, errc::kTooManyInfluences,
                  std::to_string(stats.tooMany) + " vertices have more than 4 weights (up to " +
                      std::to_string(stats.maxInfluences) +
                      "); the 4 largest were kept and renormalized");
@@ -134,7 +135,7 @@ void decodeSkinnedMesh(DecodeContext& ctx) {
     {
         std::vector<Mat4> locals(boneCount);
         if (frameCount == 0 && boneCount) {
-            ctx.warn(r.offset(), "no-bind-pose",
+            ctx.warn(r.offset(), errc::kNoBindPose,
                      "the file has no frames, so no bind pose; bones are placed at the origin");
         }
         for (std::size_t b = 0; b < boneCount && frameCount; ++b)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope {
 namespace {
@@ -155,8 +156,9 @@ TEST(Asset, SanitizeMakesChildListsAgreeWithParents) {
     sanitizeAsset(a);
     EXPECT_EQ(list(a.children(r1)), (std::vector<int>{c}));
     EXPECT_EQ(list(a.children(r2)), (std::vector<int>{d}));
-    const auto repaired = std::find_if(a.diagnostics.begin(), a.diagnostics.end(),
-                                       [](const Diagnostic& g) { return g.code == "node-links"; });
+    const auto repaired =
+        std::find_if(a.diagnostics.begin(), a.diagnostics.end(),
+                     [](const Diagnostic& g) { return g.code == errc::kNodeLinks; });
     ASSERT_NE(repaired, a.diagnostics.end());
     EXPECT_NE(repaired->message.find("2 child links"), std::string::npos) << repaired->message;
 }

@@ -1,9 +1,11 @@
 // Byte reader, byte map and registry basics.
+#include "io/byte_reader.h"
+
 #include <gtest/gtest.h>
 
-#include "io/byte_reader.h"
 #include "io/decompress.h"
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 
 using namespace meshscope;
 
@@ -20,7 +22,7 @@ TEST(ByteReader, ReadsLittleEndianAndFailsWithOffsetAndPath) {
         r.u32("numVerts");
         FAIL() << "expected a failure";
     } catch (const DecodeFailure& f) {
-        EXPECT_EQ(f.error.code, "truncated");
+        EXPECT_EQ(f.error.code, errc::kTruncated);
         EXPECT_EQ(f.error.offset, 0x102u);
         EXPECT_EQ(f.error.context, "header");
         EXPECT_NE(f.error.message.find("numVerts"), std::string::npos);
@@ -84,7 +86,7 @@ TEST(Decompress, ZlibBombIsCappedByBudget) {
         inflateZlib(ctx, z, 10);
         FAIL() << "expected the budget to refuse";
     } catch (const DecodeFailure& f) {
-        EXPECT_EQ(f.error.code, "limit");
+        EXPECT_EQ(f.error.code, errc::kLimit);
         EXPECT_EQ(f.error.offset, 10u);
     }
 }

@@ -16,6 +16,7 @@
 
 #include "io/decompress.h"
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope {
 namespace {
@@ -165,7 +166,7 @@ TEST(InflateAhead, APayloadSizeThatDisagreesFailsLikeInflateBuffer) {
     inflater.take(ctx, 0);
     const std::optional<DecodeError> got = failureOf([&] { inflater.take(ctx, 1); });
     ASSERT_TRUE(got);
-    EXPECT_EQ(got->code, "lz4");
+    EXPECT_EQ(got->code, errc::kLz4);
     EXPECT_EQ(got->message, expected->message);
     EXPECT_EQ(got->offset, p.list[1].offset);
 }
@@ -176,7 +177,7 @@ TEST(InflateAhead, ThePayloadThatWouldPassTheBudgetIsRefusedBeforeItIsInflated) 
     opts.limits.maxDecompressedTotal = 100'000;  // the third payload passes it
     const std::optional<DecodeError> expected = referenceFailure(p, opts, 2);
     ASSERT_TRUE(expected);
-    EXPECT_EQ(expected->code, "limit");
+    EXPECT_EQ(expected->code, errc::kLimit);
     Asset asset;
     DecodeContext ctx(p.file, opts, asset);
     InflateAhead inflater(ctx, p.list, 1 << 20);

@@ -78,8 +78,6 @@ TEST(PoseCorpus, FacsHeadsWithEveryControlAtOneStayFinite) {
         const auto path = corpus / rel;
         ASSERT_TRUE(std::filesystem::exists(path)) << path;
         const DecodeResult r = decodeBytes(test::readFile(path));
-        if (!r.ok() && r.error->code == "unsupported")
-            GTEST_SKIP() << "SKIPPED: the FileMesh decoder is not in this build yet";
         ASSERT_TRUE(r.ok()) << rel << ": " << r.error->toString();
         ASSERT_FALSE(r.asset.facs.empty()) << rel << " is listed with FACS in MANIFEST.md";
         bool meshHasRig = false;
@@ -97,8 +95,6 @@ TEST(PoseCorpus, EveryV5AndV7MeshPosesFinite) {
         const auto bytes = test::readFile(e.path());
         if (!isV5OrV7(bytes)) continue;
         const DecodeResult r = decodeBytes(bytes);
-        if (!r.ok() && r.error->code == "unsupported")
-            GTEST_SKIP() << "SKIPPED: the FileMesh decoder is not in this build yet";
         ASSERT_TRUE(r.ok()) << e.path() << ": " << r.error->toString();
         checkPosedFinite(r.asset, e.path().string());
         ++checked;
@@ -112,15 +108,14 @@ TEST(PoseCorpus, JawDropMovesTheJawDownward) {
     // dropping the jaw moves the bones hanging off it (the tongue root) down.
     MESHSCOPE_REQUIRE_CORPUS(corpus);
     const DecodeResult r = decodeBytes(test::readFile(corpus / kFacsHeads[0]));
-    if (!r.ok() && r.error->code == "unsupported")
-        GTEST_SKIP() << "SKIPPED: the FileMesh decoder is not in this build yet";
-    ASSERT_TRUE(r.ok());
+    ASSERT_TRUE(r.ok()) << r.error->toString();
     const Mesh& mesh = r.asset.meshes.at(0);
     const Skeleton& skel = r.asset.skeletons.at(std::size_t(mesh.skeleton));
     const FacsRig& rig = r.asset.facs.at(std::size_t(mesh.facs));
     const int tongue = skel.find("TongueRoot");
     const int jd = findRigControl(rig, "JawDrop");
-    if (tongue < 0 || jd < 0) GTEST_SKIP() << "this head has no TongueRoot bone or JawDrop control";
+    ASSERT_GE(tongue, 0) << kFacsHeads[0] << " has no TongueRoot bone";
+    ASSERT_GE(jd, 0) << kFacsHeads[0] << " has no JawDrop control";
     PoseEvaluator eval(skel, &rig);
     std::vector<float> w(rig.controlNames.size(), 0.0f);
     eval.update(Pose{}, w);

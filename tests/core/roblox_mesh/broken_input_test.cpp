@@ -9,6 +9,7 @@
 #include <string>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 #include "support/test_support.h"
 
 namespace meshscope {
@@ -57,7 +58,7 @@ void everyPrefix(const std::vector<std::uint8_t>& bytes) {
     ASSERT_GE(lengths.size(), std::min<std::size_t>(bytes.size(), 512));
     std::size_t failures = 0;
     for (std::size_t n : lengths) {
-        const DecodeResult r = decodeBytes(ByteSpan(bytes.data(), n));
+        const DecodeResult r = decodeBytes(test::ExactPrefix(bytes, n));
         if (r.ok()) continue;  // a chunked file cut between chunks decodes partially
         ++failures;
         ASSERT_LE(r.error->offset, n) << "prefix " << n << ": " << r.error->toString();
@@ -96,7 +97,7 @@ TEST(FileMeshBrokenPrefix, V700DracoSkinnedFacs) {
     ASSERT_TRUE(std::find(lengths.begin(), lengths.end(), coreEnd) != lengths.end());
     for (std::size_t n : lengths) {
         if (n > coreEnd) break;
-        const DecodeResult r = decodeBytes(ByteSpan(bytes.data(), n));
+        const DecodeResult r = decodeBytes(test::ExactPrefix(bytes, n));
         // Only the bare version line and the cut between chunks decode (partially).
         if (n == 13 || n == coreEnd) {
             EXPECT_TRUE(r.ok()) << "prefix " << n;
@@ -124,14 +125,14 @@ TEST(FileMeshBroken, CountsLargerThanTheFile) {
     putU32(v4, 13 + 4, 0xFFFFFFFFu);  // numVerts
     auto r = decodeBytes(v4);
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "count-too-large");
+    EXPECT_EQ(r.error->code, errc::kCountTooLarge);
     EXPECT_EQ(r.error->offset, 13u + 24u);  // the vertex block after the 24-byte header
 
     auto v5 = corpusFile(corpus, "krakow10_rbx_mesh/meshes/15256456161");
     putU32(v5, 13 + 28, 0x7FFFFFFFu);  // facsDataSize
     r = decodeBytes(v5);
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "count-too-large");
+    EXPECT_EQ(r.error->code, errc::kCountTooLarge);
     EXPECT_FALSE(r.asset.meshes.empty()) << "the mesh read before the failure is kept";
 
     // v7 SKINNING: numSkinnings at chunk payload start.
@@ -141,7 +142,7 @@ TEST(FileMeshBroken, CountsLargerThanTheFile) {
     putU32(v7, skinning + 16, 0x40000000u);
     r = decodeBytes(v7);
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "count-too-large");
+    EXPECT_EQ(r.error->code, errc::kCountTooLarge);
     EXPECT_EQ(r.error->offset, skinning + 20);
 }
 
@@ -153,7 +154,7 @@ TEST(FileMeshBroken, FaceIndexOutOfRangeInARealFile) {
     putU32(bytes, faces + 12 * 5 + 4, 9123);  // faces[5].b
     const auto r = decodeBytes(bytes);
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "index-out-of-range");
+    EXPECT_EQ(r.error->code, errc::kIndexOutOfRange);
     EXPECT_EQ(r.error->offset, faces + 12 * 5 + 4);
     EXPECT_NE(r.error->message.find("face index 9123 >= vertex count 42"), std::string::npos)
         << r.error->message;
@@ -185,7 +186,7 @@ TEST(FileMeshBroken, FlippedBytesInsideTheDracoStream) {
     bytes[33] = 'X';
     const auto r = decodeBytes(bytes);
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "draco");
+    EXPECT_EQ(r.error->code, errc::kDraco);
     EXPECT_EQ(r.error->offset, 33u);
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 #include "support/test_support.h"
 
 namespace meshscope {
@@ -81,16 +82,26 @@ TEST(FileMeshCorpus, EveryFileDecodesWithTheManifestCounts) {
             EXPECT_EQ(long(m.triangleCount()), f("faces"));
             EXPECT_EQ(long(m.vertexCount()), 3 * f("faces"));
         }
-        if (f("verts") >= 0) EXPECT_EQ(long(m.vertexCount()), f("verts"));
-        if (f("faces") >= 0) EXPECT_EQ(long(m.triangleCount()), f("faces"));
-        if (f("vsize") == 36) EXPECT_TRUE(m.colors.empty());
-        if (f("lods") >= 0) EXPECT_EQ(long(m.lodOffsets.size()), f("lods"));
+        if (f("verts") >= 0) {
+            EXPECT_EQ(long(m.vertexCount()), f("verts"));
+        }
+        if (f("faces") >= 0) {
+            EXPECT_EQ(long(m.triangleCount()), f("faces"));
+        }
+        if (f("vsize") == 36) {
+            EXPECT_TRUE(m.colors.empty());
+        }
+        if (f("lods") >= 0) {
+            EXPECT_EQ(long(m.lodOffsets.size()), f("lods"));
+        }
         if (f("bones") >= 0) {
             const long bones = a.skeletons.empty() ? 0 : long(a.skeletons[0].bones.size());
             EXPECT_EQ(bones, f("bones"));
             EXPECT_EQ(m.skinned(), f("bones") > 0);
         }
-        if (f("subsets") >= 0) EXPECT_EQ(long(m.surfaces.size()), f("subsets"));
+        if (f("subsets") >= 0) {
+            EXPECT_EQ(long(m.surfaces.size()), f("subsets"));
+        }
         EXPECT_FALSE(m.lods.empty());
         // The resolved LODs stay inside the index buffer.
         for (const auto& l : m.lods)
@@ -111,7 +122,7 @@ TEST(FileMeshCorpus, V301NanVerticesAreKeptAndWarned) {
     std::size_t nan = 0;
     for (const auto& p : m.positions) nan += !p.finite();
     EXPECT_EQ(nan, 17u);  // FORMAT-NOTES: 17 all-NaN vertices used by LOD1/LOD2
-    EXPECT_TRUE(hasWarning(r.asset, "non-finite-vertices"));
+    EXPECT_TRUE(hasWarning(r.asset, errc::kNonFiniteVertices));
     EXPECT_TRUE(std::isfinite(m.bounds.min.x) && std::isfinite(m.bounds.max.y));
 }
 
@@ -143,8 +154,8 @@ TEST(FileMeshCorpus, V7DracoPointCountEqualsSkinEnvelopes) {
     // struct script); its Draco mesh must have as many points.
     EXPECT_EQ(m.vertexCount(), 1569u);
     ASSERT_EQ(m.skin.size(), m.vertexCount());
-    EXPECT_FALSE(hasWarning(a, "skin-count"));
-    EXPECT_FALSE(hasWarning(a, "skin-unresolved"));
+    EXPECT_FALSE(hasWarning(a, errc::kSkinCount));
+    EXPECT_FALSE(hasWarning(a, errc::kSkinUnresolved));
     ASSERT_EQ(a.skeletons.size(), 1u);
     EXPECT_EQ(a.skeletons[0].bones.size(), 52u);
     EXPECT_EQ(m.surfaces.size(), 2u);
@@ -209,7 +220,7 @@ TEST(FileMeshCorpus, V5HeadsHaveFacsColumnsForControlsAndCorrectives) {
         EXPECT_EQ(f.cols, f.controlNames.size() + f.correctives.size());
         EXPECT_EQ(f.rows, f.boneNames.size());
         for (const auto& ch : f.channels) EXPECT_EQ(ch.size(), std::size_t(f.rows) * f.cols);
-        EXPECT_FALSE(hasWarning(r.asset, "facs-shape"));
+        EXPECT_FALSE(hasWarning(r.asset, errc::kFacsShape));
         bool facsNode = false;
         for (std::size_t i = 0; i < r.asset.nodes.size(); ++i)
             facsNode |= r.asset.kind(int(i)) == "facs" && r.asset.links(int(i)).facs == 0;

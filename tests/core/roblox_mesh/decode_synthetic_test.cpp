@@ -11,6 +11,7 @@
 
 #include "formats/formats.h"
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope {
 namespace {
@@ -123,7 +124,7 @@ TEST(FileMeshV1, Version101IsUnscaledAndMsvcNanIsKept) {
     EXPECT_EQ(m.positions[0], (Vec3{2, 4, -6}));
     EXPECT_TRUE(std::isnan(m.positions[1].x));
     EXPECT_FLOAT_EQ(m.positions[2].x, 100.0f);
-    EXPECT_TRUE(hasDiagnostic(r.asset, "non-finite-vertices"));
+    EXPECT_TRUE(hasDiagnostic(r.asset, errc::kNonFiniteVertices));
     EXPECT_TRUE(m.bounds.valid());
     EXPECT_FLOAT_EQ(m.bounds.max.x, 100.0f);
 }
@@ -133,7 +134,7 @@ TEST(FileMeshV1, SyntaxErrorNamesTheOffset) {
         "version 1.00\n1\n[1,2,3][0,1,0][0,0,0][1,2,3][0,1,0][0,0,0][1,2,x][0,1,0][0,0,0]";
     const auto r = decode({text.begin(), text.end()});
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "syntax");
+    EXPECT_EQ(r.error->code, errc::kSyntax);
     EXPECT_EQ(r.error->offset, text.find('x'));
 }
 
@@ -141,7 +142,7 @@ TEST(FileMeshV1, FaceCountLargerThanTheTextIsRefusedBeforeAllocating) {
     const std::string text = "version 1.00\n4000000000\n[1,2,3]";
     const auto r = decode({text.begin(), text.end()});
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "count-too-large");
+    EXPECT_EQ(r.error->code, errc::kCountTooLarge);
 }
 
 // --- v2 / v3 -----------------------------------------------------------------------------------
@@ -164,13 +165,13 @@ TEST(FileMeshV2, ThirtySixByteVerticesHaveNoColourAndGetTangents) {
     const Mesh& m = r.asset.meshes.at(0);
     EXPECT_EQ(m.vertexCount(), 3u);
     EXPECT_TRUE(m.colors.empty());  // 36-byte records: RGBA means 255s
-    EXPECT_TRUE(hasDiagnostic(r.asset, "no-tangents"));
+    EXPECT_TRUE(hasDiagnostic(r.asset, errc::kNoTangents));
     ASSERT_EQ(m.tangents.size(), 3u);
     // U grows along +X in this triangle: the generated tangent is +X.
     EXPECT_NEAR(m.tangents[0].x, 1.0f, 1e-5);
     EXPECT_NEAR(m.tangents[0].y, 0.0f, 1e-5);
     int warnings = 0;
-    for (const auto& d : r.asset.diagnostics) warnings += d.code == "no-tangents";
+    for (const auto& d : r.asset.diagnostics) warnings += d.code == errc::kNoTangents;
     EXPECT_EQ(warnings, 1);  // warned once, not per vertex
 }
 
@@ -186,7 +187,7 @@ TEST(FileMeshV2, FaceIndexOutOfRangeNamesIndexAndOffset) {
     const auto bytes = v2Mesh(36, 9123);
     const auto r = decode(bytes);
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "index-out-of-range");
+    EXPECT_EQ(r.error->code, errc::kIndexOutOfRange);
     EXPECT_NE(r.error->message.find("face index 9123 >= vertex count 3"), std::string::npos)
         << r.error->message;
     EXPECT_EQ(r.error->offset, bytes.size() - 4);  // the third index of the only face
@@ -198,7 +199,7 @@ TEST(FileMeshV2, VertexCountLargerThanTheFileIsRefused) {
     b.u32(0).u32(0).u32(0);
     const auto r = decode(b.data);
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "count-too-large");
+    EXPECT_EQ(r.error->code, errc::kCountTooLarge);
     EXPECT_EQ(r.error->offset, 25u);  // where the vertices would start
 }
 
@@ -222,7 +223,7 @@ TEST(FileMeshV3, LodOffsetsResolveToFaceRanges) {
     EXPECT_NEAR(m.tangents[0].x, 1.0f, 1e-6);
     EXPECT_NEAR(m.tangents[0].y, 0.0f, 1e-6);
     EXPECT_EQ(m.tangents[0].w, 1.0f);
-    EXPECT_FALSE(hasDiagnostic(r.asset, "no-tangents"));
+    EXPECT_FALSE(hasDiagnostic(r.asset, errc::kNoTangents));
     const int lod1 = findNode(r.asset, "LOD1");
     ASSERT_GE(lod1, 0);
     EXPECT_EQ(r.asset.links(lod1).lod, 1);
@@ -308,7 +309,7 @@ void expectSkinned(const DecodeResult& r) {
     EXPECT_EQ(m.surfaces[1].name, "subset 1");
     EXPECT_EQ(m.surfaces[1].firstVertex, 2u);
     ASSERT_EQ(m.lods.size(), 2u);  // three offsets: two levels
-    EXPECT_FALSE(hasDiagnostic(a, "skin-unresolved"));
+    EXPECT_FALSE(hasDiagnostic(a, errc::kSkinUnresolved));
     const int child = findNode(a, "Child");
     ASSERT_GE(child, 0);
     EXPECT_EQ(a.links(child).bone, 1);
@@ -381,7 +382,7 @@ void expectFacs(const DecodeResult& r) {
     EXPECT_FLOAT_EQ(f.value(3, 0, 0), -1.0f);
     EXPECT_FLOAT_EQ(f.value(3, 0, 1), 1.0f);
     EXPECT_NEAR(f.value(5, 0, 2), -1.0f + 32768.0f * 2.0f / 65535.0f, 1e-6);
-    EXPECT_FALSE(hasDiagnostic(r.asset, "facs-shape"));
+    EXPECT_FALSE(hasDiagnostic(r.asset, errc::kFacsShape));
     const int facs = findNode(r.asset, "FACS");
     ASSERT_GE(facs, 0);
     EXPECT_EQ(r.asset.links(facs).facs, 0);
@@ -460,7 +461,7 @@ TEST(FileMeshV6, ChunksUnknownChunkKeptAsRawBytes) {
     expectSkinned(r);
     expectFacs(r);
     EXPECT_EQ(r.asset.version, "6.00");
-    EXPECT_TRUE(hasDiagnostic(r.asset, "unknown-chunk"));
+    EXPECT_TRUE(hasDiagnostic(r.asset, errc::kUnknownChunk));
     bool raw = false;
     for (const auto& range : r.asset.byteMap.ranges())
         if (range.kind == RangeKind::Payload && range.offset == unknownAt + 16 && range.length == 5)
@@ -497,7 +498,7 @@ TEST(FileMeshV7, ChunkSizePastTheEndFails) {
     b.data[13 + 13] = 0xff;
     const auto r = decode(b.data);
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "truncated");
+    EXPECT_EQ(r.error->code, errc::kTruncated);
     EXPECT_LE(r.error->offset, b.size());
 }
 
@@ -532,7 +533,7 @@ TEST(FileMeshRefusal, UnknownVersionIsNamed) {
     const std::string text = "version 9.00\n\x10\x00";
     const auto r = decode({text.begin(), text.end()});
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "unsupported-version");
+    EXPECT_EQ(r.error->code, errc::kUnsupportedVersion);
     EXPECT_NE(r.error->message.find("9.00"), std::string::npos);
 }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "model_compare.h"
 
@@ -80,7 +81,7 @@ TEST(RobloxModelBroken, EveryPrefixFailsCleanly) {
         // Either refused with an offset inside the prefix, or (cut at a chunk boundary) decoded
         // with a missing-END warning.
         if (r.ok()) {
-            EXPECT_TRUE(hasWarning(r.asset, "missing-end")) << "prefix " << n;
+            EXPECT_TRUE(hasWarning(r.asset, errc::kMissingEnd)) << "prefix " << n;
         } else {
             EXPECT_LE(r.error->offset, n) << "prefix " << n << ": " << r.error->toString();
         }
@@ -93,7 +94,7 @@ TEST(RobloxModelBroken, CompressedLengthPastTheEnd) {
     putU32(b, at + 4, 0x7fffffff);
     const DecodeResult r = decode(b);
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "truncated");
+    EXPECT_EQ(r.error->code, errc::kTruncated);
     EXPECT_EQ(r.error->offset, at + 4);
     EXPECT_GE(r.asset.nodes.size(), 0u);
 }
@@ -212,7 +213,7 @@ TEST(RobloxModelBroken, ReferentCycleIsBrokenNotLoopedOn) {
     m.end();
     const DecodeResult r = decode(m.bytes);
     ASSERT_TRUE(r.ok()) << r.error->toString();
-    EXPECT_TRUE(hasWarning(r.asset, "referent-cycle"));
+    EXPECT_TRUE(hasWarning(r.asset, errc::kReferentCycle));
     EXPECT_EQ(r.asset.nodes.size(), 3u);
     ASSERT_EQ(r.asset.roots().size(), 1u);
     // Walking up from any node ends at the root.
@@ -231,8 +232,8 @@ TEST(RobloxModelBroken, MissingParentAndDuplicateReferent) {
     m.end();
     const DecodeResult r = decode(m.bytes);
     ASSERT_TRUE(r.ok()) << r.error->toString();
-    EXPECT_TRUE(hasWarning(r.asset, "missing-parent"));
-    EXPECT_TRUE(hasWarning(r.asset, "duplicate-referent"));
+    EXPECT_TRUE(hasWarning(r.asset, errc::kMissingParent));
+    EXPECT_TRUE(hasWarning(r.asset, errc::kDuplicateReferent));
     EXPECT_EQ(r.asset.nodes.size(), 3u);
     EXPECT_EQ(r.asset.nodes[1].parent, 0);
     EXPECT_EQ(r.asset.nodes[0].parent, -1);
@@ -261,9 +262,9 @@ TEST(RobloxModelBroken, UnknownChunkTypeIdAndMissingTypeByte) {
     m.end();
     const DecodeResult r = decode(m.bytes);
     ASSERT_TRUE(r.ok()) << r.error->toString();
-    EXPECT_TRUE(hasWarning(r.asset, "unknown-chunk"));
-    EXPECT_TRUE(hasWarning(r.asset, "missing-type"));
-    EXPECT_TRUE(hasWarning(r.asset, "unknown-type"));
+    EXPECT_TRUE(hasWarning(r.asset, errc::kUnknownChunk));
+    EXPECT_TRUE(hasWarning(r.asset, errc::kMissingType));
+    EXPECT_TRUE(hasWarning(r.asset, errc::kUnknownType));
     ASSERT_EQ(r.asset.nodes.size(), 2u);
     EXPECT_EQ(r.asset.name(0), "First");
     EXPECT_EQ(r.asset.name(1), "Second");
@@ -275,7 +276,7 @@ TEST(RobloxModelBroken, UnknownChunkTypeIdAndMissingTypeByte) {
                    range.path.find("unknown values") != std::string::npos;
     EXPECT_TRUE(payload);
     for (const auto& d : r.asset.diagnostics)
-        if (d.code == "unknown-type") EXPECT_GT(d.offset, 32u);
+        if (d.code == errc::kUnknownType) EXPECT_GT(d.offset, 32u);
 }
 
 TEST(RobloxModelBroken, DeepXmlNestingIsCapped) {
@@ -288,7 +289,7 @@ TEST(RobloxModelBroken, DeepXmlNestingIsCapped) {
     };
     const DecodeResult deep = decodeBytes(nested(10000), {.fileName = "deep.rbxmx"});
     ASSERT_FALSE(deep.ok());
-    EXPECT_EQ(deep.error->code, "limit");
+    EXPECT_EQ(deep.error->code, errc::kLimit);
     EXPECT_GT(deep.error->offset, 0u);
     const DecodeResult fine = decodeBytes(nested(500), {.fileName = "deep.rbxmx"});
     ASSERT_TRUE(fine.ok()) << fine.error->toString();
@@ -305,8 +306,8 @@ TEST(RobloxModelBroken, XmlReferentProblems) {
         "</Properties></Item></roblox>";
     const DecodeResult r = decodeBytes(Bytes(s.begin(), s.end()), {.fileName = "x.rbxmx"});
     ASSERT_TRUE(r.ok());
-    EXPECT_TRUE(hasWarning(r.asset, "duplicate-referent"));
-    EXPECT_TRUE(hasWarning(r.asset, "dangling-referent"));
+    EXPECT_TRUE(hasWarning(r.asset, errc::kDuplicateReferent));
+    EXPECT_TRUE(hasWarning(r.asset, errc::kDanglingReferent));
     ASSERT_EQ(r.asset.nodes.size(), 2u);
     EXPECT_EQ(std::get<NodeRef>(r.asset.ownProperty(0, "Value")->value).node, -1);
     EXPECT_EQ(std::get<NodeRef>(r.asset.ownProperty(1, "Value")->value).node, 0);
@@ -319,7 +320,7 @@ TEST(RobloxModelBroken, MalformedXmlNamesTheOffset) {
         "<roblox version=\"4\"><Item class=\"Folder\"><Properties></Item></roblox>";
     const DecodeResult r = decodeBytes(Bytes(s.begin(), s.end()), {.fileName = "x.rbxmx"});
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "xml");
+    EXPECT_EQ(r.error->code, errc::kXml);
     EXPECT_GT(r.error->offset, 0u);
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "model_compare.h"
 
@@ -106,7 +107,7 @@ TEST(RobloxModelColumns, PhysicalPropertiesCutShortKeepTheRowsRead) {
     m.end();
     const DecodeResult r = decodeBytes(m.bytes, {.fileName = "physics.rbxm"});
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "truncated") << r.error->toString();
+    EXPECT_EQ(r.error->code, errc::kTruncated) << r.error->toString();
     EXPECT_EQ(r.error->offset, chunkAt + 16 + prop.size() - 4);  // the cut row's floats
     ASSERT_EQ(r.asset.nodes.size(), 4u);
     EXPECT_EQ(std::get<std::vector<double>>(r.asset.property(0, "CustomPhysicalProperties")->value),
@@ -199,7 +200,7 @@ TEST(RobloxModelColumns, NamesComeFromTheLastNameColumnElseTheClass) {
     ASSERT_EQ(r.asset.propertyTables[0].columns.size(), 2u);
     EXPECT_EQ(r.asset.propertyTables[0].columns[0].text(1), "b");
     std::size_t duplicates = 0;
-    for (const auto& d : r.asset.diagnostics) duplicates += d.code == "duplicate-parent";
+    for (const auto& d : r.asset.diagnostics) duplicates += d.code == errc::kDuplicateParent;
     EXPECT_EQ(duplicates, 1u);
 }
 
@@ -215,7 +216,7 @@ TEST(RobloxModelColumns, StringCutBeforeItsRowsKeepsTheLongerTextRead) {
     m.end();
     const DecodeResult r = decodeBytes(m.bytes, {.fileName = "short.rbxm"});
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "truncated");
+    EXPECT_EQ(r.error->code, errc::kTruncated);
     ASSERT_EQ(r.asset.nodes.size(), 3u);
     expectNamed(r.asset, 0, "0123456789abcdef");
     EXPECT_EQ(r.asset.name(1), "Folder");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 #include "meshscope/core/roblox_model_writer.h"
 
 using namespace meshscope;
@@ -48,7 +49,7 @@ TEST(RobloxModelTree, ChainDeeperThanTheCapIsCutAndReported) {
     EXPECT_EQ(roots, 2);  // the chain's root, and its 513th link cut loose
     bool reported = false;
     for (const auto& d : r.asset.diagnostics)
-        if (d.code == "limit" && d.message.find("maxDepth (512") != std::string::npos) {
+        if (d.code == errc::kLimit && d.message.find("maxDepth (512") != std::string::npos) {
             reported = true;
             EXPECT_NE(d.message.find("1 nodes"), std::string::npos) << d.message;
         }
@@ -64,7 +65,7 @@ TEST(RobloxModelTree, ChainWithinTheCapIsKeptWhole) {
     ASSERT_TRUE(r.ok()) << r.error->toString();
     ASSERT_EQ(r.asset.nodes.size(), 512u);
     EXPECT_EQ(depthOf(r.asset, 511), 512);
-    for (const auto& d : r.asset.diagnostics) EXPECT_NE(d.code, "limit") << d.message;
+    for (const auto& d : r.asset.diagnostics) EXPECT_NE(d.code, errc::kLimit) << d.message;
 }
 
 TEST(RobloxModelTree, TheCapComesFromTheOptions) {

@@ -10,6 +10,7 @@
 #include <zstd.h>
 
 #include "broken_case.h"
+#include "meshscope/core/error_codes.h"
 #include "meshscope/core/roblox_model_writer.h"
 
 namespace meshscope::test::broken {
@@ -138,40 +139,40 @@ inline void addBinaryModelCases(std::vector<BrokenCase>& out) {
 
     // Header and chunk framing.
     add("truncated_in_header", cut(raw, 18),
-        diag("truncated", 16, "class count needs 4 bytes, 2 remain"));
+        diag(errc::kTruncated, 16, "class count needs 4 bytes, 2 remain"));
     add("truncated_in_chunk_header", cut(raw, first.at + 6),
-        diag("truncated", first.at + 4, "compressed length needs 4 bytes, 2 remain"));
+        diag(errc::kTruncated, first.at + 4, "compressed length needs 4 bytes, 2 remain"));
     add("negative_class_count", putLe<std::int32_t>(raw, 16, -1),
-        diag("bad-count", 16, "negative class or instance count"));
+        diag(errc::kBadCount, 16, "negative class or instance count"));
     // The instance count is the field at 20.
     add("negative_instance_count", putLe<std::int32_t>(raw, 20, -1),
-        diag("bad-count", 20, "negative class or instance count"));
+        diag(errc::kBadCount, 20, "negative class or instance count"));
     add("instance_count_over_cap", putLe<std::int32_t>(raw, 20, 20'000'000),
-        diag("limit", 20, "instance count 20000000 exceeds maxInstances"));
+        diag(errc::kLimit, 20, "instance count 20000000 exceeds maxInstances"));
     // An uncompressed chunk (compressed length 0) whose uncompressed length, the field at +8,
     // runs past the end of the file.
     add("chunk_length_past_end", putLe<std::uint32_t>(raw, first.at + 8, 0x7fffffff),
-        diag("truncated", first.at + 8,
+        diag(errc::kTruncated, first.at + 8,
              "uncompressed length 2147483647 of chunk \"" + first.name +
                  "\" runs past the end of the file"));
     {
         const Chunk c = chunksOf(lz4).front();
         add("compressed_chunk_length_past_end", putLe<std::uint32_t>(lz4, c.at + 4, 0x7fffffff),
-            diag("truncated", c.at + 4,
+            diag(errc::kTruncated, c.at + 4,
                  "compressed length 2147483647 of chunk \"" + c.name +
                      "\" runs past the end of the file"));
         // An LZ4 chunk that claims to inflate to 64 MiB, past the 8 MiB budget of a small file:
         // refused before allocating.
         add("lz4_claims_64mib", putLe<std::uint32_t>(lz4, c.at + 8, 64u << 20),
-            diag("limit", c.body(), "would exceed the decompression budget"));
+            diag(errc::kLimit, c.body(), "would exceed the decompression budget"));
         // One that claims 2 GiB is past the allocation cap too, which is checked first.
         add("lz4_claims_2gib", putLe<std::uint32_t>(lz4, c.at + 8, 0x7fffffff),
-            diag("limit", c.body(), "2147483647 elements exceed the allocation cap"));
+            diag(errc::kLimit, c.body(), "2147483647 elements exceed the allocation cap"));
         // The LZ4 body overwritten with a match whose offset points before the output.
         Bytes b = lz4;
         for (std::size_t i = 0; i < std::min<std::size_t>(c.compressed, 8); ++i)
             b[c.body() + i] = i % 2 ? 0xff : 0x0f;
-        add("lz4_corrupt", b, diag("lz4", c.body(), "LZ4"));
+        add("lz4_corrupt", b, diag(errc::kLz4, c.body(), "LZ4"));
     }
     // 16 MiB of zeros as one ZSTD chunk (a few hundred bytes) before END.
     add("zstd_bomb", CaseBytes::lazy([raw, at = end.at] {
@@ -181,14 +182,14 @@ inline void addBinaryModelCases(std::vector<BrokenCase>& out) {
             return insertAt(raw, at,
                             chunkBytes("BOMB", std::uint32_t(z.size()), std::uint32_t(zeros.size()), z));
         }),
-        diag("limit", end.at + 16, "would exceed the decompression budget"));
+        diag(errc::kLimit, end.at + 16, "would exceed the decompression budget"));
     // Zero-length chunks: one of an unknown name (kept), an INST with no bytes (fails, the
     // instances of the chunks before it are kept).
     add("zero_length_unknown_chunk", insertAt(raw, end.at, chunkBytes("ZERO", 0, 0, {})), {},
-        diag("unknown-chunk", end.at, "unknown chunk \"ZERO\" kept as raw bytes"),
+        diag(errc::kUnknownChunk, end.at, "unknown chunk \"ZERO\" kept as raw bytes"),
         keepsInstances(model.nodes.size()));
     add("zero_length_inst_chunk", insertAt(raw, prnt.at, chunkBytes("INST", 0, 0, {})),
-        diag("truncated", prnt.at + 16, "class id needs 4 bytes, 0 remain"), {},
+        diag(errc::kTruncated, prnt.at + 16, "class id needs 4 bytes, 0 remain"), {},
         keepsInstances(model.nodes.size()));
 
     // PRNT: body + 1 = count, + 5 = child referents, then parent referents.
@@ -207,7 +208,7 @@ inline void addBinaryModelCases(std::vector<BrokenCase>& out) {
         auto p = parents;
         p[rootLink] = children[aLink];
         add("referent_cycle", writeRefs(raw, prnt.body() + 5 + 4 * n, p), {},
-            diag("referent-cycle", prnt.at, "1 parent cycles were broken"),
+            diag(errc::kReferentCycle, prnt.at, "1 parent cycles were broken"),
             [](const DecodeResult& r) {
                 // Every parent chain ends (at most one step per node).
                 for (std::size_t i = 0; i < r.asset.nodes.size(); ++i) {
@@ -220,18 +221,18 @@ inline void addBinaryModelCases(std::vector<BrokenCase>& out) {
         auto q = parents;
         q[aLink] = 999;
         add("parent_referent_unknown", writeRefs(raw, prnt.body() + 5 + 4 * n, q), {},
-            diag("missing-parent", prnt.at,
+            diag(errc::kMissingParent, prnt.at,
                  "1 instances have a parent referent no INST chunk defined"));
     }
     add("prnt_count_past_end", putLe<std::uint32_t>(raw, prnt.body() + 1, 0x7fffffff),
-        diag("count-too-large", prnt.body() + 5, "parent links: 2147483647 × 8 bytes"), {},
+        diag(errc::kCountTooLarge, prnt.body() + 5, "parent links: 2147483647 × 8 bytes"), {},
         keepsInstances(model.nodes.size()));
     // ObjectValue.Value: body = u32 class id, u32 length, "Value", u8 type, then one referent.
     {
         const Chunk value = propChunk(raw, "Value");
         const std::size_t values = value.body() + 4 + 4 + 5 + 1;
         add("ref_property_dangling", writeRefs(raw, values, {999}), {},
-            diag("dangling-referent", values,
+            diag(errc::kDanglingReferent, values,
                  "ObjectValue.Value refers to referent 999, which no instance has"),
             [](const DecodeResult& r) {
                 const int link = nodeNamed(r.asset, "Link");
@@ -241,12 +242,12 @@ inline void addBinaryModelCases(std::vector<BrokenCase>& out) {
                 EXPECT_EQ(std::get<NodeRef>(p->value).node, -1);
             });
         add("prop_unknown_class_id", putLe<std::uint32_t>(raw, value.body(), 999), {},
-            diag("unknown-class-id", value.at, "refers to class id 999"));
+            diag(errc::kUnknownClassId, value.at, "refers to class id 999"));
         // The Name of the first class: one string, u32 length then characters.
         const Chunk name = propChunk(raw, "Name");
         const std::size_t firstString = name.body() + 4 + 4 + 4 + 1;
         add("string_length_past_chunk", putLe<std::uint32_t>(raw, firstString, 0x7fffffff),
-            diag("truncated", firstString + 4, "string needs 2147483647 bytes"));
+            diag(errc::kTruncated, firstString + 4, "string needs 2147483647 bytes"));
     }
 }
 

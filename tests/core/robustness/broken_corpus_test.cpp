@@ -12,6 +12,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <set>
 
 #include "broken_binary_model.h"
@@ -21,6 +22,7 @@
 #include "broken_secondlife.h"
 #include "broken_unigine.h"
 #include "broken_xml_model.h"
+#include "meshscope/core/error_codes.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -86,6 +88,39 @@ TEST(BrokenCorpus, FilesAreCurrent) {
             << path << " is missing: run with MESHSCOPE_REFRESH_BROKEN_CORPUS=1";
         EXPECT_TRUE(meshscope::test::readFile(path) == bytes)
             << path << " differs from its generator: run with MESHSCOPE_REFRESH_BROKEN_CORPUS=1";
+    }
+}
+
+// The catalogue of codes (meshscope/core/error_codes.h) lists each code once, in kebab-case.
+TEST(ErrorCodes, AreUniqueAndKebabCase) {
+    std::set<std::string> seen;
+    const std::regex kebab("[a-z][a-z0-9]*(-[a-z0-9]+)*");
+    for (const char* code : errc::kAll) {
+        EXPECT_TRUE(seen.insert(code).second) << code << " is listed twice";
+        EXPECT_TRUE(std::regex_match(code, kebab)) << code;
+        EXPECT_TRUE(errc::isKnown(code)) << code;
+    }
+    EXPECT_FALSE(errc::isKnown("no-such-code"));
+}
+
+// Every code a case expects, and every code the decoders give for the broken files, is in the
+// catalogue: a decoder that makes up a code outside it fails here.
+TEST(BrokenCorpus, CodesAreInTheCatalogue) {
+    for (const auto& c : cases()) {
+        SCOPED_TRACE(c.format + "/" + c.name + c.ext);
+        if (c.error) {
+            EXPECT_TRUE(errc::isKnown(c.error->code)) << c.error->code;
+        }
+        if (c.warning) {
+            EXPECT_TRUE(errc::isKnown(c.warning->code)) << c.warning->code;
+        }
+        const auto path = corpusPath(c);
+        ASSERT_TRUE(std::filesystem::exists(path)) << path;
+        const DecodeResult r = decodeBytes(meshscope::test::readFile(path));
+        if (r.error) {
+            EXPECT_TRUE(errc::isKnown(r.error->code)) << r.error->toString();
+        }
+        for (const auto& d : r.asset.diagnostics) EXPECT_TRUE(errc::isKnown(d.code)) << describe(d);
     }
 }
 

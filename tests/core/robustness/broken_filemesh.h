@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "broken_case.h"
+#include "meshscope/core/error_codes.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
 
@@ -136,10 +137,10 @@ inline void addFileMeshCases(std::vector<BrokenCase>& out) {
         const Layout l = layoutOf(v2, 2);
         // numVerts is the u32 at header + 4 = 17; cut two bytes into it.
         add("v2_truncated_in_header", cut(v2, kDataStart + 6),
-            diag("truncated", kDataStart + 4, "numVerts needs 4 bytes, 2 remain"));
+            diag(errc::kTruncated, kDataStart + 4, "numVerts needs 4 bytes, 2 remain"));
         // Two whole vertices and 5 bytes of the third: the count check at the array start fails.
         add("v2_truncated_in_vertices", cut(v2, l.verts + 2 * kVertexSize + 5),
-            diag("count-too-large", l.verts,
+            diag(errc::kCountTooLarge, l.verts,
                  "vertices: " + std::to_string(V) + " × 40 bytes needs " + std::to_string(V * 40) +
                      " but only 85 remain"));
     }
@@ -148,7 +149,7 @@ inline void addFileMeshCases(std::vector<BrokenCase>& out) {
         const Bytes v3 = write(sphere, "3.00");
         const Layout l = layoutOf(v3, 3);
         add("v3_truncated_in_lod_offsets", cut(v3, l.lods + 2),
-            diag("count-too-large", l.lods,
+            diag(errc::kCountTooLarge, l.lods,
                  "LOD offsets: " + std::to_string(l.numLods) + " × 4 bytes needs " +
                      std::to_string(l.numLods * 4) + " but only 2 remain"),
             {}, [V, F](const DecodeResult& r) {
@@ -163,41 +164,42 @@ inline void addFileMeshCases(std::vector<BrokenCase>& out) {
         const Layout l = layoutOf(v4, 4);
         const std::size_t sv = l.numVerts;
         add("v4_truncated_at_vertices", cut(v4, l.verts),
-            diag("count-too-large", l.verts, "but only 0 remain"));
+            diag(errc::kCountTooLarge, l.verts, "but only 0 remain"));
         add("v4_truncated_at_envelopes", cut(v4, l.envelopes),
-            diag("count-too-large", l.envelopes,
+            diag(errc::kCountTooLarge, l.envelopes,
                  "skin envelopes: " + std::to_string(sv) + " × 8 bytes"),
             {}, keepsVertices(sv));
         add("v4_truncated_at_faces", cut(v4, l.faces),
-            diag("count-too-large", l.faces,
+            diag(errc::kCountTooLarge, l.faces,
                  "faces: " + std::to_string(l.numFaces) + " × 12 bytes"),
             {}, keepsVertices(sv));
         add("v4_truncated_at_lod_offsets", cut(v4, l.lods),
-            diag("count-too-large", l.lods, "LOD offsets"), {}, keepsVertices(sv));
+            diag(errc::kCountTooLarge, l.lods, "LOD offsets"), {}, keepsVertices(sv));
         add("v4_truncated_in_bones", cut(v4, l.bones + kBoneSize + 30),
-            diag("count-too-large", l.bones,
+            diag(errc::kCountTooLarge, l.bones,
                  "bones: " + std::to_string(l.numBones) + " × 60 bytes needs " +
                      std::to_string(l.numBones * 60) + " but only 90 remain"),
             {}, keepsVertices(sv));
         add("v4_truncated_in_bone_names", cut(v4, l.names + 1),
-            diag("count-too-large", l.names, "bone names: " + std::to_string(l.nameSize) + " × 1"),
+            diag(errc::kCountTooLarge, l.names,
+                 "bone names: " + std::to_string(l.nameSize) + " × 1"),
             {}, keepsVertices(sv));
         add("v4_truncated_in_subsets", cut(v4, l.subsets + 10),
-            diag("count-too-large", l.subsets,
+            diag(errc::kCountTooLarge, l.subsets,
                  "subsets: " + std::to_string(l.numSubsets) + " × 72"),
             {}, keepsVertices(sv));
 
         // Counts past the end: numVerts (header + 4), numFaces (header + 8).
         add("v4_vertex_count_past_end", putLe<std::uint32_t>(v4, kDataStart + 4, 0x10000000),
-            diag("count-too-large", l.verts, "vertices: 268435456 × 40 bytes"));
+            diag(errc::kCountTooLarge, l.verts, "vertices: 268435456 × 40 bytes"));
         add("v4_face_count_past_end", putLe<std::uint32_t>(v4, kDataStart + 8, 0xffffffff),
-            diag("count-too-large", l.faces, "faces: 4294967295 × 12 bytes"), {},
+            diag(errc::kCountTooLarge, l.faces, "faces: 4294967295 × 12 bytes"), {},
             keepsVertices(sv));
 
         // Bone 1's parent (u16 at record + 4) past the bone count.
         add("v4_bone_parent_out_of_range",
             putLe<std::uint16_t>(v4, l.bones + kBoneSize + 4, std::uint16_t(l.numBones + 5)), {},
-            diag("bad-parent", l.bones + kBoneSize + 4,
+            diag(errc::kBadParent, l.bones + kBoneSize + 4,
                  "bones[1]: parent index " + std::to_string(l.numBones + 5) + " >= bone count " +
                      std::to_string(l.numBones)),
             [](const DecodeResult& r) {
@@ -207,7 +209,7 @@ inline void addFileMeshCases(std::vector<BrokenCase>& out) {
         // Bone 0 (a root) made a child of bone 1, whose parent is bone 0: walking up from bone 0
         // meets bone 0 again at bone 1's parent link, which is cut.
         add("v4_bone_parent_cycle", putLe<std::uint16_t>(v4, l.bones + 4, 1), {},
-            diag("bone-parent-cycle", l.bones + kBoneSize + 4,
+            diag(errc::kBoneParentCycle, l.bones + kBoneSize + 4,
                  "bones[1]: parent index 0 closes a cycle of parents"),
             [](const DecodeResult& r) {
                 ASSERT_EQ(r.asset.skeletons.size(), 1u);
@@ -217,25 +219,25 @@ inline void addFileMeshCases(std::vector<BrokenCase>& out) {
         // Bone 0's name index (u32 at record + 0) past the name table.
         add("v4_bone_name_index_out_of_range",
             putLe<std::uint32_t>(v4, l.bones, std::uint32_t(l.nameSize + 10)), {},
-            diag("bad-name-index", l.bones,
+            diag(errc::kBadNameIndex, l.bones,
                  "bones[0]: name index " + std::to_string(l.nameSize + 10) + " is outside the " +
                      std::to_string(l.nameSize) + "-byte name table"));
         // Subset 0's vertsLength (u32 at record + 12) past the vertices.
         add("v4_subset_past_vertices",
             putLe<std::uint32_t>(v4, l.subsets + 12, std::uint32_t(sv + 1000)), {},
-            diag("subset-range", l.subsets,
+            diag(errc::kSubsetRange, l.subsets,
                  "subset 0 reaches past the " + std::to_string(l.numFaces) + " faces / " +
                      std::to_string(sv) + " vertices; clamped"));
         // Subset 0's numBoneIndices (u32 at record + 16) above the 26 slots.
         add("v4_subset_bone_count_over_26", putLe<std::uint32_t>(v4, l.subsets + 16, 200), {},
-            diag("bad-subset", l.subsets + 16, "subsets[0]: numBoneIndices 200 > 26"));
+            diag(errc::kBadSubset, l.subsets + 16, "subsets[0]: numBoneIndices 200 > 26"));
         // Vertex 0's first envelope bone byte past the subset's bone table (weight stays).
         {
             Bytes b = v4;
             b[l.envelopes] = 250;
             b[l.envelopes + 4] = 255;
             add("v4_envelope_bone_out_of_range", b, {},
-                diag("skin-unresolved", l.envelopes, "first: vertex 0"));
+                diag(errc::kSkinUnresolved, l.envelopes, "first: vertex 0"));
         }
     }
     // --- 4.00 (plain sphere): indices out of range, NaN / Inf positions, LOD offsets.
@@ -245,7 +247,7 @@ inline void addFileMeshCases(std::vector<BrokenCase>& out) {
         // Face 3, corner 1: faces + 3 × 12 + 4.
         add("v4_face_index_out_of_range",
             putLe<std::uint32_t>(v4, l.faces + 3 * kFaceSize + 4, std::uint32_t(V)),
-            diag("index-out-of-range", l.faces + 3 * kFaceSize + 4,
+            diag(errc::kIndexOutOfRange, l.faces + 3 * kFaceSize + 4,
                  "faces[3]: face index " + std::to_string(V) + " >= vertex count " +
                      std::to_string(V)),
             {}, [V](const DecodeResult& r) {
@@ -255,7 +257,7 @@ inline void addFileMeshCases(std::vector<BrokenCase>& out) {
             });
         // Vertex 1's x (vertex + 0) is NaN.
         add("v4_nan_position", putLe<float>(v4, l.verts + kVertexSize, nan()), {},
-            diag("non-finite-vertices", l.verts,
+            diag(errc::kNonFiniteVertices, l.verts,
                  "1 of " + std::to_string(V) +
                      " vertices have non-finite positions (first: vertex 1)"),
             [V](const DecodeResult& r) {
@@ -269,7 +271,7 @@ inline void addFileMeshCases(std::vector<BrokenCase>& out) {
             putLe<float>(putLe<float>(v4, l.verts + 2 * kVertexSize + 4, inf()),
                          l.verts + 5 * kVertexSize + 8, -inf()),
             {},
-            diag("non-finite-vertices", l.verts,
+            diag(errc::kNonFiniteVertices, l.verts,
                  "2 of " + std::to_string(V) +
                      " vertices have non-finite positions (first: vertex 2)"));
     }
@@ -280,7 +282,7 @@ inline void addFileMeshCases(std::vector<BrokenCase>& out) {
         const std::uint32_t o1 = getLe<std::uint32_t>(v4, l.lods + 4);
         add("v4_lod_offset_past_faces",
             putLe<std::uint32_t>(v4, l.lods + 8, std::uint32_t(l.numFaces + 100)), {},
-            diag("lod-range", l.lods + 8,
+            diag(errc::kLodRange, l.lods + 8,
                  "LOD1 faces [" + std::to_string(o1) + ", " + std::to_string(l.numFaces + 100) +
                      ") do not fit the " + std::to_string(l.numFaces) + " faces; clamped"));
     }
@@ -289,10 +291,10 @@ inline void addFileMeshCases(std::vector<BrokenCase>& out) {
         const Bytes v5 = write(makeFacsHead(), "5.00");
         const Layout l = layoutOf(v5, 5);
         add("v5_facs_size_past_end", putLe<std::uint32_t>(v5, kDataStart + 28, 0x7fffffff),
-            diag("count-too-large", l.facs, "FACS data: 2147483647 × 1 bytes"), {},
+            diag(errc::kCountTooLarge, l.facs, "FACS data: 2147483647 × 1 bytes"), {},
             keepsVertices(l.numVerts));
         add("v5_truncated_in_facs", cut(v5, l.facs + l.facsSize / 2),
-            diag("count-too-large", l.facs, "FACS data: " + std::to_string(l.facsSize) + " × 1"),
+            diag(errc::kCountTooLarge, l.facs, "FACS data: " + std::to_string(l.facsSize) + " × 1"),
             {}, keepsVertices(l.numVerts));
     }
     // --- 6.00: chunk headers and payloads.
@@ -302,34 +304,34 @@ inline void addFileMeshCases(std::vector<BrokenCase>& out) {
         const Chunk lods = chunk(v6, "LODS");
         // Cut in the chunk version (u32 at chunk + 8).
         add("v6_truncated_in_chunk_header", cut(v6, core.at + 10),
-            diag("truncated", core.at + 8, "chunk version needs 4 bytes, 2 remain"));
+            diag(errc::kTruncated, core.at + 8, "chunk version needs 4 bytes, 2 remain"));
         // Chunk size (u32 at chunk + 12) past the end.
         add("v6_chunk_size_past_end", putLe<std::uint32_t>(v6, core.at + 12, 0x7fffffff),
-            diag("truncated", core.payload(), "chunk payload needs 2147483647 bytes"));
+            diag(errc::kTruncated, core.payload(), "chunk payload needs 2147483647 bytes"));
         // COREMESH v1 payload: u32 numVerts, vertices, u32 numFaces, faces.
         const std::size_t facesAt = core.payload() + 4 + V * kVertexSize + 4;
         add("v6_face_index_out_of_range",
             putLe<std::uint32_t>(v6, facesAt + 2 * kFaceSize + 8, std::uint32_t(V + 7)),
-            diag("index-out-of-range", facesAt + 2 * kFaceSize + 8,
+            diag(errc::kIndexOutOfRange, facesAt + 2 * kFaceSize + 8,
                  "faces[2]: face index " + std::to_string(V + 7) + " >= vertex count " +
                      std::to_string(V)),
             {}, keepsVertices(V));
         add("v6_vertex_count_past_end", putLe<std::uint32_t>(v6, core.payload(), 0x01000000),
-            diag("count-too-large", core.payload() + 4, "vertices: 16777216 × 40 bytes"));
+            diag(errc::kCountTooLarge, core.payload() + 4, "vertices: 16777216 × 40 bytes"));
         // A zero-length COREMESH: its header with size 0, then the LODS chunk as before.
         {
             Bytes b = cut(v6, core.at + 16);
             b = putLe<std::uint32_t>(b, core.at + 12, 0);
             b.insert(b.end(), v6.begin() + std::ptrdiff_t(lods.at), v6.end());
             add("v6_zero_length_coremesh", b,
-                diag("truncated", core.payload(), "numVerts needs 4 bytes, 0 remain"));
+                diag(errc::kTruncated, core.payload(), "numVerts needs 4 bytes, 0 remain"));
         }
         // A zero-length chunk of an unknown name before LODS: kept with a warning.
         {
             Bytes empty = text(std::string("EMPTY\0\0\0", 8));
             empty = concat(empty, Bytes{1, 0, 0, 0, 0, 0, 0, 0});
             add("v6_zero_length_unknown_chunk", insertAt(v6, lods.at, empty), {},
-                diag("unknown-chunk", lods.at, "unknown chunk EMPTY v1 (0 bytes)"),
+                diag(errc::kUnknownChunk, lods.at, "unknown chunk EMPTY v1 (0 bytes)"),
                 keepsVertices(V));
         }
     }
@@ -338,17 +340,17 @@ inline void addFileMeshCases(std::vector<BrokenCase>& out) {
         const Bytes v7 = write(sphere, "7.00");
         const Chunk core = chunk(v7, "COREMESH");
         add("v7_zero_length_draco", putLe<std::uint32_t>(v7, core.payload(), 0),
-            diag("draco", core.payload() + 4, "the Draco payload is empty"));
+            diag(errc::kDraco, core.payload() + 4, "the Draco payload is empty"));
         add("v7_draco_length_past_chunk", putLe<std::uint32_t>(v7, core.payload(), 0x7fffffff),
-            diag("count-too-large", core.payload() + 4, "Draco payload: 2147483647 × 1 bytes"));
+            diag(errc::kCountTooLarge, core.payload() + 4, "Draco payload: 2147483647 × 1 bytes"));
     }
     // --- gzip-wrapped: a compression bomb, and a stream cut in half.
     {
         add("gzip_bomb", CaseBytes::lazy([] { return deflateBytes(bombPayload(), true); }),
-            diag("limit", 0, "would exceed the decompression budget"));
+            diag(errc::kLimit, 0, "would exceed the decompression budget"));
         const Bytes gz = deflateBytes(write(sphere, "4.00"), true);
         add("gzip_truncated", cut(gz, gz.size() / 2),
-            diag("truncated", 0, "stream ends before its end marker"));
+            diag(errc::kTruncated, 0, "stream ends before its end marker"));
     }
 }
 

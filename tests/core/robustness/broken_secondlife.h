@@ -12,6 +12,7 @@
 #include <map>
 
 #include "broken_case.h"
+#include "meshscope/core/error_codes.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/secondlife_writer.h"
 
@@ -198,34 +199,34 @@ inline void addSecondLifeCases(std::vector<BrokenCase>& out) {
         mapEntries(file, 0, &keys);
         const std::size_t k = keys.at("medium_lod");
         add("header_truncated_in_key", cut(file, k + 5 + 2),
-            diag("count-too-large", k + 5,
+            diag(errc::kCountTooLarge, k + 5,
                  "LLSD map key: 10 × 1 bytes needs 10 but only 2 remain"));
     }
     // The block's size runs past the end of the file: the rest still decodes.
     add("block_size_past_end", putBe32(file, high.sizeAt + 1, std::uint32_t(file.size())),
-        diag("truncated", high.sizeAt,
+        diag(errc::kTruncated, high.sizeAt,
              "block \"high_lod\" spans file bytes " + std::to_string(highAt) + " to " +
                  std::to_string(highAt + file.size())),
         {}, keepsMesh("medium_lod"));
     add("block_offset_past_end",
         putBe32(file, high.offsetAt + 1, std::uint32_t(file.size() - l.headerEnd + 10)),
-        diag("block-out-of-range", high.offsetAt,
+        diag(errc::kBlockOutOfRange, high.offsetAt,
              "block \"high_lod\" spans file bytes " + std::to_string(file.size() + 10)),
         {}, keepsMesh("medium_lod"));
     add("block_negative_size", putBe32(file, high.sizeAt + 1, 0xfffffff6u), {},
-        diag("block-out-of-range", high.entry,
+        diag(errc::kBlockOutOfRange, high.entry,
              "negative offset or size (" + std::to_string(high.offset) + ", -10)"),
         keepsMesh("medium_lod"));
     // A zero-length block: no zlib header to read.
     add("block_zero_length", putBe32(file, high.sizeAt + 1, 0),
-        diag("zlib", highAt, "block does not start with a zlib header (78 xx); found 00 00"), {},
-        keepsMesh("medium_lod"));
+        diag(errc::kZlib, highAt, "block does not start with a zlib header (78 xx); found 00 00"),
+        {}, keepsMesh("medium_lod"));
     // Bytes 2..5 of the stream (after the 2-byte zlib header) set to ff: BFINAL 1, BTYPE 11.
     {
         Bytes b = file;
         for (std::size_t i = 2; i < 6; ++i) b[highAt + i] = 0xff;
         add("block_zlib_corrupt", b,
-            diag("zlib", highAt, "zlib data is corrupt: invalid block type"), {},
+            diag(errc::kZlib, highAt, "zlib data is corrupt: invalid block type"), {},
             keepsMesh("medium_lod"));
     }
     // medium_lod pointed at 16 MiB of zeros appended after the blocks (a zlib bomb).
@@ -245,7 +246,7 @@ inline void addSecondLifeCases(std::vector<BrokenCase>& out) {
                     putBe32(withBomb, medium.offsetAt + 1, std::uint32_t(bombAt - wl.headerEnd));
                 return putBe32(b, medium.sizeAt + 1, std::uint32_t(o.trailingBytes.size()));
             }),
-            diag("limit", bombAt, "would exceed the decompression budget"), {},
+            diag(errc::kLimit, bombAt, "would exceed the decompression budget"), {},
             keepsMesh("high_lod"));
     }
     // Nesting: a header whose first block entry holds 600 nested arrays. '{' count (5 bytes),
@@ -260,7 +261,7 @@ inline void addSecondLifeCases(std::vector<BrokenCase>& out) {
         b = concat(b, Bytes(600, ']'));
         b = concat(b, Bytes(1, '}'));
         add("header_deep_nesting", b,
-            diag("limit", 18 + 511 * 5, "LLSD nesting deeper than 512 levels"));
+            diag(errc::kLimit, 18 + 511 * 5, "LLSD nesting deeper than 512 levels"));
     }
     // The same inside a block: 600 nested arrays inflated from high_lod. With no map around
     // them the 513th array (at 512 × 5 in the inflated data) is the first too deep.
@@ -270,7 +271,7 @@ inline void addSecondLifeCases(std::vector<BrokenCase>& out) {
         nest = concat(nest, Bytes(1, '!'));
         nest = concat(nest, Bytes(600, ']'));
         add("block_deep_nesting", replaceBlock(file, "high_lod", deflateBytes(nest, false)),
-            diag("limit", highAt, "(Limits::maxDepth) " + inBlock(512 * 5)), {},
+            diag(errc::kLimit, highAt, "(Limits::maxDepth) " + inBlock(512 * 5)), {},
             keepsMesh("medium_lod"));
     }
     // Inside high_lod's LLSD: the first TriangleList index ('b', u32 length, u16 indices)
@@ -282,11 +283,14 @@ inline void addSecondLifeCases(std::vector<BrokenCase>& out) {
         llsd = putLe<std::uint16_t>(llsd, tri + 5, 0xffff);
         add("triangle_index_out_of_range",
             replaceBlock(file, "high_lod", deflateBytes(llsd, false)), {},
-            diag("index-out-of-range", highAt,
+            diag(errc::kIndexOutOfRange, highAt,
                  "1 triangles name a vertex >= the face's " + std::to_string(V) + " vertices"),
             [triangles](const DecodeResult& r) {
-                for (const auto& m : r.asset.meshes)
-                    if (m.name == "high_lod") EXPECT_EQ(m.indices.size(), (triangles - 1) * 3);
+                for (const auto& m : r.asset.meshes) {
+                    if (m.name == "high_lod") {
+                        EXPECT_EQ(m.indices.size(), (triangles - 1) * 3);
+                    }
+                }
             });
     }
     // PositionDomain's Min ('[' count, then 'r' f64be × 3): x becomes NaN, y +Inf.
@@ -298,7 +302,7 @@ inline void addSecondLifeCases(std::vector<BrokenCase>& out) {
         llsd = putBe64(llsd, min + 5 + 9 + 1,
                        std::bit_cast<std::uint64_t>(std::numeric_limits<double>::infinity()));
         add("position_domain_not_finite", replaceBlock(file, "high_lod", deflateBytes(llsd, false)),
-            {}, diag("bad-domain", highAt, "PositionDomain Min/Max are not finite"),
+            {}, diag(errc::kBadDomain, highAt, "PositionDomain Min/Max are not finite"),
             [](const DecodeResult& r) {
                 for (const auto& m : r.asset.meshes)
                     for (const auto& p : m.positions) ASSERT_TRUE(p.finite());
@@ -317,14 +321,14 @@ inline void addSecondLifeCases(std::vector<BrokenCase>& out) {
                    llsd.begin() + std::ptrdiff_t(w + 5 + length));
         llsd = putBe32(llsd, w + 1, length / 2);
         add("weights_truncated", replaceBlock(sf, "high_lod", deflateBytes(llsd, false)), {},
-            diag("truncated-weights", sl.absolute("high_lod"), "Weights end after"),
+            diag(errc::kTruncatedWeights, sl.absolute("high_lod"), "Weights end after"),
             keepsMesh("high_lod"));
         // alt_inverse_bind_matrix with one matrix for three joints.
         SecondLifeWriteOptions o;
         o.altInverseBindMatrices = std::vector<Mat4>(1);
         const Bytes alt = write(skinned, o);
         add("skin_alt_matrix_count_mismatch", alt, {},
-            diag("alt-count-mismatch", layoutOf(alt).absolute("skin"),
+            diag(errc::kAltCountMismatch, layoutOf(alt).absolute("skin"),
                  "alt_inverse_bind_matrix holds 1 matrices for " +
                      std::to_string(skinned.skeletons[0].bones.size()) + " joints"));
     }

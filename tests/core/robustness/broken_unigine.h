@@ -17,6 +17,7 @@
 #include <limits>
 
 #include "broken_case.h"
+#include "meshscope/core/error_codes.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/unigine_writer.h"
 
@@ -346,18 +347,18 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
         const std::size_t V0 = s[0].V, T0 = s[0].T;
         // Bounds: min at 4, max at 16, centre at 28, radius at 40.
         add("mi08_truncated_in_bounds", ".mesh", cut(mi, 24),
-            diag("truncated", 16, "bounding box maximum needs 12 bytes, 8 remain"));
+            diag(errc::kTruncated, 16, "bounding box maximum needs 12 bytes, 8 remain"));
         // Two characters into surface 1's name ("second" and its NUL: 7 bytes).
         add("mi08_truncated_in_surface_name", ".mesh", cut(mi, s[1].header + 4 + 2),
-            diag("truncated", s[1].header + 4, "surface name needs 7 bytes, 2 remain"));
+            diag(errc::kTruncated, s[1].header + 4, "surface name needs 7 bytes, 2 remain"));
         // Fewer bytes than 60 per surface after the count: refused before reading any.
         add("mi08_truncated_in_surface_headers", ".mesh", cut(mi, 48 + 100),
-            diag("count-too-large", 48, "surfaces: 2 × 60 bytes needs 120 but only 100 remain"));
+            diag(errc::kCountTooLarge, 48, "surfaces: 2 × 60 bytes needs 120 but only 100 remain"));
         add("mi08_truncated_at_surface_data", ".mesh", cut(mi, s[0].data),
-            diag("truncated", s[0].data, "vertex count needs 4 bytes, 0 remain"));
+            diag(errc::kTruncated, s[0].data, "vertex count needs 4 bytes, 0 remain"));
         // Three bytes into surface 1's indices: surface 0 is complete and kept.
         add("mi08_truncated_in_second_surface_triangles", ".mesh", cut(mi, s[1].tris + 4 + 3),
-            diag("count-too-large", s[1].tris + 4,
+            diag(errc::kCountTooLarge, s[1].tris + 4,
                  "triangle indices: " + std::to_string(s[1].T * 3) + " × 2 bytes needs " +
                      std::to_string(s[1].T * 6) + " but only 3 remain"),
             {}, [V0, T0](const DecodeResult& r) {
@@ -367,19 +368,19 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
                 EXPECT_EQ(r.asset.meshes[0].indices.size(), T0 * 3);
             });
         add("mi08_surface_count_past_end", ".mesh", putLe<std::int32_t>(mi, 44, 0x7fffffff),
-            diag("count-too-large", 48, "surfaces: 2147483647 × 60 bytes"));
+            diag(errc::kCountTooLarge, 48, "surfaces: 2147483647 × 60 bytes"));
         add("mi08_vertex_count_past_end", ".mesh", putLe<std::int32_t>(mi, s[0].data, 0x01000000),
-            diag("count-too-large", s[0].data + 4, "vertices: 16777216 × 18 bytes"));
+            diag(errc::kCountTooLarge, s[0].data + 4, "vertices: 16777216 × 18 bytes"));
         add("mi08_vertex_count_over_cap", ".mesh", putLe<std::int32_t>(mi, s[0].data, 0x7fffffff),
-            diag("limit", s[0].data, "vertex count 2147483647 exceeds maxVertices"));
+            diag(errc::kLimit, s[0].data, "vertex count 2147483647 exceeds maxVertices"));
         add("mi08_negative_triangle_count", ".mesh", putLe<std::int32_t>(mi, s[0].tris, -1),
-            diag("bad-count", s[0].tris, "triangle count is negative (-1)"));
+            diag(errc::kBadCount, s[0].tris, "triangle count is negative (-1)"));
         add("mi08_name_length_over_1024", ".mesh", putLe<std::int32_t>(mi, s[0].header, 5000),
-            diag("bad-length", s[0].header, "surface name length 5000 is outside 0..1024"));
+            diag(errc::kBadLength, s[0].header, "surface name length 5000 is outside 0..1024"));
         // Surface 0, triangle 1, corner 0 (ushort at tris + 4 + 1 × 6) = the vertex count.
         add("mi08_index_out_of_range", ".mesh",
             putLe<std::uint16_t>(mi, s[0].tris + 4 + 6, std::uint16_t(V0)), {},
-            diag("index-out-of-range", s[0].tris + 4 + 6,
+            diag(errc::kIndexOutOfRange, s[0].tris + 4 + 6,
                  "1 of " + std::to_string(T0) + " triangles index past the " + std::to_string(V0) +
                      " vertices and were dropped (first: triangle 1 = " + std::to_string(V0)),
             [T0](const DecodeResult& r) {
@@ -388,7 +389,7 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
             });
         // Surface 0, vertex 2's x (record + 0) NaN; surface 1, vertex 0's z (+8) +Inf.
         add("mi08_nan_position", ".mesh", putLe<float>(mi, s[0].vertices + 2 * 18, nan), {},
-            diag("non-finite-vertices", s[0].vertices,
+            diag(errc::kNonFiniteVertices, s[0].vertices,
                  "1 of " + std::to_string(V0) +
                      " vertices have non-finite positions (first: vertex 2)"),
             [](const DecodeResult& r) {
@@ -397,12 +398,12 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
                 EXPECT_TRUE(r.asset.meshes[0].bounds.min.finite());
             });
         add("mi08_inf_position", ".mesh", putLe<float>(mi, s[1].vertices + 8, inf), {},
-            diag("non-finite-vertices", s[1].vertices,
+            diag(errc::kNonFiniteVertices, s[1].vertices,
                  "1 of " + std::to_string(s[1].V) +
                      " vertices have non-finite positions (first: vertex 0)"));
         // No surfaces: everything after the count is left over.
         add("mi08_zero_surfaces", ".mesh", putLe<std::int32_t>(mi, 44, 0), {},
-            diag("trailing-bytes", 48,
+            diag(errc::kTrailingBytes, 48,
                  std::to_string(mi.size() - 48) + " bytes follow the last surface"),
             [](const DecodeResult& r) { EXPECT_TRUE(r.asset.meshes.empty()); });
     }
@@ -415,22 +416,22 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
         // Two bytes into bone 2's name length (8 bytes a bone are checked up front: the cut
         // leaves more).
         add("ms08_truncated_in_bone_table", ".smesh", cut(ms, l.bones.records[2] + 2),
-            diag("truncated", l.bones.records[2], "bone name needs 4 bytes, 2 remain"));
+            diag(errc::kTruncated, l.bones.records[2], "bone name needs 4 bytes, 2 remain"));
         add("ms08_truncated_in_bone_count_check", ".smesh", cut(ms, 8 + 8 * B - 1),
-            diag("count-too-large", 8, "bones: " + std::to_string(B) + " × 8 bytes"));
+            diag(errc::kCountTooLarge, 8, "bones: " + std::to_string(B) + " × 8 bytes"));
         add("ms08_bone_count_past_end", ".smesh", putLe<std::int32_t>(ms, 4, 0x7fffffff),
-            diag("count-too-large", 8, "bones: 2147483647 × 8 bytes"));
+            diag(errc::kCountTooLarge, 8, "bones: 2147483647 × 8 bytes"));
         add("ms08_frame_count_past_end", ".smesh", putLe<std::int32_t>(ms, l.frames, 0x7fffffff),
             diag(
                 "count-too-large", l.frames + 4,
                 "frame records: " + std::to_string(std::uint64_t(0x7fffffff) * B) + " × 32 bytes"));
         // Cut in the middle of frame 1: the frame array is checked as a whole.
         add("ms08_truncated_in_frames", ".smesh", cut(ms, l.frames + 4 + B * 32 + 16),
-            diag("count-too-large", l.frames + 4,
+            diag(errc::kCountTooLarge, l.frames + 4,
                  "but only " + std::to_string(B * 32 + 16) + " remain"));
         add("ms08_bone_parent_out_of_range", ".smesh",
             putLe<std::int32_t>(ms, l.bones.parents[2], 9), {},
-            diag("bad-parent", l.bones.parents[2],
+            diag(errc::kBadParent, l.bones.parents[2],
                  "bone 2 (\"Bone2\") has parent 9, outside -1..2"),
             [](const DecodeResult& r) {
                 ASSERT_FALSE(r.asset.skeletons.empty());
@@ -439,7 +440,7 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
         // Bone 0 (a root) made a child of bone 2: 0 → 2 → 1 → 0. Walking up from bone 0, bone 1's
         // parent link closes the cycle and is cut.
         add("ms08_bone_parent_cycle", ".smesh", putLe<std::int32_t>(ms, l.bones.parents[0], 2), {},
-            diag("bone-parent-cycle", l.bones.parents[1],
+            diag(errc::kBoneParentCycle, l.bones.parents[1],
                  "bone 1 (\"Bone1\") has parent 0, which closes a cycle of parents"),
             [](const DecodeResult& r) {
                 ASSERT_FALSE(r.asset.skeletons.empty());
@@ -451,13 +452,13 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
         const std::size_t vertex0 = l.firstSurfaceData + 4;
         add("ms08_weight_bone_out_of_range", ".smesh", putLe<std::uint16_t>(ms, vertex0 + 19, 700),
             {},
-            diag("bad-bone-index", vertex0 + 19,
+            diag(errc::kBadBoneIndex, vertex0 + 19,
                  "1 vertex weights name a bone past the " + std::to_string(B) + " bones"));
         add("ms08_nan_position", ".smesh", putLe<float>(ms, vertex0 + 4, nan), {},
-            diag("non-finite-vertices", vertex0, "(first: vertex 0)"));
+            diag(errc::kNonFiniteVertices, vertex0, "(first: vertex 0)"));
         add("ms08_vertex_count_past_end", ".smesh",
             putLe<std::int32_t>(ms, l.firstSurfaceData, 0x01000000),
-            diag("count-too-large", vertex0, "vertices: 16777216 × 19 bytes"), {},
+            diag(errc::kCountTooLarge, vertex0, "vertices: 16777216 × 19 bytes"), {},
             [B](const DecodeResult& r) {
                 ASSERT_EQ(r.asset.skeletons.size(), 1u);
                 EXPECT_EQ(r.asset.skeletons[0].bones.size(), B);
@@ -471,21 +472,21 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
         const std::size_t B = bones.records.size();
         const std::size_t frames = bones.end + 32;  // after the 32 bytes of bounds
         add("as08_frame_count_past_end", ".sanim", putLe<std::int32_t>(as, frames, 0x7fffffff),
-            diag("count-too-large", frames + 4,
+            diag(errc::kCountTooLarge, frames + 4,
                  "frame records: " + std::to_string(std::uint64_t(0x7fffffff) * B) + " × 1 bytes"));
         add("as08_truncated_in_bounds", ".sanim", cut(as, bones.end + 20),
-            diag("truncated", bones.end + 16, "bounds size needs 16 bytes, 4 remain"));
+            diag(errc::kTruncated, bones.end + 16, "bounds size needs 16 bytes, 4 remain"));
         // Frame 0 stores every component of every bone (flag 0xff, 16 bytes): frame 1 starts at
         // frames + 4 + B × 17; cut right after frame 1's first flag byte.
         const std::size_t frame1 = frames + 4 + B * 17;
         const int stored = std::popcount(unsigned(as.at(frame1)));
         add("as08_truncated_in_frame_1", ".sanim", cut(as, frame1 + 1),
-            stored ? diag("truncated", frame1 + 1,
+            stored ? diag(errc::kTruncated, frame1 + 1,
                           "changed components needs " + std::to_string(stored * 2) +
                               " bytes, 0 remain")
-                   : diag("truncated", frame1 + 1, "change flags needs 1 bytes, 0 remain"));
+                   : diag(errc::kTruncated, frame1 + 1, "change flags needs 1 bytes, 0 remain"));
         add("as08_bone_parent_cycle", ".sanim", putLe<std::int32_t>(as, bones.parents[0], 2), {},
-            diag("bone-parent-cycle", bones.parents[1],
+            diag(errc::kBoneParentCycle, bones.parents[1],
                  "bone 1 (\"Bone1\") has parent 0, which closes a cycle of parents"));
         // No bones and a frame count near 2^31: nothing to read per frame, nothing looped over.
         {
@@ -508,17 +509,17 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
         // 132 bytes a surface are checked up front: a cut in the first surface's name fails
         // that check; one in the second surface's name (at 8 + 132 + 3 × 32) leaves enough.
         add("mr02_truncated_in_first_name", ".mesh", cut(mr, 8 + 50),
-            diag("count-too-large", 8, "surfaces: 1 × 132 bytes needs 132 but only 50 remain"));
+            diag(errc::kCountTooLarge, 8, "surfaces: 1 × 132 bytes needs 132 but only 50 remain"));
         const std::size_t second = 8 + 132 + 3 * 32;
         add("mr02_truncated_in_second_name", ".mesh", cut(mr02(tri, 2), second + 50),
-            diag("truncated", second, "surface name needs 128 bytes, 50 remain"), {},
+            diag(errc::kTruncated, second, "surface name needs 128 bytes, 50 remain"), {},
             [](const DecodeResult& r) { EXPECT_EQ(r.asset.meshes.size(), 1u); });
         add("mr02_vertex_count_past_end", ".mesh", putLe<std::int32_t>(mr, 136, 0x01000000),
-            diag("count-too-large", 140, "vertices: 16777216 × 32 bytes"));
+            diag(errc::kCountTooLarge, 140, "vertices: 16777216 × 32 bytes"));
         auto four = tri;
         four.push_back({1, 1, 0, 0, 0, 1, 1, 1});
         add("mr02_partial_triangle", ".mesh", mr02(four), {},
-            diag("partial-triangle", 136, "vertex count 4 is not a multiple of 3"),
+            diag(errc::kPartialTriangle, 136, "vertex count 4 is not a multiple of 3"),
             [](const DecodeResult& r) {
                 ASSERT_EQ(r.asset.meshes.size(), 1u);
                 EXPECT_EQ(r.asset.meshes[0].indices.size(), 3u);
@@ -526,7 +527,7 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
         auto bad = tri;
         bad[1][1] = nan;
         add("mr02_nan_position", ".mesh", mr02(bad), {},
-            diag("non-finite-vertices", 140,
+            diag(errc::kNonFiniteVertices, 140,
                  "1 of 3 vertices have non-finite positions (first: vertex 1)"));
     }
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "broken_case.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::test::broken {
 
@@ -46,11 +47,11 @@ inline void addXmlModelCases(std::vector<BrokenCase>& out) {
     // Cut in the middle of A's start tag: the parser stops at the end of the data.
     {
         const std::size_t at = good.find("<Item class=\"Part\"") + 8;
-        add("truncated_in_start_tag", good.substr(0, at), diag("xml", at, "malformed XML"));
+        add("truncated_in_start_tag", good.substr(0, at), diag(errc::kXml, at, "malformed XML"));
     }
     // "<roblox>" only inside a comment: the sniffer sees it, the document has another root.
     add("no_roblox_root", "<!-- not a <roblox> file --><model><Item class=\"Part\"/></model>",
-        diag("xml", 0, "no <roblox> root element"));
+        diag(errc::kXml, 0, "no <roblox> root element"));
     // 600 nested Folders: item k (1-based) starts at kOpen + (k - 1) × the opening's length;
     // item 513 is the first deeper than Limits::maxDepth = 512. The 512 above it are kept.
     {
@@ -60,7 +61,7 @@ inline void addXmlModelCases(std::vector<BrokenCase>& out) {
         for (int i = 0; i < 600; ++i) doc += "</Item>";
         doc += kClose;
         add("deep_nesting", doc,
-            diag("limit", kOpen.size() + 512 * opening.size(),
+            diag(errc::kLimit, kOpen.size() + 512 * opening.size(),
                  "items nest deeper than maxDepth (512)"),
             {}, [](const DecodeResult& r) { EXPECT_EQ(r.asset.nodes.size(), 512u); });
     }
@@ -72,7 +73,7 @@ inline void addXmlModelCases(std::vector<BrokenCase>& out) {
             std::string("<Item class=\"ObjectValue\" referent=\"RBX2\"><Properties>").size() +
             name("Link").size();
         add("dangling_referent", doc, {},
-            diag("dangling-referent", ref,
+            diag(errc::kDanglingReferent, ref,
                  "property \"Value\" refers to \"RBX999\", which no item has"),
             [](const DecodeResult& r) {
                 const int l = nodeNamed(r.asset, "Link");
@@ -85,7 +86,7 @@ inline void addXmlModelCases(std::vector<BrokenCase>& out) {
         const std::string dup = item("ObjectValue", "RBX1", linkBefore + "RBX1</Ref>");
         const std::string doc = kOpen + rootStart + partA + dup + "</Item>" + kClose;
         add("duplicate_referent", doc, {},
-            diag("duplicate-referent", kOpen.size() + rootStart.size() + partA.size(),
+            diag(errc::kDuplicateReferent, kOpen.size() + rootStart.size() + partA.size(),
                  "referent \"RBX1\" is used by two items; the first keeps it"));
     }
     // A reference cycle through a Ref property (Link → Link) is a value, never followed.
@@ -101,7 +102,7 @@ inline void addXmlModelCases(std::vector<BrokenCase>& out) {
             "<SharedStrings><SharedString md5=\"x\">@@not base64@@</SharedString></SharedStrings>" +
             rootStart + "</Item>" + kClose,
         {},
-        diag("bad-base64", kOpen.size() + std::string("<SharedStrings>").size(),
+        diag(errc::kBadBase64, kOpen.size() + std::string("<SharedStrings>").size(),
              "shared string is not valid base64"));
     // Roblox writes NAN and INF in XML: they are kept as the numbers they name.
     add("vector3_nan_inf",
@@ -129,7 +130,7 @@ inline void addXmlModelCases(std::vector<BrokenCase>& out) {
                 "name=\"Size\"><X>1.5.5</X><Y>2</Y><Z>3</Z></Vector3></Properties></Item>" +
                 kClose,
             {},
-            diag("bad-value", before.size(),
+            diag(errc::kBadValue, before.size(),
                  "property \"Size\" (Vector3): missing or malformed X"));
     }
 }

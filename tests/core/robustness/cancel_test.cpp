@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 #include "support/cancel_inputs.h"
 
 using namespace meshscope;
@@ -58,7 +59,7 @@ DecodeResult decodeWithDeadline(const Bytes& bytes, const DecodeOptions& options
 
 void expectCancelledAndEmpty(const DecodeResult& r, const char* what) {
     ASSERT_FALSE(r.ok()) << what << ": the decode finished despite the cancel";
-    EXPECT_EQ(r.error->code, "cancelled") << what << ": " << r.error->toString();
+    EXPECT_EQ(r.error->code, errc::kCancelled) << what << ": " << r.error->toString();
     // A cancelled result is empty: what was built is handed back (discarded), not shown.
     EXPECT_TRUE(r.asset.nodes.empty()) << what;
     EXPECT_TRUE(r.asset.meshes.empty()) << what;

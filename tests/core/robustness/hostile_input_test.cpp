@@ -10,6 +10,7 @@
 #include <random>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -25,13 +26,15 @@ void expectClean(const std::vector<std::uint8_t>& bytes, const std::string& what
             EXPECT_LE(r.error->offset, bytes.size()) << what << ": " << r.error->toString();
         }
         EXPECT_FALSE(r.error->message.empty()) << what;
-        EXPECT_NE(r.error->code, "internal") << what << ": " << r.error->toString();
+        EXPECT_NE(r.error->code, errc::kInternal) << what << ": " << r.error->toString();
     }
     for (const auto& m : r.asset.meshes) {
         for (std::uint32_t i : m.indices) {
             ASSERT_LT(i, m.positions.size()) << what << ": decoded index out of range";
         }
-        if (!m.skin.empty()) ASSERT_EQ(m.skin.size(), m.positions.size()) << what;
+        if (!m.skin.empty()) {
+            ASSERT_EQ(m.skin.size(), m.positions.size()) << what;
+        }
     }
 }
 
@@ -91,7 +94,10 @@ TEST(HostileInput, BitFlipsAndTruncationsOfRealFiles) {
             for (int f = 0; f < flips; ++f)
                 bytes[rng() % bytes.size()] ^= std::uint8_t(1u << (rng() % 8));
             expectClean(bytes, file.string() + " flip #" + std::to_string(i));
-            bytes.resize(rng() % (original.size() + 1));
+            // A copy of exactly the cut's size (a shrunk vector keeps its capacity, where ASan
+            // would not see a read past the cut).
+            bytes =
+                Bytes(bytes.begin(), bytes.begin() + std::ptrdiff_t(rng() % (original.size() + 1)));
             expectClean(bytes, file.string() + " truncated #" + std::to_string(i));
             cases += 2;
         }

@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "meshscope/core/error_codes.h"
 #include "meshscope/core/secondlife_writer.h"
 #include "sl_test_helpers.h"
 #include "support/test_support.h"
@@ -119,7 +120,7 @@ TEST(SecondLifeCorpus, RealAssetDecodes) {
     EXPECT_GE(convex->indices.size() / 2, 3u * 18 / 2);  // a closed hull has >= 3V/2 edges
 
     // The 22 stray bytes: a warning and a Padding range.
-    EXPECT_TRUE(hasDiagnostic(a, "trailing-bytes"));
+    EXPECT_TRUE(hasDiagnostic(a, errc::kTrailingBytes));
     bool padding = false;
     for (const auto& rg : a.byteMap.ranges())
         if (rg.kind == RangeKind::Padding && rg.offset == 39555 && rg.length == 22) padding = true;

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "io/decode_context.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope {
 namespace {
@@ -158,7 +159,7 @@ Bytes nested(std::size_t depth) {
 TEST(Llsd, NestingTenThousandDeepIsRefusedAtMaxDepth) {
     const Parsed p = parse(nested(10000));
     ASSERT_TRUE(p.error);
-    EXPECT_EQ(p.error->code, "limit");
+    EXPECT_EQ(p.error->code, errc::kLimit);
     EXPECT_NE(p.error->message.find("512"), std::string::npos) << p.error->message;
     // The 513th '[' is where the limit is hit.
     EXPECT_EQ(p.error->offset, 512u * 5);
@@ -189,7 +190,7 @@ TEST(Llsd, CountsAndLengthsAreCheckedBeforeAllocation) {
           bytesOf({'{', 0, 0, 0x10, 0, 'k', 0, 0, 0, 0, '!', '}'})}) {
         const Parsed p = parse(b);
         ASSERT_TRUE(p.error);
-        EXPECT_EQ(p.error->code, "count-too-large") << p.error->toString();
+        EXPECT_EQ(p.error->code, errc::kCountTooLarge) << p.error->toString();
     }
 }
 
@@ -200,24 +201,24 @@ TEST(Llsd, ValueCapRefusesHugeDocuments) {
     EXPECT_FALSE(parse(b).error);
     const Parsed p = parse(b, {512, 50});
     ASSERT_TRUE(p.error);
-    EXPECT_EQ(p.error->code, "limit");
+    EXPECT_EQ(p.error->code, errc::kLimit);
 }
 
 TEST(Llsd, MalformedInputFailsWithOffsets) {
     const Parsed unknown = parse(bytesOf({'[', 0, 0, 0, 2, '!', 'Z', ']'}));
     ASSERT_TRUE(unknown.error);
-    EXPECT_EQ(unknown.error->code, "llsd");
+    EXPECT_EQ(unknown.error->code, errc::kLlsd);
     EXPECT_EQ(unknown.error->offset, 6u);
     const Parsed unclosed = parse(bytesOf({'[', 0, 0, 0, 1, '!', '}'}));
     ASSERT_TRUE(unclosed.error);
-    EXPECT_EQ(unclosed.error->code, "llsd");
+    EXPECT_EQ(unclosed.error->code, errc::kLlsd);
     EXPECT_EQ(unclosed.error->offset, 6u);
     const Parsed badKey = parse(bytesOf({'{', 0, 0, 0, 1, 'i', 0, 0, 0, 1, '!', '}'}));
     ASSERT_TRUE(badKey.error);
-    EXPECT_EQ(badKey.error->code, "llsd");
+    EXPECT_EQ(badKey.error->code, errc::kLlsd);
     const Parsed cut = parse(bytesOf({'r', 0x3f, 0xf8}));
     ASSERT_TRUE(cut.error);
-    EXPECT_EQ(cut.error->code, "truncated");
+    EXPECT_EQ(cut.error->code, errc::kTruncated);
 }
 
 TEST(Llsd, EveryPrefixOfADocumentFailsCleanly) {

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "meshscope/core/error_codes.h"
 #include "meshscope/core/secondlife_writer.h"
 #include "sl_test_helpers.h"
 
@@ -184,7 +185,7 @@ TEST(SecondLifeMesh, RoundTripKeepsGeometryPerLodAndFace) {
     EXPECT_EQ(medium->surfaces[1].triangleCount, 0u);
     EXPECT_EQ(medium->surfaces[1].vertexCount, 0u);
     EXPECT_EQ(medium->triangleCount(), 1u);
-    EXPECT_TRUE(hasDiagnostic(a, "no-geometry"));  // the placeholder face, reported as info
+    EXPECT_TRUE(hasDiagnostic(a, errc::kNoGeometry));  // the placeholder face, reported as info
     EXPECT_EQ(a.warningCount(), 0u);
 }
 
@@ -314,7 +315,7 @@ TEST(SecondLifeMesh, LlsdHeaderInsideBlocksAndTrailingBytes) {
     ASSERT_TRUE(r.ok()) << r.error->toString();
     ASSERT_NE(findMesh(r.asset, "high_lod"), nullptr);
     EXPECT_EQ(findMesh(r.asset, "high_lod")->triangleCount(), 3u);
-    EXPECT_TRUE(hasDiagnostic(r.asset, "trailing-bytes"));
+    EXPECT_TRUE(hasDiagnostic(r.asset, errc::kTrailingBytes));
     const auto& ranges = r.asset.byteMap.ranges();
     EXPECT_TRUE(std::any_of(ranges.begin(), ranges.end(), [](const ByteRange& b) {
         return b.kind == RangeKind::Padding && b.length == 11;
@@ -402,7 +403,7 @@ TEST(SecondLifeMeshBroken, WeightsNamingMissingJointsAreDroppedWithAWarning) {
     skin.set("bind_shape_matrix", Llsd::reals({1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}));
     const DecodeResult r = decode(buildAsset({{"skin", skin}, {"high_lod", faces({face})}}));
     ASSERT_TRUE(r.ok()) << r.error->toString();
-    EXPECT_TRUE(hasDiagnostic(r.asset, "unknown-joint"));
+    EXPECT_TRUE(hasDiagnostic(r.asset, errc::kUnknownJoint));
     const Mesh& m = *findMesh(r.asset, "high_lod");
     EXPECT_EQ(m.skin[0].joints[0], 0);
     EXPECT_FLOAT_EQ(m.skin[0].weights[0], 32768 / 65535.f);  // the valid influence moved up
@@ -423,7 +424,7 @@ TEST(SecondLifeMeshBroken, JointCountMismatchDropsAllBindings) {
     skin.set("inverse_bind_matrix", ibm);
     const DecodeResult r = decode(buildAsset({{"skin", skin}, {"high_lod", faces({face})}}));
     ASSERT_TRUE(r.ok()) << r.error->toString();
-    EXPECT_TRUE(hasDiagnostic(r.asset, "skin-joint-count-mismatch"));
+    EXPECT_TRUE(hasDiagnostic(r.asset, errc::kSkinJointCountMismatch));
     EXPECT_TRUE(r.asset.skeletons.empty());
     EXPECT_FALSE(findMesh(r.asset, "high_lod")->skinned());
     EXPECT_EQ(findMesh(r.asset, "high_lod")->triangleCount(), 1u);
@@ -437,8 +438,8 @@ TEST(SecondLifeMeshBroken, IncompleteTrailingTriangleAndBadIndicesAreDropped) {
     ASSERT_TRUE(r.ok()) << r.error->toString();
     const Mesh& m = *findMesh(r.asset, "high_lod");
     EXPECT_EQ(m.indices, (std::vector<std::uint32_t>{0, 1, 2}));
-    EXPECT_TRUE(hasDiagnostic(r.asset, "incomplete-triangle"));
-    EXPECT_TRUE(hasDiagnostic(r.asset, "index-out-of-range"));
+    EXPECT_TRUE(hasDiagnostic(r.asset, errc::kIncompleteTriangle));
+    EXPECT_TRUE(hasDiagnostic(r.asset, errc::kIndexOutOfRange));
 }
 
 TEST(SecondLifeMeshBroken, VersionThousandIsRefused) {
@@ -446,7 +447,7 @@ TEST(SecondLifeMeshBroken, VersionThousandIsRefused) {
     o.version = 1000;
     const DecodeResult r = decode(sampleBytes(o, true));
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "unsupported-version");
+    EXPECT_EQ(r.error->code, errc::kUnsupportedVersion);
     EXPECT_NE(r.error->message.find("1000"), std::string::npos) << r.error->message;
     EXPECT_TRUE(r.asset.meshes.empty());
     o.version = 999;
@@ -459,7 +460,7 @@ TEST(SecondLifeMeshBroken, TruncatedBlockKeepsTheBlocksBeforeIt) {
     const Bytes cut(full.begin(), full.end() - 20);
     const DecodeResult r = decode(cut);
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "truncated");
+    EXPECT_EQ(r.error->code, errc::kTruncated);
     EXPECT_NE(r.error->message.find("high_lod"), std::string::npos);
     EXPECT_EQ(findMesh(r.asset, "high_lod"), nullptr);
     ASSERT_NE(findMesh(r.asset, "medium_lod"), nullptr);
@@ -476,7 +477,8 @@ TEST(SecondLifeMeshBroken, BadZlibFailsThatBlockOnly) {
     for (std::uint64_t i = lod.offset + 4; i < lod.offset + lod.length - 6; ++i) b[i] ^= 0x5a;
     const DecodeResult r = decode(b);
     ASSERT_FALSE(r.ok());
-    EXPECT_TRUE(r.error->code == "zlib" || r.error->code == "truncated") << r.error->toString();
+    EXPECT_TRUE(r.error->code == errc::kZlib || r.error->code == errc::kTruncated)
+        << r.error->toString();
     EXPECT_EQ(findMesh(r.asset, "high_lod"), nullptr);
     EXPECT_NE(findMesh(r.asset, "medium_lod"), nullptr);
     // A block that is not zlib at all.
@@ -484,7 +486,7 @@ TEST(SecondLifeMeshBroken, BadZlibFailsThatBlockOnly) {
     b2[lod.offset] = 0x00;
     const DecodeResult r2 = decode(b2);
     ASSERT_FALSE(r2.ok());
-    EXPECT_EQ(r2.error->code, "zlib");
+    EXPECT_EQ(r2.error->code, errc::kZlib);
     EXPECT_EQ(r2.error->offset, lod.offset);
 }
 
@@ -497,7 +499,7 @@ TEST(SecondLifeMeshBroken, OffsetsPastTheEnd) {
     Llsd face = triangleFace(u16s({0, 0, 0, 65535, 0, 0, 0, 65535, 0}), u16s({0, 1, 2}));
     const DecodeResult r = decode(buildAsset({{"high_lod", faces({face})}}, extras));
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "block-out-of-range");
+    EXPECT_EQ(r.error->code, errc::kBlockOutOfRange);
     EXPECT_NE(r.error->message.find("medium_lod"), std::string::npos);
     ASSERT_NE(findMesh(r.asset, "high_lod"), nullptr);  // the good block still decodes
 }
@@ -524,7 +526,7 @@ Bytes deepHeader(std::size_t depth) {
 TEST(SecondLifeMeshBroken, NestingTenThousandDeepIsRefused) {
     const DecodeResult r = decode(deepHeader(10000));
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "limit");
+    EXPECT_EQ(r.error->code, errc::kLimit);
     EXPECT_NE(r.error->message.find("Limits::maxDepth"), std::string::npos);
     // The same nesting inside a compressed block.
     Bytes deep;
@@ -541,7 +543,7 @@ TEST(SecondLifeMeshBroken, NestingTenThousandDeepIsRefused) {
     file.insert(file.end(), z.begin(), z.end());
     const DecodeResult r2 = decode(file);
     ASSERT_FALSE(r2.ok());
-    EXPECT_EQ(r2.error->code, "limit");
+    EXPECT_EQ(r2.error->code, errc::kLimit);
 }
 
 TEST(SecondLifeMeshBroken, TenThousandLevelsDecodeIterativelyWhenTheCapAllowsThem) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 #include "meshscope/core/unigine_writer.h"
 #include "unigine_test_helpers.h"
 
@@ -49,7 +50,7 @@ void expectEveryPrefixFailsCleanly(const std::vector<std::uint8_t>& file) {
         EXPECT_LE(r.error->offset, n) << r.error->toString();
         if (n >= 4) {
             EXPECT_EQ(r.asset.format, "unigine") << "prefix " << n;
-            EXPECT_TRUE(r.error->code == "truncated" || r.error->code == "count-too-large")
+            EXPECT_TRUE(r.error->code == errc::kTruncated || r.error->code == errc::kCountTooLarge)
                 << "prefix " << n << ": " << r.error->toString();
         }
     }
@@ -93,39 +94,39 @@ TEST(UnigineBroken, CountsLargerThanTheFile) {
     for (const std::int32_t count : {0x7fffffff, 1000}) {
         const DecodeResult r = decode(patched(mesh, 44, count));
         ASSERT_FALSE(r.ok());
-        EXPECT_EQ(r.error->code, "count-too-large") << r.error->toString();
+        EXPECT_EQ(r.error->code, errc::kCountTooLarge) << r.error->toString();
         EXPECT_EQ(r.error->offset, 48u);
     }
     // First vertex count: after the two surface headers (4 + 4 + 40 each).
     const std::size_t vertexCountAt = 48 + 2 * (4 + 4 + 40);
     DecodeResult r = decode(patched(mesh, vertexCountAt, 0x10000000));
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "count-too-large") << r.error->toString();
+    EXPECT_EQ(r.error->code, errc::kCountTooLarge) << r.error->toString();
     EXPECT_LE(r.error->offset, vertexCountAt + 4);
     // Negative counts are refused at the count.
     r = decode(patched(mesh, vertexCountAt, -5));
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "bad-count");
+    EXPECT_EQ(r.error->code, errc::kBadCount);
     EXPECT_EQ(r.error->offset, vertexCountAt);
     // A name length past the 1024 the document allows.
     r = decode(patched(mesh, 48, 5000));
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "bad-length");
+    EXPECT_EQ(r.error->code, errc::kBadLength);
     EXPECT_EQ(r.error->offset, 48u);
 
     const auto smesh = writeUnigineSkinnedMesh(sample()).bytes;
     r = decode(patched(smesh, 4, 0x7fffffff));  // bone count
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "count-too-large");
+    EXPECT_EQ(r.error->code, errc::kCountTooLarge);
     // Frame count after the bone table: 4 + 4 + ("root" 4 + 5 + 4) + ("tip" 4 + 4 + 4).
     r = decode(patched(smesh, 33, 0x7fffffff));
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "count-too-large") << r.error->toString();
+    EXPECT_EQ(r.error->code, errc::kCountTooLarge) << r.error->toString();
 
     const auto sanim = writeUnigineAnimation(sample()).bytes;
     r = decode(patched(sanim, 33 + 32, 0x7fffffff));  // frame count after the bounds
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error->code, "count-too-large") << r.error->toString();
+    EXPECT_EQ(r.error->code, errc::kCountTooLarge) << r.error->toString();
 }
 
 TEST(UnigineBroken, IndicesOutOfRangeAreDroppedWithAWarning) {
@@ -158,7 +159,7 @@ TEST(UnigineBroken, IndicesOutOfRangeAreDroppedWithAWarning) {
     const DecodeResult r = decode(writeUnigineMesh(a).bytes);
     ASSERT_TRUE(r.ok());
     EXPECT_TRUE(r.asset.meshes[0].indices.empty());
-    EXPECT_TRUE(hasWarning(r.asset, "index-out-of-range"));
+    EXPECT_TRUE(hasWarning(r.asset, errc::kIndexOutOfRange));
 }
 
 TEST(UnigineBroken, TextureCoordinateCountMismatchAndTrailingBytes) {
@@ -171,7 +172,7 @@ TEST(UnigineBroken, TextureCoordinateCountMismatchAndTrailingBytes) {
     b.u8(0xAA).u8(0xBB);
     const DecodeResult r = decode(b.bytes);
     ASSERT_TRUE(r.ok()) << r.error->toString();
-    EXPECT_TRUE(hasWarning(r.asset, "uv-count-mismatch"));
+    EXPECT_TRUE(hasWarning(r.asset, errc::kUvCountMismatch));
     EXPECT_TRUE(r.asset.meshes[0].uv0.empty());
     const Diagnostic* d = findWarning(r.asset, "trailing-bytes");
     ASSERT_NE(d, nullptr);
@@ -185,7 +186,7 @@ TEST(UnigineBroken, OtherVersionsAreRefusedByName) {
         bytes.resize(64, 0);
         const DecodeResult r = decode(bytes, "x.mesh");
         ASSERT_FALSE(r.ok());
-        EXPECT_EQ(r.error->code, "unsupported-version");
+        EXPECT_EQ(r.error->code, errc::kUnsupportedVersion);
         EXPECT_EQ(r.error->offset, 0u);
         EXPECT_NE(r.error->message.find(std::string("version ") + v + " is not supported"),
                   std::string::npos)
@@ -199,7 +200,7 @@ TEST(UnigineBroken, ForcedDecoderOnForeignBytesFailsCleanly) {
         const std::vector<std::uint8_t> bytes(text.begin(), text.end());
         const DecodeResult r = decodeAs("unigine", bytes);
         ASSERT_FALSE(r.ok()) << text;
-        EXPECT_EQ(r.error->code, "bad-signature") << r.error->toString();
+        EXPECT_EQ(r.error->code, errc::kBadSignature) << r.error->toString();
         EXPECT_EQ(r.error->offset, 0u);
     }
 }

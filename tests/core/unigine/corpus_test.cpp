@@ -9,6 +9,7 @@
 #include <set>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -16,7 +17,7 @@ using namespace meshscope;
 TEST(UnigineCorpus, EveryRealFileDecodesOrIsRefusedNamingItsVersion) {
     MESHSCOPE_REQUIRE_CORPUS(corpus);
     const auto dir = corpus / "unigine";
-    if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "SKIPPED: no corpus/unigine";
+    if (!std::filesystem::is_directory(dir)) MESHSCOPE_CORPUS_ABSENT("corpus/unigine is absent");
     std::set<std::string> versions, decoded;
     std::size_t files = 0;
     for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
@@ -44,7 +45,7 @@ TEST(UnigineCorpus, EveryRealFileDecodesOrIsRefusedNamingItsVersion) {
         }
         versions.insert(signature);
         ASSERT_FALSE(r.ok());
-        EXPECT_EQ(r.error->code, "unsupported-version");
+        EXPECT_EQ(r.error->code, errc::kUnsupportedVersion);
         EXPECT_EQ(r.error->offset, 0u);
         EXPECT_NE(r.error->message.find("version " + signature + " is not supported"),
                   std::string::npos)
@@ -64,7 +65,7 @@ const std::filesystem::path kLegacy = "unigine/4DA_Unigine-legacy/data";
 TEST(UnigineCorpus, Mr02BoxIsACube) {
     MESHSCOPE_REQUIRE_CORPUS(corpus);
     const auto path = corpus / kLegacy / "physic/meshes/box.mesh";
-    if (!std::filesystem::exists(path)) GTEST_SKIP() << "SKIPPED: no " << path;
+    if (!std::filesystem::exists(path)) MESHSCOPE_CORPUS_ABSENT(path << " is absent");
     const DecodeResult r = decodeFile(path.string());
     ASSERT_TRUE(r.ok()) << r.error->toString();
     EXPECT_EQ(r.asset.version, "mr02");
@@ -91,7 +92,7 @@ TEST(UnigineCorpus, Mr02BoxIsACube) {
 TEST(UnigineCorpus, Mr02LampSurfacesAndPrefixes) {
     MESHSCOPE_REQUIRE_CORPUS(corpus);
     const auto path = corpus / kLegacy / "physic/lamp/lamp.mesh";
-    if (!std::filesystem::exists(path)) GTEST_SKIP() << "SKIPPED: no " << path;
+    if (!std::filesystem::exists(path)) MESHSCOPE_CORPUS_ABSENT(path << " is absent");
     const auto bytes = test::readFile(path);
     const DecodeResult r = decodeBytes(bytes);
     ASSERT_TRUE(r.ok()) << r.error->toString();
@@ -104,7 +105,7 @@ TEST(UnigineCorpus, Mr02LampSurfacesAndPrefixes) {
     EXPECT_EQ(8 + 5 * (128 + 4) + vertices * 32, bytes.size());
     // Every prefix fails cleanly, at or before its end.
     for (std::size_t n = 4; n < bytes.size(); n += 7) {
-        const DecodeResult p = decodeBytes(ByteSpan(bytes.data(), n));
+        const DecodeResult p = decodeBytes(test::ExactPrefix(bytes, n));
         ASSERT_FALSE(p.ok()) << n;
         EXPECT_LE(p.error->offset, n);
     }
@@ -113,7 +114,8 @@ TEST(UnigineCorpus, Mr02LampSurfacesAndPrefixes) {
 TEST(UnigineCorpus, RobloxMeshesAreNotTakenForUnigine) {
     MESHSCOPE_REQUIRE_CORPUS(corpus);
     const auto dir = corpus / "roblox-mesh";
-    if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "SKIPPED: no corpus/roblox-mesh";
+    if (!std::filesystem::is_directory(dir))
+        MESHSCOPE_CORPUS_ABSENT("corpus/roblox-mesh is absent");
     const FormatDecoder* unigine = nullptr;
     for (const auto& d : decoders())
         if (std::string(d.id) == "unigine") unigine = &d;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 #include "meshscope/core/unigine_writer.h"
 #include "unigine_test_helpers.h"
 
@@ -171,7 +172,7 @@ TEST(UnigineSanim, IncompleteFirstFrameWarns) {
     b.i32(1).u8(0x07).u16(65535).u16(0).u16(65535);
     const DecodeResult r = decode(b.bytes);
     ASSERT_TRUE(r.ok()) << r.error->toString();
-    EXPECT_TRUE(hasWarning(r.asset, "incomplete-first-frame"));
+    EXPECT_TRUE(hasWarning(r.asset, errc::kIncompleteFirstFrame));
     const BoneTrack& t = r.asset.animations[0].tracks[0];
     EXPECT_EQ(t.positions[0], (Vec3{1, 0, 1}));
     EXPECT_FLOAT_EQ(t.scales[0].x, 1);

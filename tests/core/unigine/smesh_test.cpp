@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/error_codes.h"
 #include "meshscope/core/unigine_writer.h"
 #include "unigine_test_helpers.h"
 
@@ -182,7 +183,7 @@ TEST(UnigineSmesh, RoundTripBonesParentsFramesWeights) {
     const DecodeResult r = decode(w.bytes);
     ASSERT_TRUE(r.ok()) << r.error->toString();
     const Asset& out = r.asset;
-    EXPECT_FALSE(hasWarning(out, "too-many-influences"));
+    EXPECT_FALSE(hasWarning(out, errc::kTooManyInfluences));
 
     ASSERT_EQ(out.skeletons.size(), 1u);
     ASSERT_EQ(out.skeletons[0].bones.size(), 3u);
@@ -247,9 +248,9 @@ TEST(UnigineSmesh, ParentCyclesAndBadParentsAreReportedNotLoopedOn) {
     const DecodeResult r = decode(b.bytes);
     ASSERT_TRUE(r.ok()) << r.error->toString();
     int cycles = 0;
-    for (const auto& d : r.asset.diagnostics) cycles += d.code == "bone-parent-cycle";
+    for (const auto& d : r.asset.diagnostics) cycles += d.code == errc::kBoneParentCycle;
     EXPECT_EQ(cycles, 2);
-    EXPECT_TRUE(hasWarning(r.asset, "bad-parent"));
+    EXPECT_TRUE(hasWarning(r.asset, errc::kBadParent));
     const Skeleton& s = r.asset.skeletons[0];
     // The result is a forest: walking up from every bone ends at a root within 4 steps.
     for (std::size_t i = 0; i < s.bones.size(); ++i) {
@@ -270,7 +271,7 @@ TEST(UnigineSmesh, WeightNamingMissingBoneIsDropped) {
     b.i32(0).i32(0).i32(0);
     const DecodeResult r = decode(b.bytes);
     ASSERT_TRUE(r.ok()) << r.error->toString();
-    EXPECT_TRUE(hasWarning(r.asset, "bad-bone-index"));
+    EXPECT_TRUE(hasWarning(r.asset, errc::kBadBoneIndex));
     EXPECT_FLOAT_EQ(r.asset.meshes[0].skin[0].weights[0], 128.0f / 255);
     EXPECT_EQ(r.asset.meshes[0].skin[0].weights[1], 0.0f);
 }
