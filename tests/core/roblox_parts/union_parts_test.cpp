@@ -178,8 +178,23 @@ TEST(UnionParts, BinaryModelRoundTrip) {
         ASSERT_TRUE(u.ok()) << u.why;
         EXPECT_EQ(u.placed->colors[0], (Rgba8{0, 255, 0, 255}));
         // MESHSCOPE_WRITE_UNION_FIXTURE=path writes this model (for a viewer screenshot).
+        // It adds a second union without geometry beside it (drawn as a translucent box).
         if (const char* out = std::getenv("MESHSCOPE_WRITE_UNION_FIXTURE"))
-            if (std::string(property) == "MeshData") test::writeFile(out, w.bytes);
+            if (std::string(property) == "MeshData") {
+                Asset two = a;
+                const int ws = two.roots().at(0);
+                const int empty = two.addNode("No geometry", "UnionOperation", ws);
+                two.addChild(ws, empty);
+                CFrame cf;
+                cf.position = {-2, 0, 0};
+                two.addProperty(empty, prop("CFrame", "CFrame", cf));
+                two.addProperty(empty, prop("size", "Vector3", Vec3{4, 4, 4}));
+                two.addProperty(empty, prop("Color3uint8", "Color3uint8", Vec3{1, 1, 0}));
+                two.addProperty(empty, prop("AssetId", "Content", std::string("rbxassetid://1")));
+                const RobloxModelWriteResult w2 = writeRobloxModel(two);
+                ASSERT_TRUE(w2.ok());
+                test::writeFile(out, w2.bytes);
+            }
     }
 }
 
