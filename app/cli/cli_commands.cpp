@@ -24,7 +24,7 @@ constexpr const char* kUsage =
     "  tree [--json] FILE   node / instance tree with properties\n"
     "  pose [--json] [--pose C=W,...] [--bone NAME=rx,ry,rz]... FILE\n"
     "                       posed bones, FACS weights and posed bounds (pose --help)\n"
-    "  export --to glb|gltf|obj [--lod N] FILE OUT\n"
+    "  export --to glb|gltf|obj [--lod N] [--asset-folder DIR]... FILE OUT\n"
     "                       glTF (LODs, skin, FACS morph targets, model parts) or OBJ + MTL\n"
     "  convert --to 2.00|3.00|4.00|5.00|6.00|7.00 FILE OUT\n"
     "                       rewrite the mesh as that FileMesh version (warns what is dropped)\n"

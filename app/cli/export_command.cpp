@@ -17,9 +17,10 @@ namespace meshscope::cli {
 namespace {
 
 constexpr const char* kExportUsage =
-    "Usage: meshscope-cli export --to glb|gltf|obj [--lod N] FILE OUT\n"
+    "Usage: meshscope-cli export --to glb|gltf|obj [--lod N] [--asset-folder DIR]... FILE OUT\n"
     "  glTF holds every LOD (or LOD N), the skeleton as a skin, FACS controls as morph targets\n"
-    "  and a model's parts as nodes; OBJ (+ .mtl) holds LOD 0 (or LOD N).\n";
+    "  and a model's parts as nodes (CSG unions as their decoded geometry; a union's AssetId is\n"
+    "  looked up in each --asset-folder); OBJ (+ .mtl) holds LOD 0 (or LOD N).\n";
 constexpr const char* kConvertUsage =
     "Usage: meshscope-cli convert --to 2.00|3.00|4.00|5.00|6.00|7.00 FILE OUT\n"
     "  Rewrites the file's mesh as that FileMesh version (also 3.01, 4.01); each feature the\n"
@@ -28,6 +29,7 @@ constexpr const char* kConvertUsage =
 struct Args {
     std::optional<std::string> to;
     std::optional<std::string> lod;
+    std::vector<std::string> assetFolders;
     std::vector<std::string> positional;
     std::string error;
 };
@@ -52,6 +54,10 @@ Args parseArgs(const std::vector<std::string>& args, bool allowLod) {
         };
         if (value("--to", a.to)) continue;
         if (allowLod && value("--lod", a.lod)) continue;
+        if (std::optional<std::string> folder; allowLod && value("--asset-folder", folder)) {
+            if (folder) a.assetFolders.push_back(*folder);
+            continue;
+        }
         if (s.size() > 1 && s[0] == '-')
             a.error = "unknown option " + s;
         else
@@ -106,6 +112,7 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return 2;
     }
     options.format = *format;
+    options.assetFolders = a.assetFolders;
     if (a.lod) {
         int lod = -1;
         const auto& t = *a.lod;
