@@ -5,8 +5,8 @@
 
 #include "export_command.h"
 #include "json_report.h"
-#include "pose_command.h"
 #include "meshscope/core/decode.h"
+#include "pose_command.h"
 
 namespace meshscope::cli {
 
@@ -24,8 +24,10 @@ constexpr const char* kUsage =
     "  tree [--json] FILE   node / instance tree with properties\n"
     "  pose [--json] [--pose C=W,...] [--bone NAME=rx,ry,rz]... FILE\n"
     "                       posed bones, FACS weights and posed bounds (pose --help)\n"
-    "  export --to glb|gltf|obj [--lod N] [--asset-folder DIR]... FILE OUT\n"
-    "                       glTF (LODs, skin, FACS morph targets, model parts) or OBJ + MTL\n"
+    "  export --to glb|gltf|obj [--lod N] [--all-lods] [--physics] [--asset-folder DIR]...\n"
+    "         FILE OUT\n"
+    "                       glTF (LOD N or all, skin, FACS morph targets, model parts) or\n"
+    "                       OBJ + MTL, Y-up (export --help)\n"
     "  convert --to 2.00|3.00|4.00|5.00|6.00|7.00 FILE OUT\n"
     "                       rewrite the mesh as that FileMesh version (warns what is dropped)\n"
     "\n"
@@ -33,7 +35,8 @@ constexpr const char* kUsage =
     "  -h, --help           show this help\n"
     "  -V, --version        show the version\n"
     "\n"
-    "Exit status: 0 success, 1 the file could not be read, 2 usage error.\n";
+    "Exit status: 0 success, 1 the file could not be read, 2 usage error, 3 nothing to\n"
+    "export (export: the file holds no mesh, skeleton or visible part).\n";
 
 struct Parsed {
     std::string command;
@@ -46,10 +49,14 @@ Parsed parse(const std::vector<std::string>& args) {
     Parsed p;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "--json") p.json = true;
-        else if (a.size() > 1 && a[0] == '-' ) { if (p.unknownOption.empty()) p.unknownOption = a; }
-        else if (p.command.empty()) p.command = a;
-        else p.files.push_back(a);
+        if (a == "--json")
+            p.json = true;
+        else if (a.size() > 1 && a[0] == '-') {
+            if (p.unknownOption.empty()) p.unknownOption = a;
+        } else if (p.command.empty())
+            p.command = a;
+        else
+            p.files.push_back(a);
     }
     return p;
 }
@@ -68,15 +75,22 @@ void printTree(const Asset& a, int node, int depth, std::ostream& out) {
     out << "\n";
     if (depth > 256) return;
     for (int c : a.children(node))
-        if (c >= 0 && std::size_t(c) < a.nodes.size() && a.nodes[c].parent == node) printTree(a, c, depth + 1, out);
+        if (c >= 0 && std::size_t(c) < a.nodes.size() && a.nodes[c].parent == node)
+            printTree(a, c, depth + 1, out);
 }
 
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     for (const auto& a : args) {
-        if (a == "-h" || a == "--help") { out << kUsage; return 0; }
-        if (a == "-V" || a == "--version") { out << "meshscope-cli " << MESHSCOPE_VERSION << "\n"; return 0; }
+        if (a == "-h" || a == "--help") {
+            out << kUsage;
+            return 0;
+        }
+        if (a == "-V" || a == "--version") {
+            out << "meshscope-cli " << MESHSCOPE_VERSION << "\n";
+            return 0;
+        }
     }
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i].starts_with("-")) continue;
@@ -95,7 +109,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         err << "meshscope-cli: unknown option " << p.unknownOption << "\n" << kUsage;
         return 2;
     }
-    if (p.command.empty()) { err << kUsage; return 2; }
+    if (p.command.empty()) {
+        err << kUsage;
+        return 2;
+    }
     if (p.command != "info" && p.command != "map" && p.command != "tree") {
         err << "meshscope-cli: unknown command \"" << p.command << "\"\n" << kUsage;
         return 2;
@@ -109,13 +126,17 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (!decodeOrReport(file, result, err)) return 1;
     const Asset& asset = result.asset;
     if (p.command == "info") {
-        if (p.json) out << dumpJson(infoJson(asset)) << "\n";
-        else out << infoText(asset, file);
+        if (p.json)
+            out << dumpJson(infoJson(asset)) << "\n";
+        else
+            out << infoText(asset, file);
     } else if (p.command == "map") {
         out << mapText(asset);
     } else {
-        if (p.json) out << dumpJson(treeJson(asset)) << "\n";
-        else for (int r : asset.roots()) printTree(asset, r, 0, out);
+        if (p.json)
+            out << dumpJson(treeJson(asset)) << "\n";
+        else
+            for (int r : asset.roots()) printTree(asset, r, 0, out);
     }
     return 0;
 }

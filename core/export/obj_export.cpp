@@ -3,6 +3,7 @@
 // line segments ("l"). Parts are baked into world space with their CFrame and size.
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -101,7 +102,11 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                 warn.push_back("mesh \"" + name + "\" has no vertices or no faces: not exported");
                 continue;
             }
-            droppedColors = droppedColors || !mesh.colors.empty();
+            // A place's terrain surfaces keep their colours: per-vertex "v x y z r g b" (an
+            // extension most readers take), and the water its own translucent material.
+            const bool terrainMesh =
+                mesh.node >= 0 && asset.kind(mesh.node) == "Terrain" && mesh.colors.size() == nv;
+            droppedColors = droppedColors || (!mesh.colors.empty() && !terrainMesh);
             droppedRig = droppedRig || mesh.skinned() || mesh.facs >= 0 || mesh.skeleton >= 0;
             if (!meshMaterial) {
                 mtl.text += "newmtl mesh\nKd 0.8 0.8 0.8\nd 1\n";
@@ -136,8 +141,17 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                                " has no triangles: not exported");
                 continue;
             }
+            std::string usemtl = "mesh";
+            if (terrainMesh && mesh.name == "water") {
+                const Rgba8 w = mesh.colors.front();
+                char buf[160];
+                std::snprintf(buf, sizeof buf, "newmtl water_%zu\nKd %.4f %.4f %.4f\nd %.4f\n", mi,
+                              w.r / 255.0, w.g / 255.0, w.b / 255.0, w.a / 255.0);
+                mtl.text += buf;
+                usemtl = "water_" + std::to_string(mi);
+            }
             obj.text += "o " + objName(name + (mesh.lods.size() > 1 ? "_" + slice.name : "")) +
-                        "\nusemtl mesh\n";
+                        "\nusemtl " + usemtl + "\n";
             const std::size_t count = sliceVertexCount(mesh, slice);
             auto each = [&](auto&& fn) {
                 if (slice.allVertices())
@@ -145,9 +159,16 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                 else
                     for (std::uint32_t v : slice.vertices) fn(std::size_t(v));
             };
-            each([&](std::size_t v) {
-                obj.line("v", {positions[v].x, positions[v].y, positions[v].z});
-            });
+            if (terrainMesh)
+                each([&](std::size_t v) {
+                    const Rgba8 k = mesh.colors[v];
+                    obj.line("v", {positions[v].x, positions[v].y, positions[v].z, k.r / 255.0f,
+                                   k.g / 255.0f, k.b / 255.0f});
+                });
+            else
+                each([&](std::size_t v) {
+                    obj.line("v", {positions[v].x, positions[v].y, positions[v].z});
+                });
             if (hasUv) each([&](std::size_t v) { obj.line("vt", {uvs[v].x, 1.0f - uvs[v].y}); });
             if (hasNormals)
                 each([&](std::size_t v) {
@@ -223,9 +244,11 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             ++result.stats.meshes;
             ++result.stats.parts;
         }
-        if (result.stats.meshes == 0)
+        if (result.stats.meshes == 0) {
+            result.nothingToExport = true;
             throw std::runtime_error(
                 "nothing to export: the file holds no meshes or visible parts");
+        }
 
         auto save = [](const std::string& file, const std::string& text) {
             std::ofstream f(file, std::ios::binary | std::ios::trunc);
