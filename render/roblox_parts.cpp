@@ -100,6 +100,8 @@ void RobloxPartsView::clear() {
     instanceSorted_ = {};
     scene_ = nullptr;
     resolvedMeshes_ = 0;
+    unionMeshes_ = 0;
+    unionWarnings_.clear();
     sceneAsset_ = {};
     selected_ = -1;
     boxScene_->clear();
@@ -134,8 +136,28 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
     std::vector<std::size_t> boxes;
     boxes.reserve(parts_.size());
     std::vector<bool> translucent;  // per scene mesh
+    QStringList unionsWithout;      // unions drawn as boxes: "name: why"
     for (std::size_t i = 0; i < parts_.size(); ++i) {
-        const RobloxPart& p = parts_[i];
+        RobloxPart& p = parts_[i];
+        if (isUnionClass(p.className) && p.transparency < 0.999f) {
+            // NegateOperations only cut other parts: Roblox does not draw them.
+            if (p.className == "NegateOperation") continue;
+            const UnionMesh u = unionPartMesh(asset, p, &resolver);
+            if (u.ok()) {
+                sceneAsset.meshes.push_back(std::move(*u.placed));
+                sceneAsset.meshes.back().name = asset.nameOrKind(p.node);
+                translucent.push_back(p.transparency > 0);
+                ++unionMeshes_;
+                continue;
+            }
+            const std::string_view name = asset.nameOrKind(p.node);
+            unionsWithout << QString::fromUtf8(name.data(), qsizetype(name.size())) + ": " +
+                                 QString::fromStdString(u.why);
+            // Not its geometry: its Size box, see-through, so it does not pass for the shape.
+            p.transparency = std::max(p.transparency, 0.7f);
+            boxes.push_back(i);
+            continue;
+        }
         if (p.meshId.empty() || p.transparency >= 0.999f) {
             boxes.push_back(i);
             continue;
@@ -252,6 +274,20 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
     scene_ = scene;
     sortTranslucentParts();
     if (!unresolved_.isEmpty()) emit unresolvedChanged(unresolved_);
+    if (!unionsWithout.isEmpty()) {
+        // Said once, listing the unions (the first few by name and reason).
+        QString m =
+            tr("%n union(s) drawn as translucent boxes of their Size: their geometry is "
+               "not in this file or the asset folders",
+               nullptr, int(unionsWithout.size()));
+        const qsizetype shown = std::min<qsizetype>(unionsWithout.size(), 8);
+        m += QStringLiteral(" (") +
+             QStringList(unionsWithout.mid(0, shown)).join(QStringLiteral("; "));
+        if (unionsWithout.size() > shown) m += tr("; %1 more").arg(unionsWithout.size() - shown);
+        m += QStringLiteral(")");
+        unionWarnings_ << m;
+        emit unionWarningsChanged(unionWarnings_);
+    }
     return true;
 }
 

@@ -17,11 +17,14 @@ namespace meshscope::cli {
 namespace {
 
 constexpr const char* kExportUsage =
-    "Usage: meshscope-cli export --to glb|gltf|obj [--lod N] [--all-lods] [--physics] FILE OUT\n"
+    "Usage: meshscope-cli export --to glb|gltf|obj [--lod N] [--all-lods] [--physics]\n"
+    "       [--asset-folder DIR]... FILE OUT\n"
     "  Writes LOD N (default 0) of every mesh, Y-up; glTF also the skeleton as a skin, FACS\n"
     "  controls as morph targets and a model's parts as nodes; OBJ (+ .mtl) the meshes and parts.\n"
     "  --all-lods  glTF: the other levels too, as MSFT_lod alternates of the chosen one\n"
     "  --physics   physics meshes and hulls too (glTF: under a hidden \"physics\" node)\n"
+    "  --asset-folder DIR  where a CSG union's AssetId is looked up (unions whose blob is in\n"
+    "              the file need none); repeatable\n"
     "  Exit status: 0 written, 1 input unreadable or output not written, 2 usage,\n"
     "  3 nothing to export (no mesh, skeleton or visible part).\n";
 constexpr const char* kConvertUsage =
@@ -32,6 +35,7 @@ constexpr const char* kConvertUsage =
 struct Args {
     std::optional<std::string> to;
     std::optional<std::string> lod;
+    std::vector<std::string> assetFolders;
     bool allLods = false;
     bool physics = false;
     bool help = false;
@@ -63,6 +67,10 @@ Args parseArgs(const std::vector<std::string>& args, bool allowLod) {
         }
         if (value("--to", a.to)) continue;
         if (allowLod && value("--lod", a.lod)) continue;
+        if (std::optional<std::string> folder; allowLod && value("--asset-folder", folder)) {
+            if (folder) a.assetFolders.push_back(*folder);
+            continue;
+        }
         if (allowLod && s == "--all-lods") {
             a.allLods = true;
             continue;
@@ -129,6 +137,7 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return 2;
     }
     options.format = *format;
+    options.assetFolders = a.assetFolders;
     if (a.lod) {
         int lod = -1;
         const auto& t = *a.lod;

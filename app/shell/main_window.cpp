@@ -201,6 +201,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                     item->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxInformation));
                 }
             });
+    // Unions without geometry: a warning row (they are drawn as translucent boxes).
+    connect(viewport_->robloxParts(), &render::RobloxPartsView::unionWarningsChanged, this,
+            [this](const QStringList& messages) {
+                for (const QString& m : messages) {
+                    auto* item = new QTreeWidgetItem(diagnosticsDock_->view(),
+                                                     {tr("Warning"), QString(), tr("union"), m});
+                    item->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxWarning));
+                }
+            });
     connect(diagnosticsDock_, &DiagnosticsDock::countChanged, this,
             [this](int errors, int warnings) {
                 if (errors + warnings > 0) diagnosticsDock_->raise();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "meshscope/core/mesh_generators.h"
+#include "meshscope/core/roblox_csg.h"
 #include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/secondlife_writer.h"
@@ -167,6 +168,18 @@ void unigineSeeds(const fs::path& dir) {
 
 }  // namespace
 
+// CSG union blobs: graphics versions 2 and 4, physics versions 3 and 5.
+void csgSeeds(const fs::path& dir) {
+    const Asset sphere = makeUvSphere(4, 6);
+    const Mesh& m = sphere.meshes.at(0);
+    save(dir, "union-2.meshdata", writeCsgGraphics(m, {.version = 2}));
+    save(dir, "union-4.meshdata", writeCsgGraphics(m, {.version = 4, .extra = {1, 2}}));
+    save(dir, "hulls-3.data", writeCsgPhysics({m, m}, 3));
+    save(dir, "hulls-5.data", writeCsgPhysics({m}, 5));
+    const std::string csgk = "CSGK0123456789abcdef0123456789abcdef";
+    save(dir, "reference.data", Bytes(csgk.begin(), csgk.end()));
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         std::fprintf(stderr, "usage: make_seeds DIR\n");
@@ -178,5 +191,6 @@ int main(int argc, char** argv) {
     robloxXmlSeeds(root / "roblox_model_xml");
     secondLifeSeeds(root / "secondlife");
     unigineSeeds(root / "unigine");
+    csgSeeds(root / "roblox_csg");
     return 0;
 }

@@ -26,26 +26,27 @@ add_corpus() {  # add_corpus TARGET SUBDIR...
     find "$corpus/$d" -type f ! -name '*.md' ! -name '*.png' -size -2M -exec cp --backup=numbered -t "$seeds/$t" {} + 2>/dev/null || true
   done
 }
-for t in roblox_mesh roblox_model roblox_model_xml secondlife unigine any; do mkdir -p "$seeds/$t"; done
+for t in roblox_mesh roblox_model roblox_model_xml secondlife unigine roblox_csg any; do mkdir -p "$seeds/$t"; done
 if [ -d "$corpus" ]; then
   add_corpus roblox_mesh roblox-mesh
   add_corpus roblox_model rbxm
   add_corpus roblox_model_xml rbxmx rbxm/rbx-test-files
   add_corpus secondlife secondlife
   add_corpus unigine unigine
+  add_corpus roblox_csg csg
 else
   echo "run_fuzz: ../shared/corpus is absent; seeding from generated files only"
 fi
 # The project's own broken inputs (tests/data/broken), made by its writers plus byte surgery.
-for t in roblox_mesh roblox_model roblox_model_xml secondlife unigine; do
+for t in roblox_mesh roblox_model roblox_model_xml secondlife unigine roblox_csg; do
   [ -d "$here/tests/data/broken/$t" ] && cp --backup=numbered "$here/tests/data/broken/$t"/* "$seeds/$t/" 2>/dev/null || true
 done
 cp -r --backup=numbered "$seeds"/roblox_mesh/. "$seeds"/roblox_model/. "$seeds"/roblox_model_xml/. "$seeds"/secondlife/. \
-  "$seeds"/unigine/. "$seeds/any/" 2>/dev/null || true
+  "$seeds"/unigine/. "$seeds"/roblox_csg/. "$seeds/any/" 2>/dev/null || true
 
 mkdir -p "$build/artifacts" "$build/work"
 status=0
-for t in roblox_mesh roblox_model roblox_model_xml secondlife unigine any; do
+for t in roblox_mesh roblox_model roblox_model_xml secondlife unigine roblox_csg any; do
   work="$build/work/$t" && mkdir -p "$work"
   echo "fuzz_$t: ${seconds}s, $(ls "$seeds/$t" | wc -l) seeds"
   if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

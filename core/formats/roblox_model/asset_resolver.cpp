@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
+#include <string>
 #include <system_error>
 
 namespace meshscope {
@@ -41,6 +43,41 @@ bool inside(const std::filesystem::path& child, const std::filesystem::path& fol
         if (c == child.end() || *c != *f) return false;
     }
     return c != child.end();
+}
+
+// The relative path of an rbxasset:// reference ("fonts/x.mesh"), or nothing with `why` set:
+// plain names separated by '/', no "..", no absolute path, no drive or backslash.
+std::optional<std::string> contentPath(std::string_view ref, std::string& why) {
+    std::string_view rest = ref.substr(std::string_view("rbxasset://").size());
+    while (!rest.empty() && rest.back() == ' ') rest.remove_suffix(1);
+    if (rest.empty() || rest.front() == '/') {
+        why = "built-in content reference without a relative path: " + std::string(ref);
+        return std::nullopt;
+    }
+    std::string_view segments = rest;
+    while (true) {
+        const auto slash = segments.find('/');
+        const std::string_view seg = segments.substr(0, slash);
+        const bool plain = !seg.empty() && seg != "." && seg != ".." &&
+                           std::all_of(seg.begin(), seg.end(), [](char c) {
+                               return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+                                      c == '-' || c == '.' || c == ' ';
+                           });
+        if (!plain) {
+            why = "refused built-in content path (plain names only): " + std::string(ref);
+            return std::nullopt;
+        }
+        if (slash == std::string_view::npos) break;
+        segments.remove_prefix(slash + 1);
+    }
+    return std::string(rest);
+}
+
+bool namedContent(const std::filesystem::path& p) {
+    std::string n = p.filename().string();
+    std::transform(n.begin(), n.end(), n.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return n == "content";
 }
 
 }  // namespace
@@ -91,6 +128,35 @@ void AssetResolver::addFolder(const std::filesystem::path& folder) {
 AssetResolution AssetResolver::resolve(std::string_view reference) const {
     AssetResolution r;
     std::string why;
+    // rbxasset://fonts/x.mesh: a file of Roblox's content folder, found in an asset folder that
+    // is a "content" folder (or holds one, like a Roblox install).
+    if (startsWithNoCase(reference, "rbxasset://")) {
+        const auto rel = contentPath(reference, why);
+        if (!rel) {
+            r.warning = why;
+            return r;
+        }
+        for (const auto& folder : folders_) {
+            std::error_code ec;
+            const auto root = std::filesystem::canonical(folder, ec);
+            if (ec || !std::filesystem::is_directory(root, ec)) continue;
+            const auto candidate = (namedContent(root) ? root : root / "content") / *rel;
+            const auto real = std::filesystem::canonical(candidate, ec);
+            if (ec) continue;
+            if (!inside(real, root)) {
+                r.warning = "refused " + candidate.string() + ": it leads outside the asset folder";
+                continue;
+            }
+            if (!std::filesystem::is_regular_file(real, ec)) continue;
+            r.path = real;
+            r.warning.clear();
+            return r;
+        }
+        if (r.warning.empty())
+            r.warning = "built-in content " + *rel +
+                        " not found (add Roblox's content folder as an asset folder)";
+        return r;
+    }
     const auto id = parseAssetId(reference, &why);
     if (!id) {
         r.warning = why;

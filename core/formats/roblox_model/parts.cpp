@@ -334,6 +334,32 @@ const char* brickColorName(int number) {
     return e ? e->name : nullptr;
 }
 
+namespace {
+
+// A shape mesh child (BlockMesh, CylinderMesh, a SpecialMesh Brick / Wedge / Sphere) drawn as the
+// part's shape scaled by the mesh's Scale and moved by its Offset (in the part's frame): both are
+// baked into the part's size and CFrame, so that every consumer (instancing, batching, export,
+// picking) draws the shape the mesh gives. A CylinderMesh stands along Y (a Cylinder part lies
+// along X): its frame is turned 90° about Z and its size's X and Y swapped.
+void applyShapeMesh(RobloxPart& p, bool yCylinder) {
+    const Vec3 s = p.meshScale, o = p.meshOffset;
+    p.cframe.position = p.cframe.position + rotate(p.cframe, o);
+    p.size = {p.size.x * s.x, p.size.y * s.y, p.size.z * s.z};
+    if (yCylinder) {
+        auto& r = p.cframe.rotation;
+        for (int row = 0; row < 3; ++row) {
+            const float x = r[std::size_t(row * 3)], y = r[std::size_t(row * 3 + 1)];
+            r[std::size_t(row * 3)] = y;       // local X now points along the old Y
+            r[std::size_t(row * 3 + 1)] = -x;  // local Y along the old −X
+        }
+        p.size = {p.size.y, p.size.x, p.size.z};
+    }
+    p.meshScale = {1, 1, 1};
+    p.meshOffset = {};
+}
+
+}  // namespace
+
 std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
     // Which nodes are parts, found once: the vector is then allocated at its size (growing it by
     // doubling left a 600 000-part place with 193 MB of RobloxParts instead of ~110).
@@ -384,23 +410,32 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
             if (p.meshId.empty())
                 if (const auto id = find.get<std::string>(int(i), Names::MeshId)) p.meshId = *id;
         }
-        // A SpecialMesh / FileMesh child replaces the part's shape.
+        // A SpecialMesh / FileMesh / BlockMesh / CylinderMesh child replaces the part's shape.
         for (int c : asset.children(int(i))) {
             const std::string_view childKind = asset.kind(c);
-            if (childKind != "SpecialMesh" && childKind != "FileMesh") continue;
+            const bool block = childKind == "BlockMesh", cylinder = childKind == "CylinderMesh";
+            if (childKind != "SpecialMesh" && childKind != "FileMesh" && !block && !cylinder)
+                continue;
             if (const auto s = find.get<Vec3>(c, Names::Scale)) p.meshScale = *s;
             if (const auto o = find.get<Vec3>(c, Names::Offset)) p.meshOffset = *o;
             // MeshType: 2 Wedge, 3 Sphere, 5 FileMesh, 6 Brick (others keep the part's shape).
             const auto type = find.get<std::int64_t>(c, Names::MeshType);
-            const std::int64_t mt = type ? *type : (childKind == "FileMesh" ? 5 : -1);
+            const std::int64_t mt = block      ? 6
+                                    : cylinder ? -2
+                                    : type     ? *type
+                                               : (childKind == "FileMesh" ? 5 : -1);
             if (mt == 2) p.shape = PartShape::Wedge;
             if (mt == 3) p.shape = PartShape::Ball;
             if (mt == 6) p.shape = PartShape::Block;
-            if (mt == 5)
+            if (mt == -2) p.shape = PartShape::Cylinder;
+            if (mt == 5) {
                 if (const auto id = find.get<std::string>(c, Names::MeshId); id && !id->empty()) {
                     p.meshId = *id;
                     p.specialMesh = true;
                 }
+            } else if (mt == 2 || mt == 3 || mt == 6 || mt == -2) {
+                applyShapeMesh(p, mt == -2);
+            }
             break;
         }
         parts.push_back(std::move(p));

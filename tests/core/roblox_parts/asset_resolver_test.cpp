@@ -62,8 +62,8 @@ TEST(AssetResolver, TraversalNeverLeavesTheFolder) {
     const AssetResolver r({dir / "assets"});
     // The absolute path must outlive the loop (a temporary's c_str() in the braced list dangles).
     const std::string absolute = (dir / "5").string();
-    for (const char* ref : {"../outside.mesh", "../5", absolute.c_str(), "rbxassetid://../5",
-                            "file:///etc/passwd"}) {
+    for (const char* ref :
+         {"../outside.mesh", "../5", absolute.c_str(), "rbxassetid://../5", "file:///etc/passwd"}) {
         const auto res = r.resolve(ref);
         EXPECT_FALSE(res.ok()) << ref;
         EXPECT_FALSE(res.warning.empty()) << ref;
@@ -87,6 +87,43 @@ TEST(AssetResolver, SymlinkLeadingOutIsRefused) {
     const auto in = r.resolve("rbxassetid://654");
     ASSERT_TRUE(in.ok()) << in.warning;
     EXPECT_EQ(in.path, fs::canonical(dir / "assets" / "real"));
+}
+
+}  // namespace
+}  // namespace meshscope
+
+namespace meshscope {
+namespace {
+
+TEST(AssetResolver, BuiltInContentResolvesInsideAContentFolder) {
+    const fs::path dir = test::tempDir("resolver_content");
+    fs::create_directories(dir / "install" / "content" / "fonts");
+    test::writeFile(dir / "install" / "content" / "fonts" / "leftarm.mesh", {1});
+    test::writeFile(dir / "install" / "secret.mesh", {2});
+    // The content folder itself, or a folder holding one.
+    for (const fs::path& folder : {dir / "install" / "content", dir / "install"}) {
+        SCOPED_TRACE(folder.string());
+        const AssetResolver r({folder});
+        const auto found = r.resolve("rbxasset://fonts/leftarm.mesh");
+        ASSERT_TRUE(found.ok()) << found.warning;
+        EXPECT_EQ(found.path,
+                  fs::canonical(dir / "install" / "content" / "fonts" / "leftarm.mesh"));
+        const auto missing = r.resolve("rbxasset://fonts/rightarm.mesh");
+        EXPECT_FALSE(missing.ok());
+        EXPECT_NE(missing.warning.find("not found"), std::string::npos);
+    }
+    const AssetResolver r({dir / "install" / "content"});
+    for (const char* bad : {"rbxasset://../secret.mesh", "rbxasset://fonts/../../secret.mesh",
+                            "rbxasset:///etc/passwd", "rbxasset://", "rbxasset://a\\b.mesh",
+                            "rbxasset://C:/x.mesh", "rbxasset://fonts//x.mesh"}) {
+        const auto res = r.resolve(bad);
+        EXPECT_FALSE(res.ok()) << bad;
+        EXPECT_FALSE(res.warning.empty()) << bad;
+    }
+    // A folder that is not (and holds no) content folder does not resolve built-in content.
+    EXPECT_FALSE(AssetResolver({dir / "install" / "content" / "fonts"})
+                     .resolve("rbxasset://fonts/leftarm.mesh")
+                     .ok());
 }
 
 }  // namespace

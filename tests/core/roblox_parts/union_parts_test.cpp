@@ -4,10 +4,13 @@
 // asset folders; every failure explained. Also through a binary model written and decoded again.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 
 #include "meshscope/core/asset_resolver.h"
 #include "meshscope/core/decode.h"
+#include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_csg.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/roblox_parts.h"
@@ -178,9 +181,77 @@ TEST(UnionParts, BinaryModelRoundTrip) {
         ASSERT_TRUE(u.ok()) << u.why;
         EXPECT_EQ(u.placed->colors[0], (Rgba8{0, 255, 0, 255}));
         // MESHSCOPE_WRITE_UNION_FIXTURE=path writes this model (for a viewer screenshot).
+        // It adds a second union without geometry beside it (drawn as a translucent box).
         if (const char* out = std::getenv("MESHSCOPE_WRITE_UNION_FIXTURE"))
-            if (std::string(property) == "MeshData") test::writeFile(out, w.bytes);
+            if (std::string(property) == "MeshData") {
+                Asset two = a;
+                const int ws = two.roots().at(0);
+                const int empty = two.addNode("No geometry", "UnionOperation", ws);
+                two.addChild(ws, empty);
+                CFrame cf;
+                cf.position = {-2, 0, 0};
+                two.addProperty(empty, prop("CFrame", "CFrame", cf));
+                two.addProperty(empty, prop("size", "Vector3", Vec3{4, 4, 4}));
+                two.addProperty(empty, prop("Color3uint8", "Color3uint8", Vec3{1, 1, 0}));
+                two.addProperty(empty, prop("AssetId", "Content", std::string("rbxassetid://1")));
+                const RobloxModelWriteResult w2 = writeRobloxModel(two);
+                ASSERT_TRUE(w2.ok());
+                test::writeFile(out, w2.bytes);
+            }
     }
+}
+
+}  // namespace
+}  // namespace meshscope
+
+namespace meshscope {
+namespace {
+
+// A place of 500 unions (a 418-vertex, 720-triangle blob each, in MeshData): every union
+// resolves, and the time to decode the place and then all its unions is printed (the figure in
+// the notes: decoding the unions next to decoding the place without them).
+TEST(UnionParts, PlaceOfManyUnionsResolvesEveryUnion) {
+    const Mesh local = makeUvSphere(16, 24).meshes.at(0);
+    const Bytes blob = writeCsgGraphics(local);
+    Asset a;
+    a.format = "roblox-model";
+    const int ws = a.addNode("Workspace", "Workspace");
+    a.nodes[ws].service = true;
+    constexpr int kUnions = 500;
+    for (int i = 0; i < kUnions; ++i) {
+        const int u = a.addNode("Union", "UnionOperation", ws);
+        a.addChild(ws, u);
+        CFrame cf;
+        cf.position = {float(i % 50) * 5, 0, float(i / 50) * 5};
+        a.addProperty(u, prop("CFrame", "CFrame", cf));
+        a.addProperty(u, prop("size", "Vector3", Vec3{4, 4, 4}));
+        a.addProperty(u, prop("MeshData", "BinaryString", asString(blob)));
+    }
+    // Uncompressed: 500 identical blobs would inflate past the decompression budget's ratio.
+    const RobloxModelWriteResult w =
+        writeRobloxModel(a, {.compression = RobloxChunkCompression::None});
+    ASSERT_TRUE(w.ok());
+    const auto t0 = std::chrono::steady_clock::now();
+    const DecodeResult d = decodeBytes(w.bytes);
+    const auto t1 = std::chrono::steady_clock::now();
+    ASSERT_TRUE(d.ok()) << d.error->toString();
+    const auto parts = extractRobloxParts(d.asset);
+    ASSERT_EQ(parts.size(), std::size_t(kUnions));
+    std::size_t triangles = 0;
+    for (const RobloxPart& p : parts) {
+        const UnionMesh u = unionPartMesh(d.asset, p);
+        ASSERT_TRUE(u.ok()) << u.why;
+        triangles += u.placed->triangleCount();
+    }
+    const auto t2 = std::chrono::steady_clock::now();
+    EXPECT_EQ(triangles, std::size_t(kUnions) * local.triangleCount());
+    const auto ms = [](auto a, auto b) {
+        return std::chrono::duration<double, std::milli>(b - a).count();
+    };
+    std::printf(
+        "%d unions (%zu-byte blobs, %zu bytes of place): place decoded in %.1f ms, "
+        "unions decoded and placed in %.1f ms\n",
+        kUnions, blob.size(), w.bytes.size(), ms(t0, t1), ms(t1, t2));
 }
 
 }  // namespace

@@ -32,9 +32,11 @@ public:
     void addFolder(const std::filesystem::path& folder);
     const std::vector<std::filesystem::path>& folders() const { return folders_; }
 
-    // Looks for "<id>" then "<id>.mesh" in each folder in order. A candidate is accepted only
-    // when it is a regular file whose canonical path (symlinks followed) lies inside the
-    // folder's canonical path.
+    // Looks for "<id>" then "<id>.mesh" in each folder in order. An "rbxasset://a/b.mesh"
+    // reference (Roblox's built-in content) is looked up as a/b.mesh in each folder that is
+    // named "content", or in its "content" subfolder; plain names only (no ".."). A candidate is
+    // accepted only when it is a regular file whose canonical path (symlinks followed) lies inside
+    // the folder's canonical path.
     AssetResolution resolve(std::string_view reference) const;
 
 private:

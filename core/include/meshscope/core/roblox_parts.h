@@ -34,6 +34,9 @@ struct RobloxPart {
     // Mesh reference: MeshPart MeshId/MeshContent, or a SpecialMesh/FileMesh child's MeshId.
     std::string meshId;
     bool specialMesh = false;  // meshId came from a SpecialMesh child (scale/offset apply)
+    // A FileMesh's Scale and Offset. A shape mesh child (BlockMesh, CylinderMesh, SpecialMesh
+    // Brick / Wedge / Sphere) has its Scale and Offset baked into `size` and `cframe` instead (a
+    // CylinderMesh, which stands along Y, also turns the frame so the X-axis Cylinder stands up).
     Vec3 meshScale{1, 1, 1};
     Vec3 meshOffset;
     // Unions (UnionOperation ...): UsePartColor; false paints the union's own vertex colours.

@@ -82,6 +82,10 @@ public:
     // One line per mesh reference that could not be resolved or decoded.
     const QStringList& unresolved() const { return unresolved_; }
     int resolvedMeshCount() const { return resolvedMeshes_; }
+    // CSG unions drawn with their decoded geometry, and the warnings about those that could not
+    // be (drawn as translucent boxes of their Size instead).
+    int unionMeshCount() const { return unionMeshes_; }
+    const QStringList& unionWarnings() const { return unionWarnings_; }
 
     int partForNode(int node) const;  // index into parts(), -1 when the node is no part
     // Highlights the part of `node` with a box (or hides the box).
@@ -95,6 +99,8 @@ public:
 signals:
     void nodePicked(int node);
     void unresolvedChanged(const QStringList& messages);
+    // One summary sentence per kind of problem ("3 unions have no geometry in this file ...").
+    void unionWarningsChanged(const QStringList& messages);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -128,6 +134,8 @@ private:
     std::vector<int> partOfNode_;
     QStringList unresolved_;
     int resolvedMeshes_ = 0;
+    int unionMeshes_ = 0;
+    QStringList unionWarnings_;
     int selected_ = -1;
     QPointF pressPos_;
     bool pressed_ = false;

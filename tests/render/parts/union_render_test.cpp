@@ -1,0 +1,82 @@
+// CSG unions in the 3D view (needs a display: run under xvfb-run): a union whose MeshData holds a
+// CSGMDL blob is drawn as that geometry fitted to its Size, in its own vertex colours when
+// UsePartColor is false; a union without geometry is drawn as a translucent box with one warning;
+// a NegateOperation is not drawn.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+
+#include "meshscope/core/decode.h"
+#include "meshscope/core/roblox_csg.h"
+#include "meshscope/core/roblox_model_writer.h"
+#include "meshscope/render/asset_scene.h"
+#include "meshscope/render/roblox_parts.h"
+#include "meshscope/render/viewport.h"
+#include "support/csg_fixtures.h"
+#include "support/test_support.h"
+
+using namespace meshscope;
+
+namespace {
+
+using meshscope::test::prop;
+
+Asset unionsModel(const Mesh& local) {
+    Asset a;
+    a.format = "roblox-model";
+    const int model = a.addNode("Unions", "Model");
+    const Bytes blob = writeCsgGraphics(local);
+    auto add = [&](const char* name, const char* cls, Vec3 pos, bool withBlob) {
+        const int n = a.addNode(name, cls, model);
+        a.addChild(model, n);
+        CFrame cf;
+        cf.position = pos;
+        a.addProperty(n, prop("Name", "string", std::string(name)));
+        a.addProperty(n, prop("CFrame", "CFrame", cf));
+        a.addProperty(n, prop("size", "Vector3", Vec3{4, 2, 4}));
+        a.addProperty(n, prop("Color3uint8", "Color3uint8", Vec3{0, 0, 1}));
+        a.addProperty(n, prop("UsePartColor", "bool", false));
+        if (withBlob)
+            a.addProperty(n,
+                          prop("MeshData", "BinaryString", std::string(blob.begin(), blob.end())));
+    };
+    add("Drawn", "UnionOperation", {0, 1, 0}, true);
+    add("Boxed", "UnionOperation", {8, 1, 0}, false);
+    add("Cut", "NegateOperation", {-8, 1, 0}, true);
+    return a;
+}
+
+TEST(UnionRender, DecodedGeometryTranslucentBoxAndNoNegate) {
+    Mesh local = test::csg::fixtureMesh();
+    local.colors.assign(local.positions.size(), Rgba8{250, 20, 20, 255});
+    const auto written = writeRobloxModel(unionsModel(local));
+    ASSERT_TRUE(written.ok());
+    const DecodeResult d = decodeBytes(written.bytes);
+    ASSERT_TRUE(d.ok());
+
+    render::Viewport view;
+    view.resize(640, 480);
+    view.show();
+    for (int i = 0; i < 20; ++i) QApplication::processEvents();
+    view.setAsset(d.asset);
+    render::RobloxPartsView* parts = view.robloxParts();
+    EXPECT_EQ(parts->unionMeshCount(), 1);
+    ASSERT_EQ(parts->unionWarnings().size(), 1);
+    EXPECT_TRUE(parts->unionWarnings().front().contains("1 union(s) drawn as translucent boxes"));
+    EXPECT_TRUE(parts->unionWarnings().front().contains("Boxed"));
+    // The union's mesh: its own triangles, fitted to 4 × 2 × 4 at the origin, red.
+    const Asset& scene = parts->sceneAsset();
+    const Mesh* drawn = nullptr;
+    for (const Mesh& m : scene.meshes)
+        if (m.name == "Drawn") drawn = &m;
+    ASSERT_NE(drawn, nullptr);
+    EXPECT_EQ(drawn->triangleCount(), local.triangleCount());
+    EXPECT_NEAR(drawn->bounds.max.x, 2, 1e-3);
+    EXPECT_NEAR(drawn->bounds.max.y, 2, 1e-3);
+    EXPECT_EQ(drawn->colors.at(0), (Rgba8{250, 20, 20, 255}));
+    // The box is translucent; the NegateOperation at x = -8 is nowhere in the scene.
+    EXPECT_FALSE(parts->translucentMeshes().empty());
+    EXPECT_GT(view.scene()->bounds().min.x, -5.0f);
+}
+
+}  // namespace
