@@ -167,7 +167,7 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             std::vector<Vec3> positions = cleanPositions(mesh, name, warn);
             for (Vec3& p : positions) p = axes.point(p);
             const std::string objectName = unique(
-                (item.physics ? "physics_" : "") + name +
+                (item.physics && !name.starts_with("physics") ? "physics_" : "") + name +
                 (item.levels.size() > 1 && mesh.lods.size() > 1 ? "_" + level.slice.name : ""));
             if (mesh.primitive == Primitive::Lines) {
                 obj.text += "o " + objectName + "\ng " + objectName + "\nusemtl " +
