@@ -383,7 +383,8 @@ namespace {
 struct BlenderImport {
     bool ok = false;
     std::size_t meshes = 0, polygons = 0, materials = 0;
-    Vec3 min, max;  // world bounds of every mesh object, Blender axes (Z up)
+    std::size_t vertexColorMaterials = 0;  // materials whose shader reads the vertex colours
+    Vec3 min, max;                         // world bounds of every mesh object, Blender axes (Z up)
 };
 
 // Runs Blender once over `files`. Debian 12's Blender 3.4 glTF importer uses numpy.bool, which
@@ -417,8 +418,10 @@ for path in sys.argv[sys.argv.index("--") + 1:]:
             for k in range(3):
                 lo[k] = min(lo[k], w[k])
                 hi[k] = max(hi[k], w[k])
+    vc = [m for m in bpy.data.materials if m.node_tree and
+          any(n.bl_idname == "ShaderNodeVertexColor" for n in m.node_tree.nodes)]
     print("MESHSCOPE", len(meshes), sum(len(o.data.polygons) for o in meshes),
-          len(bpy.data.materials), *lo, *hi, path)
+          len(bpy.data.materials), len(vc), *lo, *hi, path)
 )";
     std::string cmd =
         "blender -b --factory-startup --python " + shellQuote(script.string()) + " --";
@@ -436,8 +439,8 @@ for path in sys.argv[sys.argv.index("--") + 1:]:
         std::istringstream in(line.substr(10));
         BlenderImport b;
         std::string path;
-        in >> b.meshes >> b.polygons >> b.materials >> b.min.x >> b.min.y >> b.min.z >> b.max.x >>
-            b.max.y >> b.max.z;
+        in >> b.meshes >> b.polygons >> b.materials >> b.vertexColorMaterials >> b.min.x >>
+            b.min.y >> b.min.z >> b.max.x >> b.max.y >> b.max.z;
         std::getline(in >> std::ws, path);
         b.ok = !in.fail() || !path.empty();
         out[path] = b;
@@ -503,8 +506,12 @@ TEST(GltfExport, BlenderImportsWhenInstalled) {
     all.allLods = true;
     const auto lodAll = write("lods_all.glb", lods, all);
 
+    // Vertex colours show: the mesh has a material that uses COLOR_0.
+    const auto colored = write("colored.glb", makeUvSphere(6, 8));
+
     text.clear();
-    auto got = blenderImport({headGlb, tubeGlb, unigineGlb, lod0, lodAll}, dir, text);
+    auto got = blenderImport({headGlb, tubeGlb, unigineGlb, lod0, lodAll, colored}, dir, text);
+    EXPECT_EQ(got[colored.string()].vertexColorMaterials, 1u) << text;
     const Counts c = expectedMeshCounts(head);
     ASSERT_TRUE(got[headGlb.string()].ok) << text;
     EXPECT_EQ(got[headGlb.string()].meshes, c.meshes) << text;
