@@ -153,12 +153,13 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
 
         const std::vector<ExportItem> items = exportItems(asset, warn);
         std::size_t physicsLeftOut = 0;
+        LevelChooser levels(options.lod);
         for (const ExportItem& item : items) {
             if (item.physics && !options.physics) {
                 ++physicsLeftOut;
                 continue;
             }
-            const MeshLevel& level = item.levels[chosenLevel(item, options.lod, warn)];
+            const MeshLevel& level = item.levels[levels.choose(item)];
             const Mesh& mesh = asset.meshes[std::size_t(level.mesh)];
             const std::string name = meshName(asset, level.mesh);
             const std::size_t nv = mesh.positions.size();
@@ -231,6 +232,7 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             result.stats.triangles += triangles;
             ++result.stats.meshes;
         }
+        levels.report(warn);
         if (physicsLeftOut)
             warn.push_back(std::to_string(physicsLeftOut) +
                            " physics mesh(es) left out (export with --physics)");
