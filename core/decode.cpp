@@ -21,7 +21,7 @@ const char* version() {
 const std::vector<FormatDecoder>& decoders() {
     static const std::vector<FormatDecoder> all = {
         robloxMeshFormat(),     robloxModelBinaryFormat(), robloxModelXmlFormat(),
-        secondLifeMeshFormat(), unigineFormat(),
+        secondLifeMeshFormat(), unigineFormat(),           robloxCsgFormat(),
     };
     return all;
 }
@@ -59,7 +59,16 @@ std::string describeUnknown(ByteSpan bytes) {
     std::snprintf(buf, sizeof buf, "unrecognised content (first bytes %02x %02x %02x %02x)",
                   bytes[0], bytes.size() > 1 ? bytes[1] : 0, bytes.size() > 2 ? bytes[2] : 0,
                   bytes.size() > 3 ? bytes[3] : 0);
-    return buf;
+    // Say what the bytes were compared with, so that a user can tell "not a format Meshscope
+    // knows" from "a file of a known format that is damaged at its very start".
+    std::string reason = buf;
+    reason += "; tried ";
+    const auto& all = decoders();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (i) reason += i + 1 == all.size() ? " and " : ", ";
+        reason += all[i].name;
+    }
+    return reason;
 }
 
 }  // namespace

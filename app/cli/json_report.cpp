@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "meshscope/core/roblox_parts.h"
+#include "meshscope/core/roblox_terrain.h"
 
 namespace meshscope::cli {
 
@@ -42,6 +43,37 @@ std::string base64(const Bytes& b) {
 
 bool isModel(const Asset& a) {
     return isRobloxModel(a);
+}
+
+// The place's Terrain: chunk and voxel counts from its SmoothGrid, voxels by material, and the
+// triangles of the surfaces the decoder meshed. Null when the place has no terrain voxels.
+Json terrainJson(const Asset& asset) {
+    const int node = findTerrainNode(asset);
+    if (node < 0) return nullptr;
+    const std::optional<TerrainInfo> info = readTerrain(asset, node);
+    if (!info || info->grid.chunks.empty()) return nullptr;
+    const TerrainGrid& g = info->grid;
+    Json materials = Json::object();
+    for (std::size_t m = 0; m < g.materialVoxels.size(); ++m) {
+        if (!g.materialVoxels[m]) continue;
+        const char* name = terrainMaterialName(int(m));
+        materials[name ? std::string(name) : "material " + std::to_string(m)] = g.materialVoxels[m];
+    }
+    std::size_t triangles = 0, waterTriangles = 0;
+    for (const Mesh& m : asset.meshes) {
+        if (m.node != node) continue;
+        (m.name == "water" ? waterTriangles : triangles) += m.triangleCount();
+    }
+    Json j;
+    j["chunks"] = g.chunks.size();
+    j["solidVoxels"] = g.solidVoxels;
+    j["waterVoxels"] = g.waterVoxels;
+    j["materials"] = materials;
+    j["triangles"] = triangles;
+    j["waterTriangles"] = waterTriangles;
+    j["runs"] = g.runs;
+    j["complete"] = g.ok();
+    return j;
 }
 
 }  // namespace
@@ -116,10 +148,29 @@ Json infoJson(const Asset& asset) {
         const FacsRig& rig = asset.facs.front();
         j["facs"] = {{"controls", rig.columnNames()}, {"bones", rig.boneNames}};
     }
+    if (!asset.animations.empty()) {
+        // Extra keys: every animation, and "frames", the frame count of all of them together.
+        Json animations = Json::array();
+        std::uint64_t frames = 0;
+        for (const auto& a : asset.animations) {
+            animations.push_back({{"name", a.name},
+                                  {"frames", a.frameCount},
+                                  {"tracks", a.tracks.size()},
+                                  {"framesPerSecond", a.framesPerSecond}});
+            frames += a.frameCount;
+        }
+        j["animations"] = animations;
+        j["frames"] = frames;
+    }
     Json warnings = Json::array();
     for (const auto& d : asset.diagnostics)
         if (d.severity != Severity::Info) warnings.push_back(d.toString());
     j["warnings"] = warnings;
+    // Notes (Info diagnostics: a CSGK reference, a BLOCK physics blob ...), an added key.
+    Json notes = Json::array();
+    for (const auto& d : asset.diagnostics)
+        if (d.severity == Severity::Info) notes.push_back(d.toString());
+    j["notes"] = notes;
     if (isModel(asset)) {
         std::vector<int> perKind(asset.kinds.size(), 0);
         for (const auto& n : asset.nodes)
@@ -129,6 +180,7 @@ Json infoJson(const Asset& asset) {
             if (perKind[k]) classes[std::string(asset.kinds[k])] += perKind[k];
         j["instances"] = asset.nodes.size();
         j["classes"] = classes;
+        j["terrain"] = terrainJson(asset);
     }
     j["formatName"] = asset.formatName;
     j["fileSize"] = asset.fileSize;
@@ -170,7 +222,16 @@ std::string infoText(const Asset& asset, const std::string& fileName) {
     for (const auto& a : asset.animations)
         o << "  animation \"" << a.name << "\": " << a.frameCount << " frames, " << a.tracks.size()
           << " tracks\n";
-    if (isModel(asset)) o << "  " << asset.nodes.size() << " instances\n";
+    if (isModel(asset)) {
+        o << "  " << asset.nodes.size() << " instances\n";
+        const Json t = terrainJson(asset);
+        if (!t.is_null())
+            o << "  terrain: " << t["chunks"].get<std::size_t>() << " chunks, "
+              << t["solidVoxels"].get<std::uint64_t>() << " solid voxels, "
+              << t["waterVoxels"].get<std::uint64_t>() << " water voxels, "
+              << t["triangles"].get<std::size_t>() << " + "
+              << t["waterTriangles"].get<std::size_t>() << " water triangles\n";
+    }
     for (const auto& d : asset.diagnostics)
         o << "  " << (d.severity == Severity::Info ? "note" : "warning") << ": " << d.toString()
           << "\n";

@@ -10,7 +10,9 @@
 namespace meshscope::cli {
 
 // `info --json`: {"format", "version", "meshes": [...], "bones": [...], "facs": null|{...},
-// "warnings": [...]} plus, for models, "instances" and "classes".
+// "warnings": [...]} plus, for models, "instances", "classes" and "terrain" (null, or {"chunks",
+// "solidVoxels", "waterVoxels", "materials": {"Grass": N ...}, "triangles", "waterTriangles",
+// "runs", "complete"}).
 nlohmann::ordered_json infoJson(const Asset& asset);
 // `info`: the same facts for people.
 std::string infoText(const Asset& asset, const std::string& fileName);

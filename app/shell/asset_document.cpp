@@ -20,7 +20,17 @@ const Asset& AssetDocument::asset() const {
 void AssetDocument::setDecoded(const QString& filePath, const QString& displayName,
                                QByteArray bytes, DecodeResult result) {
     result_ = std::make_unique<DecodeResult>(std::move(result));
-    bytes_ = std::move(bytes);
+    fileSize_ = bytes.size();
+    inflated_ = result_->innerBytes.has_value();
+    if (inflated_) {
+        // The map indexes the inflated bytes: keep those (one copy, then the result's is freed)
+        // and let the compressed ones go.
+        const Bytes& inner = *result_->innerBytes;
+        bytes_ = QByteArray(reinterpret_cast<const char*>(inner.data()), qsizetype(inner.size()));
+        result_->innerBytes.reset();
+    } else {
+        bytes_ = std::move(bytes);
+    }
     filePath_ = filePath;
     displayName_ = displayName;
     selectedNode_ = -1;
@@ -32,6 +42,8 @@ void AssetDocument::setDecoded(const QString& filePath, const QString& displayNa
 void AssetDocument::clear() {
     result_.reset();
     bytes_.clear();
+    fileSize_ = 0;
+    inflated_ = false;
     filePath_.clear();
     displayName_.clear();
     selectedNode_ = -1;
@@ -60,20 +72,33 @@ void AssetDocument::selectNode(int node) {
     setSelection(node, offset, length);
 }
 
-void AssetDocument::selectBytes(quint64 offset, quint64 length, int node) {
+int AssetDocument::nodeAt(quint64 offset) const {
     const Asset& a = asset();
-    if (node < 0 || node >= static_cast<int>(a.nodes.size())) {
-        node = -1;
-        // The innermost range with a node: walk the containment stack from the inside out.
-        const std::vector<int> stack = a.byteMap.stackAt(offset);
-        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-            const int owner = a.byteMap.ranges()[static_cast<std::size_t>(*it)].node;
-            if (owner >= 0 && owner < static_cast<int>(a.nodes.size())) {
-                node = owner;
-                break;
-            }
+    const int count = static_cast<int>(a.nodes.size());
+    int best = -1;
+    std::uint64_t bestLength = ~std::uint64_t(0);
+    for (int i = 0; i < count; ++i) {
+        const Node& n = a.nodes[static_cast<std::size_t>(i)];
+        if (n.length > 0 && offset >= n.offset && offset - n.offset < n.length &&
+            n.length < bestLength) {
+            best = i;
+            bestLength = n.length;
         }
     }
+    // The innermost byte-map range with an owner: walk the containment stack from the inside out.
+    const std::vector<int> stack = a.byteMap.stackAt(offset);
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+        const ByteRange& r = a.byteMap.ranges()[static_cast<std::size_t>(*it)];
+        if (r.node >= 0 && r.node < count) {
+            if (r.length < bestLength) best = r.node;
+            break;
+        }
+    }
+    return best;
+}
+
+void AssetDocument::selectBytes(quint64 offset, quint64 length, int node) {
+    if (node < 0 || node >= static_cast<int>(asset().nodes.size())) node = nodeAt(offset);
     setSelection(node, offset, length);
 }
 

@@ -22,17 +22,29 @@ public:
     // Valid while hasAsset(); an empty Asset otherwise.
     const Asset& asset() const;
     const DecodeResult* result() const { return result_.get(); }
-    // The file exactly as read (the hex view shows these bytes; byte-map offsets index them).
+    // The bytes the byte map describes and the hex view shows: the file as read, or for a
+    // gzip-wrapped file its inflated contents (DecodeResult::innerBytes), which every offset of
+    // the map and the diagnostics refers to.
     const QByteArray& bytes() const { return bytes_; }
+    // The size of the file as read (the compressed size of a gzip-wrapped file).
+    qint64 fileSize() const { return fileSize_; }
+    // True when bytes() are the inflated contents of a gzip-wrapped file.
+    bool inflated() const { return inflated_; }
     const ByteMap& byteMap() const { return asset().byteMap; }
     // Where the bytes came from ("" for the built-in sample) and the name to show.
     const QString& filePath() const { return filePath_; }
     const QString& displayName() const { return displayName_; }
 
     // Replaces the document (emits assetChanged, then selectionChanged with nothing selected).
+    // `bytes` are the file as read; when `result` carries innerBytes, those are kept instead.
     void setDecoded(const QString& filePath, const QString& displayName, QByteArray bytes,
                     DecodeResult result);
     void clear();
+
+    // The innermost node at a byte of bytes(), or -1: the node whose own extent (Node::offset,
+    // length) or node-owned byte-map range covering the byte is shortest. Nodes without offsets
+    // of their own are known only through the byte map.
+    int nodeAt(quint64 offset) const;
 
     int selectedNode() const { return selectedNode_; }
     quint64 selectionOffset() const { return selectionOffset_; }
@@ -41,7 +53,7 @@ public:
     // Selects a node and the bytes that describe it (its offset/length; when it has none, the
     // first byte-map range that belongs to it). -1 clears the selection.
     void selectNode(int node);
-    // Selects a byte range; `node` -1 picks the node of the innermost byte-map range there.
+    // Selects a byte range; `node` -1 picks nodeAt(offset).
     void selectBytes(quint64 offset, quint64 length, int node = -1);
 
 signals:
@@ -53,6 +65,8 @@ private:
 
     std::unique_ptr<DecodeResult> result_;
     QByteArray bytes_;
+    qint64 fileSize_ = 0;
+    bool inflated_ = false;
     QString filePath_;
     QString displayName_;
     int selectedNode_ = -1;

@@ -3,6 +3,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QChildEvent>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDragEnterEvent>
@@ -23,6 +24,7 @@
 #include <QSignalBlocker>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabBar>
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -43,6 +45,7 @@
 #include "meshscope/render/roblox_parts.h"
 #include "meshscope/render/viewport.h"
 #include "meshscope/resources/resources.h"
+#include "open_dialog.h"
 #include "pose_controller.h"
 #include "properties_dock.h"
 #include "screenshot_dialog.h"
@@ -56,14 +59,6 @@ namespace {
 
 constexpr int kMaxRecent = 10;
 const char* const kRecentKey = "recentFiles";
-
-QString openFilter() {
-    return QObject::tr(
-        "Supported assets (*.mesh *.rbxm *.rbxl *.rbxmx *.rbxlx *.smesh *.sanim *.anim *.llmesh "
-        "*.slm *.bin);;Roblox meshes (*.mesh *.bin);;Roblox models and places (*.rbxm *.rbxl "
-        "*.rbxmx *.rbxlx);;Unigine (*.mesh *.smesh *.sanim *.anim);;Second Life mesh (*.llmesh "
-        "*.slm);;All files (*)");
-}
 
 QString humanSize(qint64 bytes) {
     return QLocale().formattedDataSize(bytes);
@@ -137,27 +132,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         if (!document_->hasAsset()) return;
         const quint64 start = document_->selectionOffset();
         if (offset >= start && offset < start + document_->selectionLength()) return;
-        const Asset& a = document_->asset();
-        // The shortest extent covering the byte: a node's own bytes, or a mapped range's owner
-        // (nodes without offsets of their own are known only through the byte map).
-        int best = -1;
-        std::uint64_t bestLength = ~std::uint64_t(0);
-        for (std::size_t i = 0; i < a.nodes.size(); ++i) {
-            const Node& n = a.nodes[i];
-            if (n.length > 0 && offset >= n.offset && offset - n.offset < n.length &&
-                n.length < bestLength) {
-                best = int(i);
-                bestLength = n.length;
-            }
-        }
-        const std::vector<int> stack = a.byteMap.stackAt(offset);
-        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-            const ByteRange& r = a.byteMap.ranges()[std::size_t(*it)];
-            if (r.node >= 0 && r.node < int(a.nodes.size())) {
-                if (r.length < bestLength) best = r.node;
-                break;
-            }
-        }
+        const int best = document_->nodeAt(offset);
         if (best >= 0 && best != document_->selectedNode()) document_->selectBytes(offset, 0, best);
     });
 
@@ -187,13 +162,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabifyDockWidget(skeletonDock_, facsDock_);
     tabifyDockWidget(facsDock_, animationDock_);
     propertiesDock_->raise();
-    // A bone node selected in the structure tree selects that bone for posing.
+    // A bone node selected in the structure tree selects that bone for posing; any other node
+    // deselects it, so its weight heat map does not stay over the newly selected part.
     connect(document_, &AssetDocument::selectionChanged, this, [this](int node) {
         const Asset& a = document_->asset();
-        if (node < 0 || node >= int(a.nodes.size())) return;
-        const NodeLinks& links = a.links(node);
-        if (links.bone >= 0 && links.skeleton == poseController_->skeletonIndex())
-            skeletonDock_->selectBone(links.bone);
+        const NodeLinks* links = node >= 0 && node < int(a.nodes.size()) ? &a.links(node) : nullptr;
+        if (links && links->bone >= 0 && links->skeleton == poseController_->skeletonIndex())
+            skeletonDock_->selectBone(links->bone);
+        else
+            skeletonDock_->selectBone(-1);
     });
     // Level of detail: after onAssetChanged, so the scene holds the new meshes.
     lodDock_ = new LodDock(viewport_, this);
@@ -240,12 +217,11 @@ MainWindow::~MainWindow() {
 
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(
-        style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this, [this]() {
-            const QStringList paths =
-                QFileDialog::getOpenFileNames(this, tr("Open Asset"), QString(), openFilter());
-            if (!paths.isEmpty()) openPaths(paths);
-        });
+    QAction* open = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton),
+                                    tr("&Open…"), this, [this]() {
+                                        const QStringList paths = getOpenAssetPaths(this);
+                                        if (!paths.isEmpty()) openPaths(paths);
+                                    });
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open &Sample"), this, &MainWindow::openSample);
@@ -425,6 +401,7 @@ bool MainWindow::applyOutcome(DecodeOutcome& outcome, QString* error) {
     const bool isResource = outcome.path.startsWith(QLatin1String(":/"));
     document_->setDecoded(isResource ? QString() : outcome.path, outcome.displayName,
                           std::move(outcome.bytes), std::move(outcome.result));
+    closeIfOpenFails_ = false;
     if (!isResource) addRecentFile(outcome.path);
     emit fileOpened(outcome.path);
     return true;
@@ -434,7 +411,10 @@ void MainWindow::showOpenError(const QString& path, const QString& message,
                                DecodeOutcome* partial) {
     onAssetChanged();  // restores the status bar text of the document still open
     emit openFailed(path, message);
-    if (!interactive_) return;
+    if (!interactive_) {
+        closeIfLeftEmpty();
+        return;
+    }
     auto* box = new QMessageBox(
         QMessageBox::Warning, tr("Cannot open file"),
         tr("<b>%1</b> could not be opened.").arg(QFileInfo(path).fileName().toHtmlEscaped()),
@@ -452,7 +432,13 @@ void MainWindow::showOpenError(const QString& path, const QString& message,
                                   std::move(shared->bytes), std::move(shared->result));
         });
     }
+    // A window opened only for this file has nothing left to show once the message is read.
+    connect(box, &QMessageBox::finished, this, &MainWindow::closeIfLeftEmpty);
     box->open();
+}
+
+void MainWindow::closeIfLeftEmpty() {
+    if (closeIfOpenFails_ && !document_->hasAsset() && !job_) close();
 }
 
 void MainWindow::onAssetChanged() {
@@ -472,7 +458,9 @@ void MainWindow::onAssetChanged() {
     setWindowFilePath(document_->filePath());
     QString info = QStringLiteral("%1 %2 · %3")
                        .arg(QString::fromStdString(a.formatName), QString::fromStdString(a.version),
-                            humanSize(document_->bytes().size()));
+                            humanSize(document_->fileSize()));
+    if (document_->inflated())
+        info += tr(" (gzip, %1 inflated)").arg(humanSize(document_->bytes().size()));
     if (const auto w = a.warningCount())
         info += w == 1 ? tr(" · 1 warning") : tr(" · %1 warnings").arg(w);
     fileLabel_->setText(info);
@@ -620,6 +608,7 @@ QList<MainWindow*> MainWindow::openPaths(const QStringList& paths, bool replace)
         }
         auto* window = new MainWindow;
         window->setAttribute(Qt::WA_DeleteOnClose);
+        window->closeIfOpenFails_ = true;
         window->setInteractive(interactive_);
         window->setWireframe(wireframeAction_->isChecked());
         window->gridAction_->setChecked(gridAction_->isChecked());
@@ -650,6 +639,18 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (!event->mimeData()->hasUrls()) return;
     event->acceptProposedAction();
     openDroppedUrls(event->mimeData()->urls());
+}
+
+void MainWindow::childEvent(QChildEvent* event) {
+    QMainWindow::childEvent(event);
+    // The tab bars QMainWindow makes for tabified docks (made lazily, and again when docks are
+    // dragged together) would cut "Properties" to "Proper…": show whole titles and let the bar
+    // scroll instead.
+    if (event->type() == QEvent::ChildPolished)
+        if (auto* bar = qobject_cast<QTabBar*>(event->child())) {
+            bar->setElideMode(Qt::ElideNone);
+            bar->setUsesScrollButtons(true);
+        }
 }
 
 void MainWindow::showEvent(QShowEvent* event) {

@@ -42,7 +42,8 @@ bool isColorType(const std::string& type) {
     return type.find("Color3") != std::string::npos || type == "Color" || type == "Color4";
 }
 
-// Colour of a Color3 value: floats 0..1, or 0..255 for Color3uint8.
+// Colour of a Color3 value. Decoders give Color3uint8 as floats 0..1 like Color3 (binary and
+// XML alike), so components are read as bytes only when one is past 1 (hand-made assets).
 QColor colorOf(const Property& p) {
     double r = 0, g = 0, b = 0;
     if (const auto* v3 = std::get_if<Vec3>(&p.value)) {
@@ -55,7 +56,7 @@ QColor colorOf(const Property& p) {
     } else {
         return {};
     }
-    const bool bytes = p.type.find("uint8") != std::string::npos || r > 1.0 || g > 1.0 || b > 1.0;
+    const bool bytes = r > 1.0 || g > 1.0 || b > 1.0;
     const double scale = bytes ? 1.0 / 255.0 : 1.0;
     auto c = [&](double v) { return std::clamp(std::isfinite(v) ? v * scale : 0.0, 0.0, 1.0); };
     return QColor::fromRgbF(float(c(r)), float(c(g)), float(c(b)));
@@ -234,8 +235,10 @@ void PropertiesDock::rebuild() {
         row(file, tr("Name"), document_->displayName());
         row(file, tr("Format"), QString::fromStdString(a.formatName));
         row(file, tr("Version"), QString::fromStdString(a.version));
-        row(file, tr("Size"),
-            QLocale().toString(qulonglong(document_->bytes().size())) + tr(" bytes"));
+        row(file, tr("Size"), QLocale().toString(qulonglong(document_->fileSize())) + tr(" bytes"));
+        if (document_->inflated())
+            row(file, tr("Inflated (gzip)"),
+                QLocale().toString(qulonglong(document_->bytes().size())) + tr(" bytes"));
         row(file, tr("Nodes"), QLocale().toString(qulonglong(a.nodes.size())));
         row(file, tr("Meshes"), QLocale().toString(qulonglong(a.meshes.size())));
         if (!a.skeletons.empty()) row(file, tr("Skeletons"), QString::number(a.skeletons.size()));

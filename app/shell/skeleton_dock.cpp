@@ -104,6 +104,14 @@ SkeletonDock::SkeletonDock(PoseController* controller, QWidget* parent)
     rebuild();
 }
 
+QString SkeletonDock::emptyText() const {
+    const Asset& a = controller_->asset();
+    if (a.nodes.empty() && a.meshes.empty()) return tr("No file open");
+    return tr(
+        "No skeleton in this file: nothing here is skinned to bones. Skinned FileMeshes "
+        "(v4+), Second Life skins, Unigine skinned meshes and rigs list their bones here.");
+}
+
 int SkeletonDock::boneCount() const {
     return int(items_.size());
 }
@@ -129,6 +137,13 @@ void SkeletonDock::rebuild() {
         setWindowTitle(tr("Skeleton — %n bones", nullptr, int(s->bones.size())));
     } else {
         setWindowTitle(tr("Skeleton"));
+        // Say why the list is empty (a row, not a label: the dock keeps its size, and with it
+        // the 3D view). Disabled rows cannot be selected, so no bone index is ever read off it.
+        auto* why = new QTreeWidgetItem(tree_);
+        why->setText(0, emptyText());
+        why->setFlags(Qt::NoItemFlags);
+        why->setFirstColumnSpanned(true);
+        why->setToolTip(0, why->text(0));
     }
     updating_ = false;
     showBone(-1);

@@ -26,6 +26,8 @@ public:
     // Selects bone `bone` of the posed skeleton (-1: none).
     void selectBone(int bone);
     int boneCount() const;
+    // What the bone list says when there are no bones (why the panel is empty).
+    QString emptyText() const;
     QDoubleSpinBox* rotationField(int axis) const { return rotation_[std::size_t(axis)]; }
     QDoubleSpinBox* translationField(int axis) const { return translation_[std::size_t(axis)]; }
 

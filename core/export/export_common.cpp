@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 #include <unordered_set>
 
 #include "export/export_internal.h"
+#include "meshscope/core/asset_resolver.h"
 
 namespace meshscope::exporting {
 
@@ -469,11 +471,14 @@ std::optional<RobloxMaterialLook> robloxMaterialLook(std::int64_t material) {
     return std::nullopt;
 }
 
-PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings) {
+PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
+                      const std::vector<std::string>& assetFolders) {
     PartTree tree;
     const std::size_t count = asset.nodes.size();
     std::vector<int> partOf(count, -1);
-    std::size_t transparent = 0, unresolved = 0;
+    std::size_t transparent = 0, unresolved = 0, negated = 0, unions = 0;
+    std::vector<std::filesystem::path> folders(assetFolders.begin(), assetFolders.end());
+    const AssetResolver resolver(std::move(folders));
     // Shape, colour and transparency as the viewer reads them (roblox_parts.h); only parts
     // that store a CFrame and a size are written (no defaults invented for a file).
     for (const RobloxPart& rp : extractRobloxParts(asset)) {
@@ -492,7 +497,22 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings) {
         p.cframe = rp.cframe;
         p.size = rp.size;
         if (!p.size.finite() || !p.cframe.position.finite()) continue;
-        if (meshBacked(p.className)) {
+        if (p.className == "NegateOperation") {
+            ++negated;
+            continue;
+        }
+        if (isUnionClass(p.className)) {
+            // Geometry in the part's own frame: placed with an identity CFrame.
+            RobloxPart local = rp;
+            local.cframe = CFrame{};
+            UnionMesh u = unionPartMesh(asset, local, &resolver);
+            if (u.ok()) {
+                p.mesh = std::make_shared<const Mesh>(std::move(*u.placed));
+                p.vertexColors = !rp.usePartColor;
+                ++unions;
+            }
+        }
+        if (meshBacked(p.className) && !p.mesh) {
             p.unresolvedMesh = true;
             ++unresolved;
         }
@@ -511,6 +531,11 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings) {
     if (transparent)
         warnings.push_back(std::to_string(transparent) +
                            " fully transparent part(s) (Transparency 1) left out");
+    if (negated)
+        warnings.push_back(
+            std::to_string(negated) +
+            " negated part(s) (NegateOperation) left out: they only cut other parts");
+    (void)unions;
     if (unresolved)
         warnings.push_back(std::to_string(unresolved) +
                            " MeshPart/union part(s) written as boxes of their size: their meshes "

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -129,6 +130,10 @@ struct PartInstance {
     Vec3 size;
     Rgba8 color{163, 162, 165, 255};  // Medium stone grey when the part stores no Color
     bool unresolvedMesh = false;      // MeshPart / union written as a box
+    // A union's decoded geometry in the part's own frame (fitted to Size; the CFrame is the
+    // node's), with vertex colours; written instead of the shape when set.
+    std::shared_ptr<const Mesh> mesh;
+    bool vertexColors = false;  // UsePartColor false: the mesh's colours, not `color`
     std::int64_t material = 256;      // Enum.Material value (256 Plastic when none is stored)
     float reflectance = 0;            // Reflectance, 0..1
 };
@@ -161,7 +166,10 @@ struct PartTree {
 
 // Collects the visible parts (BasePart classes with a CFrame and a size; fully transparent parts
 // are left out) in tree order.
-PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings);
+// Unions get their decoded geometry (MeshData2 / MeshData, else AssetId through
+// `assetFolders`); NegateOperations are left out (they cut other parts, Roblox does not draw them).
+PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
+                      const std::vector<std::string>& assetFolders = {});
 
 // Shapes, their unit meshes (partShapeMesh) and scales (partShapeScale) are roblox_parts.h's.
 // Column-major world transform of a CFrame (rotation and translation).

@@ -149,7 +149,7 @@ public:
         model.buffers.resize(1);
         model.scenes.resize(1);
         model.defaultScene = 0;
-        const PartTree parts = collectParts(asset_, result_.warnings);
+        const PartTree parts = collectParts(asset_, result_.warnings, options_.assetFolders);
         // tinygltf::Node is large: reserve so that growing the vector never moves them all.
         std::size_t nodes = parts.nodes.size() + 1;
         for (const Skeleton& s : asset_.skeletons) nodes += s.bones.size();
@@ -535,6 +535,20 @@ private:
     }
     std::set<int> warnedStreams_;
 
+    // White, alpha-blended: the vertex colours (COLOR_0, alpha included) give the colour.
+    int blendMaterial() {
+        if (blendMaterial_ >= 0) return blendMaterial_;
+        tinygltf::Material m;
+        m.name = "vertex colour blend";
+        m.alphaMode = "BLEND";
+        m.pbrMetallicRoughness.baseColorFactor = {1.0, 1.0, 1.0, 1.0};
+        m.pbrMetallicRoughness.metallicFactor = 0.0;
+        m.pbrMetallicRoughness.roughnessFactor = 0.3;
+        model.materials.push_back(std::move(m));
+        return blendMaterial_ = int(model.materials.size()) - 1;
+    }
+    int blendMaterial_ = -1;
+
     // The material of a mesh surface: named by the surface (Second Life faces, Unigine surfaces)
     // or the mesh, white so that vertex colours (COLOR_0) show as they are.
     int meshMaterial(const std::string& name) {
@@ -612,7 +626,11 @@ private:
             std::string materialName = name;
             if (g.surface >= 0 && !mesh.surfaces[std::size_t(g.surface)].name.empty())
                 materialName = validUtf8(mesh.surfaces[std::size_t(g.surface)].name);
-            prim.material = meshMaterial(materialName);
+            // Translucent vertex colours (a place's water surface) need a blended material.
+            prim.material = st.colors && std::any_of(mesh.colors.begin(), mesh.colors.end(),
+                                                     [](Rgba8 c) { return c.a < 255; })
+                                ? blendMaterial()
+                                : meshMaterial(materialName);
             triangles += g.indices.size() / 3;
             gm.primitives.push_back(std::move(prim));
         }
@@ -829,6 +847,29 @@ private:
         return index;
     }
 
+    // A union's decoded geometry (one glTF mesh per union): the part's colour as material, or
+    // white with the blob's colours as COLOR_0 when UsePartColor is false.
+    int unionMesh(const PartInstance& p) {
+        const Mesh& m = *p.mesh;
+        tinygltf::Primitive prim;
+        prim.mode = TINYGLTF_MODE_TRIANGLES;
+        prim.attributes["POSITION"] = vec3Accessor(m.positions, true);
+        if (m.normals.size() == m.positions.size())
+            prim.attributes["NORMAL"] = vec3Accessor(m.normals, false);
+        if (p.vertexColors && m.colors.size() == m.positions.size())
+            prim.attributes["COLOR_0"] = plainAccessor(
+                m.colors, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4, true);
+        prim.indices = indexAccessor(m.indices, m.positions.size());
+        PartInstance look = p;  // the part's Material; white under the blob's own colours
+        if (p.vertexColors) look.color = Rgba8{255, 255, 255, p.color.a};
+        prim.material = material(look);
+        tinygltf::Mesh gm;
+        gm.name = p.name;
+        gm.primitives.push_back(std::move(prim));
+        model.meshes.push_back(std::move(gm));
+        return int(model.meshes.size()) - 1;
+    }
+
     void addParts(const PartTree& tree) {
         if (tree.parts.empty()) return;
         std::vector<int> nodeOf(tree.nodes.size(), -1);
@@ -840,7 +881,7 @@ private:
             } else {
                 const PartInstance& p = tree.parts[std::size_t(tn.part)];
                 n.name = p.name;
-                n.mesh = partMesh(p);
+                n.mesh = p.mesh ? unionMesh(p) : partMesh(p);
                 if (p.cframe.position != Vec3{})
                     n.translation = {p.cframe.position.x, p.cframe.position.y, p.cframe.position.z};
                 float r[3][3];
@@ -854,11 +895,17 @@ private:
                     const auto q = quaternionOf(r);
                     if (!(q[0] == 0 && q[1] == 0 && q[2] == 0)) n.rotation = q;
                 }
-                const Vec3 s = partShapeScale(p.shape, p.size);
-                n.scale = {s.x, s.y, s.z};
-                const PrimitiveAccessors& pa = primitives_[p.shape];
-                result_.stats.vertices += pa.vertices;
-                result_.stats.triangles += pa.triangles;
+                if (p.mesh) {
+                    // The union's mesh is already fitted to Size.
+                    result_.stats.vertices += p.mesh->positions.size();
+                    result_.stats.triangles += p.mesh->indices.size() / 3;
+                } else {
+                    const Vec3 s = partShapeScale(p.shape, p.size);
+                    n.scale = {s.x, s.y, s.z};
+                    const PrimitiveAccessors& pa = primitives_[p.shape];
+                    result_.stats.vertices += pa.vertices;
+                    result_.stats.triangles += pa.triangles;
+                }
                 ++result_.stats.parts;
             }
             const int parent = tn.parent < 0 ? -1 : nodeOf[std::size_t(tn.parent)];

@@ -3,6 +3,7 @@
 // line segments ("l"). Parts are baked into world space with their CFrame and size.
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -163,7 +164,11 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             const Mesh& mesh = asset.meshes[std::size_t(level.mesh)];
             const std::string name = meshName(asset, level.mesh);
             const std::size_t nv = mesh.positions.size();
-            droppedColors = droppedColors || !mesh.colors.empty();
+            // A place's terrain surfaces keep their colours: per-vertex "v x y z r g b" (an
+            // extension most readers take), and the water its own translucent material.
+            const bool terrainMesh =
+                mesh.node >= 0 && asset.kind(mesh.node) == "Terrain" && mesh.colors.size() == nv;
+            droppedColors = droppedColors || (!mesh.colors.empty() && !terrainMesh);
             droppedRig = droppedRig || mesh.skinned() || mesh.facs >= 0 || mesh.skeleton >= 0;
             std::vector<Vec3> positions = cleanPositions(mesh, name, warn);
             for (Vec3& p : positions) p = axes.point(p);
@@ -199,6 +204,13 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                                " has no triangles: not exported");
                 continue;
             }
+            std::string water;  // the water's own material, when this is terrain water
+            if (terrainMesh && mesh.name == "water") {
+                const Rgba8 w = mesh.colors.front();
+                water = unique("water");
+                mtlMaterial(mtl, water, w.r / 255.0f, w.g / 255.0f, w.b / 255.0f, w.a / 255.0f,
+                            0.05f, 0, false);
+            }
             obj.text += "o " + objectName + "\ng " + objectName + "\n";
             const std::size_t count = sliceVertexCount(mesh, slice);
             auto each = [&](auto&& fn) {
@@ -207,9 +219,16 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                 else
                     for (std::uint32_t v : slice.vertices) fn(std::size_t(v));
             };
-            each([&](std::size_t v) {
-                obj.line("v", {positions[v].x, positions[v].y, positions[v].z});
-            });
+            if (terrainMesh)
+                each([&](std::size_t v) {
+                    const Rgba8 k = mesh.colors[v];
+                    obj.line("v", {positions[v].x, positions[v].y, positions[v].z, k.r / 255.0f,
+                                   k.g / 255.0f, k.b / 255.0f});
+                });
+            else
+                each([&](std::size_t v) {
+                    obj.line("v", {positions[v].x, positions[v].y, positions[v].z});
+                });
             if (hasUv) each([&](std::size_t v) { obj.line("vt", {uvs[v].x, 1.0f - uvs[v].y}); });
             if (hasNormals)
                 each([&](std::size_t v) {
@@ -221,7 +240,7 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                     g.surface >= 0 && !mesh.surfaces[std::size_t(g.surface)].name.empty()
                         ? validUtf8(mesh.surfaces[std::size_t(g.surface)].name)
                         : name;
-                obj.text += "usemtl " + meshMaterial(source) + "\n";
+                obj.text += "usemtl " + (water.empty() ? meshMaterial(source) : water) + "\n";
                 writeFaces(obj, g.indices, c, hasUv, hasNormals);
                 triangles += g.indices.size() / 3;
             }
@@ -243,7 +262,7 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
         if (!asset.animations.empty())
             warn.push_back(std::to_string(asset.animations.size()) + " animation(s) not exported");
 
-        const PartTree tree = collectParts(asset, warn);
+        const PartTree tree = collectParts(asset, warn, options.assetFolders);
         std::map<std::tuple<std::uint32_t, std::int64_t, int>, std::string> materials;
         std::map<PartShape, Mesh> primitives;
         for (const PartInstance& p : tree.parts) {
@@ -269,10 +288,12 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                 it = materials.emplace(key, name).first;
             }
             auto prim = primitives.find(p.shape);
-            if (prim == primitives.end())
+            if (!p.mesh && prim == primitives.end())
                 prim = primitives.emplace(p.shape, partShapeMesh(p.shape)).first;
-            const Mesh& m = prim->second;
-            const Vec3 s = partShapeScale(p.shape, p.size);
+            // A union's geometry is already fitted to its Size (scale 1); OBJ keeps no vertex
+            // colours, so it takes the part's colour.
+            const Mesh& m = p.mesh ? *p.mesh : prim->second;
+            const Vec3 s = p.mesh ? Vec3{1, 1, 1} : partShapeScale(p.shape, p.size);
             const std::string objectName = unique(instancePath(asset, p.node));
             obj.text += "o " + objectName + "\ng " + objectName + "\nusemtl " + it->second + "\n";
             for (const Vec3& v : m.positions) {
@@ -280,7 +301,10 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                     rotate(p.cframe, {v.x * s.x, v.y * s.y, v.z * s.z}) + p.cframe.position;
                 obj.line("v", {w.x, w.y, w.z});
             }
-            for (const Vec2& t : m.uv0) obj.line("vt", {t.x, 1.0f - t.y});
+            if (m.uv0.size() == m.positions.size())
+                for (const Vec2& t : m.uv0) obj.line("vt", {t.x, 1.0f - t.y});
+            else
+                for (std::size_t k = 0; k < m.positions.size(); ++k) obj.line("vt", {0.0f, 0.0f});
             for (const Vec3& n : m.normals) {
                 // Normals transform by the inverse scale; a zero scale keeps the unscaled normal.
                 Vec3 q{s.x != 0 ? n.x / s.x : n.x, s.y != 0 ? n.y / s.y : n.y,

@@ -1563,6 +1563,7 @@ private:
 
 void decodeBinaryModel(DecodeContext& ctx) {
     BinaryDecoder(ctx).run();
+    addTerrain(ctx);
 }
 
 }  // namespace meshscope::rbx

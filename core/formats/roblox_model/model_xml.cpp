@@ -506,6 +506,7 @@ void decodeXmlModel(DecodeContext& ctx) {
         if (f.error.code == "cancelled") decoder.handOver();
         throw;
     }
+    addTerrain(ctx);
 }
 
 }  // namespace meshscope::rbx

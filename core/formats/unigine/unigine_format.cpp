@@ -1,8 +1,8 @@
 // Unigine meshes and animations: the registry entry, the signature probe and the dispatch to the
-// mi08 / ms08 / as08 decoders (and mr02, the 2005 engine's mesh, whose layout the real files
-// show). Signatures of other Unigine versions (ms10/ms11/ms14 meshes and an10 animations of
-// UNIGINE 2) are recognised and refused with an error that names the version, since their
-// layouts are not documented.
+// mi08 / ms08 / as08 decoders of the documented UNIGINE 1 formats, mr02 (the 2005 engine's mesh)
+// and the UNIGINE 2 ms10 / ms11 / ms14 meshes and an10 animations, whose layouts the real files
+// show. Signatures of other Unigine versions (ms12, ms13, ms15, an11 ...) are recognised and
+// refused with an error that names the version.
 #include <cstring>
 #include <string>
 
@@ -39,7 +39,8 @@ int probe(ByteSpan b) {
     // By signature only: Roblox FileMesh shares the .mesh extension (it starts with "version ").
     const std::uint32_t s = leadingSignature(b);
     if (s == unigine::kMeshSignature || s == unigine::kSkinnedMeshSignature ||
-        s == unigine::kAnimationSignature || s == signature("mr02"))
+        s == unigine::kAnimationSignature || s == signature("mr02") || s == signature("ms10") ||
+        s == signature("ms11") || s == signature("ms14") || s == signature("an10"))
         return 100;
     if (isOtherUnigineSignature(b)) return 60;
     return 0;
@@ -52,6 +53,10 @@ void decode(DecodeContext& ctx) {
     if (s == unigine::kSkinnedMeshSignature) return unigine::decodeSkinnedMesh(ctx);
     if (s == unigine::kAnimationSignature) return unigine::decodeAnimation(ctx);
     if (s == signature("mr02")) return unigine::decodeMeshMr02(ctx);
+    if (s == signature("ms10")) return unigine::decodeMeshV2(ctx, 10);
+    if (s == signature("ms11")) return unigine::decodeMeshV2(ctx, 11);
+    if (s == signature("ms14")) return unigine::decodeMeshV2(ctx, 14);
+    if (s == signature("an10")) return unigine::decodeAnimationV2(ctx);
 
     Asset& a = ctx.asset();
     // decodeAs() can force this decoder onto any bytes.
@@ -69,8 +74,8 @@ void decode(DecodeContext& ctx) {
     auto scope = ctx.scope("header");
     ctx.fail(0, "unsupported-version",
              std::string(animation ? "Unigine animation" : "Unigine mesh") + " version " + version +
-                 " is not supported (only mi08 .mesh, ms08 .smesh, as08 .sanim and mr02 .mesh are "
-                 "decoded)");
+                 " is not supported (only mi08, mr02, ms10, ms11 and ms14 .mesh, ms08 .smesh, "
+                 "as08 .sanim and an10 .anim are decoded)");
 }
 
 }  // namespace

@@ -3,15 +3,21 @@
 #include "main_window.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
+#include <QApplication>
 #include <QDropEvent>
 #include <QElapsedTimer>
+#include <QGuiApplication>
 #include <QHeaderView>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTabBar>
 #include <QTest>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -20,6 +26,8 @@
 
 #include "asset_document.h"
 #include "diagnostics_dock.h"
+#include "hex_dock.h"
+#include "hex_view.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
@@ -40,6 +48,21 @@ namespace {
 QString writeFixture(const std::string& dir, const std::string& name, const Asset& asset,
                      const std::string& version = "4.00") {
     return test::qPath(test::writeFileMeshFixture(dir, name, asset, version));
+}
+
+// `data` as a gzip stream (zlib, windowBits 31).
+std::vector<std::uint8_t> gzipBytes(const std::vector<std::uint8_t>& data) {
+    z_stream zs{};
+    if (deflateInit2(&zs, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
+    std::vector<std::uint8_t> out(deflateBound(&zs, uLong(data.size())) + 32);
+    zs.next_in = const_cast<Bytef*>(data.data());
+    zs.avail_in = uInt(data.size());
+    zs.next_out = out.data();
+    zs.avail_out = uInt(out.size());
+    const int rc = deflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    return rc == Z_STREAM_END ? out : std::vector<std::uint8_t>{};
 }
 
 int countRows(const QAbstractItemModel& model, const QModelIndex& parent = {}) {
@@ -109,6 +132,40 @@ TEST(MainWindow, OpensAGeneratedFileMeshAndShowsItsStructure) {
     EXPECT_TRUE(window.recentFiles().contains(QFileInfo(path).absoluteFilePath()));
 }
 
+// A gzip-wrapped file's byte map indexes the inflated bytes: the document keeps those, and the
+// hex view shows under every range the bytes the decoder read there.
+TEST(MainWindow, GzipWrappedFileShowsTheInflatedBytesTheMapDescribes) {
+    const auto plainPath = test::writeFileMeshFixture("app_gzip", "plain.mesh", makeLodSphere(2));
+    const std::vector<std::uint8_t> plain = test::readFile(plainPath);
+    const std::vector<std::uint8_t> packed = gzipBytes(plain);
+    ASSERT_FALSE(packed.empty());
+    ASSERT_NE(packed.size(), plain.size());
+    const auto packedPath = plainPath.parent_path() / "packed.mesh";
+    test::writeFile(packedPath, packed);
+
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    QString error;
+    ASSERT_TRUE(window.openFileNow(test::qPath(packedPath), &error)) << error.toStdString();
+    AssetDocument* doc = window.document();
+    EXPECT_TRUE(doc->inflated());
+    EXPECT_EQ(doc->fileSize(), qint64(packed.size()));
+    ASSERT_EQ(doc->bytes().size(), qint64(plain.size()));
+    EXPECT_EQ(doc->asset().fileSize, plain.size());
+    EXPECT_TRUE(std::equal(plain.begin(), plain.end(),
+                           reinterpret_cast<const std::uint8_t*>(doc->bytes().constData())));
+
+    // The hex view holds the same bytes: the FileMesh's version line at offset 0, not the gzip
+    // magic 1f 8b.
+    const auto shown = window.hexDock()->hexView()->bytes();
+    ASSERT_EQ(shown.size(), plain.size());
+    EXPECT_TRUE(std::equal(plain.begin(), plain.end(), shown.begin()));
+    EXPECT_EQ(shown[0], std::uint8_t('v'));
+    // Every mapped range lies inside the shown bytes.
+    for (const ByteRange& r : doc->byteMap().ranges()) EXPECT_LE(r.end(), shown.size()) << r.path;
+}
+
 TEST(MainWindow, SelectingATreeRowSelectsTheNodeAndItsBytes) {
     MainWindow window;
     window.setInteractive(false);
@@ -176,8 +233,8 @@ TEST(MainWindow, LongNamesAndTypesLeaveRoomForValuesAndNames) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     DecodeResult r = handMadeResult();
     Asset& a = r.asset;
-    const int service = a.addNode("NonReplicatedCSGDictionaryService",
-                                  "NonReplicatedCSGDictionaryService");
+    const int service =
+        a.addNode("NonReplicatedCSGDictionaryService", "NonReplicatedCSGDictionaryService");
     a.addNode("Handle", "NonReplicatedCSGDictionaryService", service);
     Property p;
     p.name = "BottomSurfaceInputWithAVeryLongNameIndeed";
@@ -219,6 +276,26 @@ TEST(MainWindow, ActivatingADiagnosticSelectsItsBytesAndNode) {
     EXPECT_EQ(window.document()->selectionOffset(), 20u);
     EXPECT_EQ(window.document()->selectionLength(), 2u);
     EXPECT_EQ(window.document()->selectedNode(), 1);
+}
+
+// One answer to "which node is at this byte" for the hex cursor, byte selections and diagnostics.
+TEST(AssetDocument, NodeAtIsTheInnermostNodeOfTheByteMapOrOwnExtent) {
+    AssetDocument doc;
+    EXPECT_EQ(doc.nodeAt(0), -1);
+    DecodeResult r = handMadeResult();
+    // The Weld (node 2) has no range of its own in the map but an extent inside the header.
+    r.asset.nodes[2].offset = 4;
+    r.asset.nodes[2].length = 4;
+    doc.setDecoded("hand.bin", "hand.bin", QByteArray(32, '\0'), std::move(r));
+    EXPECT_EQ(doc.nodeAt(0), 0);    // "header", owned by the Model
+    EXPECT_EQ(doc.nodeAt(5), 2);    // the Weld's own 4 bytes lie inside the 16-byte header
+    EXPECT_EQ(doc.nodeAt(17), 1);   // the Handle's record and extent
+    EXPECT_EQ(doc.nodeAt(21), 1);   // "Handle › field"
+    EXPECT_EQ(doc.nodeAt(28), -1);  // unparsed bytes after the Handle
+    EXPECT_EQ(doc.nodeAt(1000), -1);
+    // selectBytes without a node picks the same one.
+    doc.selectBytes(5, 2);
+    EXPECT_EQ(doc.selectedNode(), 2);
 }
 
 TEST(MainWindow, DroppingAFileOpensIt) {
@@ -373,4 +450,128 @@ TEST(MainWindow, FilterOnALargePlaceWaitsForAPauseInTheTyping) {
     dock->filterEdit()->clear();
     EXPECT_FALSE(dock->filterPending());
     EXPECT_EQ(model->rowCount(), roots);
+}
+
+// Decoders give Color3uint8 as floats 0..1 (binary and XML alike): the swatch and the hex name
+// are the colour's bytes, not those floats read as bytes (a grey part showed as #010101).
+TEST(PropertiesDock, Color3uint8ShowsTheColoursBytes) {
+    const Asset place = makeRobloxPlace(1);
+    const auto written = writeRobloxModel(place);
+    ASSERT_TRUE(written.ok());
+    const DecodeResult decoded = decodeBytes(ByteSpan(written.bytes.data(), written.bytes.size()));
+    ASSERT_TRUE(decoded.ok());
+    int checked = 0;
+    for (std::size_t n = 0; n < decoded.asset.nodes.size(); ++n) {
+        for (const Property& p : decoded.asset.properties(int(n))) {
+            if (p.type != "Color3uint8") continue;
+            const auto* v = std::get_if<Vec3>(&p.value);
+            ASSERT_NE(v, nullptr);
+            const QString want =
+                QColor(qRound(v->x * 255), qRound(v->y * 255), qRound(v->z * 255)).name().toUpper();
+            EXPECT_TRUE(PropertiesDock::valueText(p).startsWith(want))
+                << PropertiesDock::valueText(p).toStdString() << " want " << want.toStdString();
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 0) << "makeRobloxPlace wrote no Color3uint8 property";
+}
+
+// Tabified docks show whole titles ("Properties", "Face (FACS)"), not "Proper…".
+TEST(MainWindow, DockTabsShowWholeTitles) {
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1000, 700);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QApplication::processEvents();
+    int tabs = 0;
+    for (QTabBar* bar : window.findChildren<QTabBar*>()) {
+        if (!bar->isVisible()) continue;
+        for (int i = 0; i < bar->count(); ++i) {
+            EXPECT_GE(bar->tabRect(i).width(),
+                      bar->fontMetrics().horizontalAdvance(bar->tabText(i)))
+                << bar->tabText(i).toStdString();
+            ++tabs;
+        }
+    }
+    EXPECT_GE(tabs, 2) << "no tabified docks found";
+}
+
+// F3 repeats the hex view's last search while the focus is elsewhere in the window (the
+// structure tree here), not only in the hex view.
+TEST(MainWindow, FindNextWorksFromAnyPanel) {
+    const QString path = writeFixture("app_find_next", "sphere.mesh", makeLodSphere(2));
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openFileNow(path));
+    HexView* hex = window.hexDock()->hexView();
+    // "version" occurs once: every F3 finds it again (wrapping), at offset 0.
+    ASSERT_TRUE(hex->find("ersion"));
+    ASSERT_EQ(hex->selectionOffset(), 1u);
+    hex->selectRange(4, 1);
+    QTreeView* tree = window.structureDock()->view();
+    tree->setFocus();
+    window.activateWindow();
+    QApplication::processEvents();
+    QTest::keyClick(tree, Qt::Key_F3);
+    EXPECT_EQ(hex->selectionOffset(), 1u) << "F3 with the tree focused did not find again";
+}
+
+namespace {
+// The viewport as the screen shows it (the on-screen frame, not a capture: a capture changes
+// the frame graph, which hid the wireframe bug below).
+QImage onScreen(QWidget* view) {
+    const QPoint g = view->mapToGlobal(QPoint(0, 0));
+    return QGuiApplication::primaryScreen()
+        ->grabWindow(0, g.x(), g.y(), view->width(), view->height())
+        .toImage()
+        .convertToFormat(QImage::Format_RGB32);
+}
+
+// Waits until two grabs 200 ms apart agree (the on-demand renderer has drawn what changed).
+QImage settledOnScreen(QWidget* view) {
+    QImage last = onScreen(view);
+    for (int i = 0; i < 25; ++i) {
+        QTest::qWait(200);
+        QImage next = onScreen(view);
+        if (next == last) return next;
+        last = std::move(next);
+    }
+    return last;
+}
+
+int differing(const QImage& a, const QImage& b) {
+    if (a.size() != b.size()) return a.width() * a.height();
+    int n = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) n += a.pixel(x, y) != b.pixel(x, y);
+    return n;
+}
+}  // namespace
+
+// W draws the triangle edges on screen at once, and W again takes them away.
+TEST(MainWindow, WireframeToggleShowsOnScreen) {
+    const QString path = writeFixture("app_wire_screen", "sphere.mesh", makeUvSphere(16, 24, 1.0f));
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1100, 750);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openFileNow(path));
+    window.setWireframe(false);
+    const QImage shaded = settledOnScreen(window.viewport());
+    ASSERT_FALSE(shaded.isNull());
+    const QRgb corner = shaded.pixel(2, 2);
+    int drawn = 0;
+    for (int y = 0; y < shaded.height(); y += 4)
+        for (int x = 0; x < shaded.width(); x += 4) drawn += shaded.pixel(x, y) != corner;
+    ASSERT_GT(drawn, 50) << "the screen grab shows no scene (no GL on this display?)";
+    window.setWireframe(true);
+    const QImage wire = settledOnScreen(window.viewport());
+    EXPECT_GT(differing(shaded, wire), 200) << "W drew no lines on screen";
+    window.setWireframe(false);
+    const QImage back = settledOnScreen(window.viewport());
+    EXPECT_LT(differing(shaded, back), 50) << "the lines stayed after W again";
 }

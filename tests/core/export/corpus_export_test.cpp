@@ -40,9 +40,10 @@ std::vector<Decoded> decodedCorpus(const std::filesystem::path& dir) {
 // with a CFrame and a size, not fully transparent.
 std::size_t visibleParts(const Asset& a) {
     static const std::set<std::string, std::less<>> classes = {
-        "Part",     "WedgePart",      "CornerWedgePart",    "TrussPart",          "SpawnLocation",
-        "Seat",     "VehicleSeat",    "SkateboardPlatform", "FlagStand",          "Platform",
-        "MeshPart", "UnionOperation", "NegateOperation",    "IntersectOperation", "PartOperation"};
+        "Part",     "WedgePart",      "CornerWedgePart",    "TrussPart",    "SpawnLocation",
+        "Seat",     "VehicleSeat",    "SkateboardPlatform", "FlagStand",    "Platform",
+        "MeshPart", "UnionOperation", "IntersectOperation", "PartOperation"};
+    // NegateOperations are left out of exports (they only cut other parts).
     std::size_t n = 0;
     for (std::size_t i = 0; i < a.nodes.size(); ++i) {
         if (!classes.contains(a.kind(int(i)))) continue;

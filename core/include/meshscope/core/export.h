@@ -19,7 +19,8 @@
 //    1, named in mesh.extras.targetNames by FaceControls name), or a warning saying why not;
 //  - a model's or place's visible parts (BasePart classes with CFrame and size) as one node per
 //    part carrying the part's CFrame, scaled primitive meshes shared between parts, materials
-//    from the part's Color, Transparency, Material and Reflectance.
+//    from the part's Color, Transparency, Material and Reflectance; CSG unions as their decoded
+//    geometry (negated parts left out).
 // UVs keep the core's convention (V grows downwards), which is glTF's; OBJ gets 1 - V.
 #pragma once
 
@@ -55,6 +56,9 @@ struct ExportOptions {
     // extras.hidden), OBJ in objects named physics_*.
     bool physics = false;
     bool facsMorphTargets = true;
+    // Folders where a union's AssetId is looked up (roblox_parts.h unionPartMesh); unions whose
+    // blob is inside the file need none.
+    std::vector<std::string> assetFolders;
 };
 
 // What was written, counted the way a reader sees it.
