@@ -21,12 +21,14 @@ bool isDigit(std::uint8_t c) {
 
 // Signatures seen in real files or documents but not decoded. A signature is two letters and two
 // digits; the families below are the ones Unigine uses ("mi", "ms", "mr" meshes, "as", "an"
-// animations), so e.g. "ms09" or "an11" are recognised too.
+// animations, and the newest "sk" .mesh_skinned and "sn" .skeleton), so e.g. "ms09", "ms15",
+// "an11" or "sk10" are recognised too.
 bool isOtherUnigineSignature(ByteSpan b) {
     if (b.size() < 4 || !isDigit(b[2]) || !isDigit(b[3])) return false;
     const char f[3] = {char(b[0]), char(b[1]), 0};
     return !std::strcmp(f, "mi") || !std::strcmp(f, "ms") || !std::strcmp(f, "mr") ||
-           !std::strcmp(f, "as") || !std::strcmp(f, "an");
+           !std::strcmp(f, "as") || !std::strcmp(f, "an") || !std::strcmp(f, "sk") ||
+           !std::strcmp(f, "sn");
 }
 
 std::uint32_t leadingSignature(ByteSpan b) {
@@ -65,15 +67,18 @@ void decode(DecodeContext& ctx) {
                  "no Unigine signature (mi08, ms08, as08, mr02 ...) at the start");
     const std::string version(reinterpret_cast<const char*>(b.data()),
                               std::min<std::size_t>(b.size(), 4));
-    const bool animation = version[0] == 'a';
+    const char* kind = version[0] == 'a'           ? "Unigine animation"
+                       : version.starts_with("sn") ? "Unigine skeleton"
+                       : version.starts_with("sk") ? "Unigine skinned mesh"
+                                                   : "Unigine mesh";
     a.version = version;
-    a.formatName = animation ? "Unigine animation" : "Unigine mesh";
+    a.formatName = kind;
     const int root = unigine::addFileNode(ctx);
     a.addProperty(root, {"signature", "string", version, 0, 4});
     ctx.mapRange(0, 4, RangeKind::Header, "signature", root);
     auto scope = ctx.scope("header");
     ctx.fail(0, "unsupported-version",
-             std::string(animation ? "Unigine animation" : "Unigine mesh") + " version " + version +
+             std::string(kind) + " version " + version +
                  " is not supported (only mi08, mr02, ms10, ms11 and ms14 .mesh, ms08 .smesh, "
                  "as08 .sanim and an10 .anim are decoded)");
 }
@@ -82,7 +87,11 @@ void decode(DecodeContext& ctx) {
 
 const FormatDecoder& unigineFormat() {
     static const FormatDecoder d{
-        "unigine", "Unigine mesh", {".mesh", ".smesh", ".sanim", ".anim"}, probe, decode};
+        "unigine",
+        "Unigine mesh",
+        {".mesh", ".smesh", ".sanim", ".anim", ".mesh_skinned", ".skeleton"},
+        probe,
+        decode};
     return d;
 }
 

@@ -204,12 +204,13 @@ SurfaceData readSurfaceBlock(DecodeContext& ctx, ByteReader& r, int version, con
     d.weights.resize(nw);
     std::size_t badBone = 0;
     std::uint64_t badBoneAt = 0;
+    std::pair<float, std::uint16_t> inf[255];  // one vertex's influences (outside the loop:
+                                               // constructing 255 pairs per vertex is costly)
     for (std::size_t i = 0; i < nw; ++i) {
         const std::size_t k = r.u8("influence count");
         const std::size_t at = r.pos();
         const ByteSpan w = r.bytes(k * 4, "influences");
         d.maxInfluences = std::max(d.maxInfluences, k);
-        std::pair<float, std::uint16_t> inf[255];
         std::size_t kept = 0;
         for (std::size_t j = 0; j < k; ++j) {
             std::int16_t bone;
@@ -262,18 +263,6 @@ SurfaceData readSurfaceBlock(DecodeContext& ctx, ByteReader& r, int version, con
     return d;
 }
 
-Vec3 rotate(const Vec4& q, const Vec3& v) {
-    // v + 2w (q × v) + 2 q × (q × v)
-    const Vec3 u{q.x, q.y, q.z};
-    auto cross = [](const Vec3& a, const Vec3& b) {
-        return Vec3{a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-    };
-    const Vec3 t = cross(u, v);
-    const Vec3 t2{2 * t.x, 2 * t.y, 2 * t.z};
-    const Vec3 c = cross(u, t2);
-    return {v.x + q.w * t2.x + c.x, v.y + q.w * t2.y + c.y, v.z + q.w * t2.z + c.z};
-}
-
 // Expands the two index buffers into one vertex per triangle vertex.
 Mesh buildMesh(DecodeContext& ctx, SurfaceData& d, const SurfaceHeader& h, std::uint64_t at,
                int skeleton) {
@@ -324,9 +313,12 @@ Mesh buildMesh(DecodeContext& ctx, SurfaceData& d, const SurfaceHeader& h, std::
             const float len = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
             const float sign = std::signbit(q.w) ? -1.0f : 1.0f;
             if (len > 0) q = {q.x / len, q.y / len, q.z / len, q.w / len};
-            m.normals[v] = rotate(q, {0, 0, 1});
-            const Vec3 t = rotate(q, {1, 0, 0});
-            m.tangents[v] = {t.x, t.y, t.z, sign};
+            // The basis is the quaternion's rotation of the z axis (normal) and the x axis
+            // (tangent): the third and first columns of its matrix.
+            m.normals[v] = {2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x),
+                            1 - 2 * (q.x * q.x + q.y * q.y)};
+            m.tangents[v] = {1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y + q.w * q.z),
+                             2 * (q.x * q.z - q.w * q.y), sign};
         }
     }
     auto perVertex = [&](auto& src, auto& dst, const char* what) {

@@ -179,7 +179,8 @@ TEST(UnigineBroken, TextureCoordinateCountMismatchAndTrailingBytes) {
 }
 
 TEST(UnigineBroken, OtherVersionsAreRefusedByName) {
-    for (const char* v : {"ms09", "ms12", "ms13", "ms15", "mi07", "an11", "mr01"}) {
+    for (const char* v :
+         {"ms09", "ms12", "ms13", "ms15", "mi07", "an11", "an12", "mr01", "sk10", "sn10"}) {
         std::vector<std::uint8_t> bytes(v, v + 4);
         bytes.resize(64, 0);
         const DecodeResult r = decode(bytes, "x.mesh");

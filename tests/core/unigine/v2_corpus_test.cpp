@@ -92,6 +92,30 @@ TEST(Unigine2Corpus, EveryMeshIsConsumedAndAgreesWithItsHeaderBounds) {
                 if (f.x * n.x + f.y * n.y + f.z * n.z > 0) ++agreeing;
             }
             EXPECT_GT(agreeing, triangles * 9 / 10) << m.name;
+            // The tangent follows increasing u, and w × (normal × tangent) increasing v, on
+            // (nearly) every triangle with a proper UV mapping: the handedness is right.
+            ASSERT_EQ(m.tangents.size(), m.vertexCount());
+            std::size_t alongU = 0, alongV = 0, mapped = 0;
+            for (std::size_t t = 0; t + 2 < m.indices.size(); t += 3) {
+                const std::uint32_t i0 = m.indices[t], i1 = m.indices[t + 1], i2 = m.indices[t + 2];
+                const Vec3 e1 = m.positions[i1] - m.positions[i0];
+                const Vec3 e2 = m.positions[i2] - m.positions[i0];
+                const float du1 = m.uv0[i1].x - m.uv0[i0].x, dv1 = m.uv0[i1].y - m.uv0[i0].y;
+                const float du2 = m.uv0[i2].x - m.uv0[i0].x, dv2 = m.uv0[i2].y - m.uv0[i0].y;
+                const float det = du1 * dv2 - du2 * dv1;
+                if (std::fabs(det) < 1e-12f) continue;
+                ++mapped;
+                const Vec3 pu = (e1 * dv2 - e2 * dv1) * (1 / det);
+                const Vec3 pv = (e2 * du1 - e1 * du2) * (1 / det);
+                const Vec4 tg = m.tangents[i0];
+                const Vec3 n = m.normals[i0];
+                const Vec3 b{(n.y * tg.z - n.z * tg.y) * tg.w, (n.z * tg.x - n.x * tg.z) * tg.w,
+                             (n.x * tg.y - n.y * tg.x) * tg.w};
+                if (tg.x * pu.x + tg.y * pu.y + tg.z * pu.z > 0) ++alongU;
+                if (b.x * pv.x + b.y * pv.y + b.z * pv.z > 0) ++alongV;
+            }
+            EXPECT_GE(alongU, mapped * 95 / 100) << m.name;
+            EXPECT_GE(alongV, mapped * 95 / 100) << m.name;
             if (m.skinned()) {
                 ASSERT_GE(m.skeleton, 0);
                 for (const auto& s : m.skin) {
@@ -236,4 +260,64 @@ TEST(Unigine2Corpus, AnimationsDecodeAndStartAtTheirBindPose) {
         EXPECT_NEAR(rootTrack->scales[0].x, bindScale, 1e-3);
     }
     EXPECT_GE(files, 3u);
+}
+
+TEST(Unigine2Corpus, WalkAnimationPosesTheActorByBoneName) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto meshPath = corpus / "unigine/wakqaz4_Unigine_FPS_Demo1/source/meshes/actor_00.mesh";
+    const auto animPath =
+        corpus / "unigine/wakqaz4_Unigine_FPS_Demo1/source/meshes/actor_00/walk_fwd.anim";
+    if (!std::filesystem::exists(meshPath) || !std::filesystem::exists(animPath))
+        GTEST_SKIP() << "SKIPPED: actor_00 files held out";
+    const DecodeResult mesh = decodeFile(meshPath.string());
+    const DecodeResult anim = decodeFile(animPath.string());
+    ASSERT_TRUE(mesh.ok() && anim.ok());
+    const Skeleton& s = mesh.asset.skeletons.at(0);
+    const Animation& a = anim.asset.animations.at(0);
+    // Every track names a bone of the mesh (the .anim lists 53 of the mesh's 54 bones, in
+    // another order).
+    std::vector<const BoneTrack*> trackOf(s.bones.size(), nullptr);
+    for (const BoneTrack& t : a.tracks) {
+        const int b = s.find(t.bone);
+        ASSERT_GE(b, 0) << t.bone;
+        trackOf[std::size_t(b)] = &t;
+    }
+    // Tracks are parent-relative TRS like the bind pose: frame 0 composed down the mesh's
+    // hierarchy stands the actor up (head near the bind head, feet near the ground).
+    auto trs = [](const Vec3& p, const Vec4& q, const Vec3& sc) {
+        const float x = q.x, y = q.y, z = q.z, w = q.w;
+        Mat4 m;
+        m.at(0, 0) = (1 - 2 * (y * y + z * z)) * sc.x;
+        m.at(0, 1) = 2 * (x * y - z * w) * sc.y;
+        m.at(0, 2) = 2 * (x * z + y * w) * sc.z;
+        m.at(1, 0) = 2 * (x * y + z * w) * sc.x;
+        m.at(1, 1) = (1 - 2 * (x * x + z * z)) * sc.y;
+        m.at(1, 2) = 2 * (y * z - x * w) * sc.z;
+        m.at(2, 0) = 2 * (x * z - y * w) * sc.x;
+        m.at(2, 1) = 2 * (y * z + x * w) * sc.y;
+        m.at(2, 2) = (1 - 2 * (x * x + y * y)) * sc.z;
+        m.at(0, 3) = p.x, m.at(1, 3) = p.y, m.at(2, 3) = p.z;
+        return m;
+    };
+    std::vector<Mat4> world(s.bones.size());
+    std::vector<bool> done(s.bones.size(), false);
+    for (std::size_t pass = 0; pass < s.bones.size(); ++pass) {
+        for (std::size_t b = 0; b < s.bones.size(); ++b) {
+            const int parent = s.bones[b].parent;
+            if (done[b] || (parent >= 0 && !done[std::size_t(parent)])) continue;
+            Mat4 local = parent >= 0
+                             ? inverse(s.bones[std::size_t(parent)].world) * s.bones[b].world
+                             : s.bones[b].world;
+            if (const BoneTrack* t = trackOf[b])
+                local = trs(t->positions[0], t->rotations[0], t->scales[0]);
+            world[b] = parent >= 0 ? world[std::size_t(parent)] * local : local;
+            done[b] = true;
+        }
+    }
+    const std::size_t head = std::size_t(s.find("Bip01 Head"));
+    const std::size_t toe = std::size_t(s.find("Bip01 R Toe0"));
+    EXPECT_NEAR(world[head].at(2, 3), s.bones[head].world.at(2, 3), 0.1);
+    EXPECT_GT(world[head].at(2, 3), 1.3f);
+    EXPECT_LT(world[toe].at(2, 3), 0.25f);
+    EXPECT_GT(world[toe].at(2, 3), -0.05f);
 }
