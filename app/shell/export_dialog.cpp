@@ -4,6 +4,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLocale>
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QWidget>
@@ -42,6 +43,19 @@ QString withSuffix(QString path, const QString& suffix) {
 }
 
 }  // namespace
+
+QString ExportOutcome::summary() const {
+    if (!ok) return {};
+    QString text = QObject::tr("Wrote %1").arg(files.join(QStringLiteral(", ")));
+    if (meshes || triangles) {
+        const QLocale locale;
+        text += QObject::tr(": %n mesh(es), ", nullptr, int(meshes)) +
+                QObject::tr("%1 triangles").arg(locale.toString(qulonglong(triangles)));
+        if (parts) text += QObject::tr(", %1 parts").arg(locale.toString(qulonglong(parts)));
+    }
+    text += QObject::tr(", %n warning(s).", nullptr, int(warnings.size()));
+    return text;
+}
 
 QStringList fileMeshVersions() {
     return {QStringLiteral("2.00"), QStringLiteral("3.00"), QStringLiteral("3.01"),
@@ -89,7 +103,8 @@ ExportOutcome exportAssetTo(const Asset& asset, const QString& inputPath,
     options.format = request.kind == ExportKind::Gltf  ? ExportFormat::Gltf
                      : request.kind == ExportKind::Obj ? ExportFormat::Obj
                                                        : ExportFormat::Glb;
-    if (request.kind == ExportKind::Obj && request.lod >= 0) options.lod = request.lod;
+    if (request.lod >= 0) options.lod = request.lod;
+    options.allLods = request.allLods;
     const std::string path = request.path.toStdString();
     for (const std::string& f : exportFilePaths(path, options.format)) {
         if (sameFile(QString::fromStdString(f), inputPath)) {
@@ -101,6 +116,9 @@ ExportOutcome exportAssetTo(const Asset& asset, const QString& inputPath,
     const ExportResult result = exportAsset(asset, path, options);
     out.warnings = toQStrings(result.warnings);
     out.files = toQStrings(result.files);
+    out.meshes = result.stats.meshes;
+    out.triangles = result.stats.triangles;
+    out.parts = result.stats.parts;
     if (!result.ok()) {
         out.error = QString::fromStdString(*result.error);
         return out;
@@ -151,16 +169,14 @@ void exportInteractive(QWidget* parent, const Asset& asset, const QString& input
         QMessageBox::warning(parent, QObject::tr("Export"), text);
         return;
     }
+    // Always say what was written; the warnings, when there are any, below it.
+    QMessageBox box(QMessageBox::Information, QObject::tr("Export"), outcome.summary(),
+                    QMessageBox::Ok, parent);
     if (!outcome.warnings.isEmpty()) {
-        QMessageBox box(
-            QMessageBox::Information, QObject::tr("Export"),
-            QObject::tr("Wrote %1 with %n warning(s).", nullptr, int(outcome.warnings.size()))
-                .arg(outcome.files.join(QStringLiteral(", "))),
-            QMessageBox::Ok, parent);
         box.setDetailedText(outcome.warnings.join(QLatin1Char('\n')));
         box.setInformativeText(outcome.warnings.mid(0, 5).join(QLatin1Char('\n')));
-        box.exec();
     }
+    box.exec();
 }
 
 }  // namespace meshscope::shell

@@ -1,10 +1,11 @@
 // File › Export…: writes the open asset as glTF binary (.glb), glTF (.gltf + .bin), Wavefront OBJ
-// (.obj + .mtl, the level of detail currently drawn) or Roblox FileMesh (.mesh, version 2.00 to
-// 7.00) through core's exporter and FileMesh writer. Refuses to overwrite the file that is open.
+// (.obj + .mtl; both the level of detail currently drawn) or Roblox FileMesh (.mesh, version 2.00
+// to 7.00) through core's exporter and FileMesh writer. Refuses to overwrite the file that is open.
 #pragma once
 
 #include <QString>
 #include <QStringList>
+#include <cstddef>
 
 class QWidget;
 
@@ -20,7 +21,8 @@ struct ExportRequest {
     QString path;
     ExportKind kind = ExportKind::Glb;
     QString fileMeshVersion = QStringLiteral("4.00");  // FileMesh only
-    int lod = -1;  // OBJ: the level to write (-1 = LOD 0); glTF writes every level
+    int lod = -1;          // the level to write (-1 = LOD 0), for glTF and OBJ
+    bool allLods = false;  // glTF: the other levels as MSFT_lod alternates
 };
 
 struct ExportOutcome {
@@ -28,6 +30,10 @@ struct ExportOutcome {
     QString error;
     QStringList warnings;
     QStringList files;
+    // What was written, for the message shown when the export finishes.
+    std::size_t meshes = 0, triangles = 0, parts = 0;
+    // "Wrote FILE: 3 meshes, 1 200 triangles, 2 warnings." (empty when not ok).
+    QString summary() const;
 };
 
 // The FileMesh versions the writer accepts, oldest first.

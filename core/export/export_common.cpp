@@ -266,15 +266,28 @@ std::vector<ExportItem> exportItems(const Asset& asset, std::vector<std::string>
     return items;
 }
 
-std::size_t chosenLevel(const ExportItem& item, int lod, std::vector<std::string>& warnings) {
-    const std::size_t want = lod < 0 ? 0 : std::size_t(lod);
+std::size_t LevelChooser::choose(const ExportItem& item) {
     if (item.levels.empty()) return 0;
-    if (want < item.levels.size()) return want;
-    if (!item.lines)
-        warnings.push_back("mesh \"" + item.name + "\" has " + std::to_string(item.levels.size()) +
-                           " LOD(s): LOD " + std::to_string(item.levels.size() - 1) +
-                           " written instead of LOD " + std::to_string(want));
+    if (lod_ < item.levels.size()) return lod_;
+    if (!item.lines) short_[item.levels.size()].push_back(item.name);
     return item.levels.size() - 1;
+}
+
+void LevelChooser::report(std::vector<std::string>& warnings) const {
+    for (const auto& [levels, names] : short_) {
+        std::string who;
+        if (names.size() == 1) {
+            who = "mesh \"" + names[0] + "\" has ";
+        } else {
+            who = std::to_string(names.size()) + " meshes (";
+            for (std::size_t i = 0; i < names.size() && i < 5; ++i)
+                who += (i ? ", \"" : "\"") + names[i] + "\"";
+            who += names.size() > 5 ? ", ...) have " : ") have ";
+        }
+        warnings.push_back(who + std::to_string(levels) + " LOD(s): LOD " +
+                           std::to_string(levels - 1) + " written instead of LOD " +
+                           std::to_string(lod_));
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -71,8 +72,18 @@ struct ExportItem {
 };
 // Every mesh with vertices and indices as an item (meshes without are reported and left out).
 std::vector<ExportItem> exportItems(const Asset& asset, std::vector<std::string>& warnings);
-// The level `lod` of an item (clamped to its last level, with a warning naming the item).
-std::size_t chosenLevel(const ExportItem& item, int lod, std::vector<std::string>& warnings);
+// Picks level `lod` of each item, clamped to its last level; the items that have fewer levels
+// are reported together (one warning per level count, naming them) by report().
+class LevelChooser {
+public:
+    explicit LevelChooser(int lod) : lod_(lod < 0 ? 0 : std::size_t(lod)) {}
+    std::size_t choose(const ExportItem& item);
+    void report(std::vector<std::string>& warnings) const;
+
+private:
+    std::size_t lod_;
+    std::map<std::size_t, std::vector<std::string>> short_;  // level count -> item names
+};
 
 // ---------------------------------------------------------------------------------------------
 // Axes and units: every export is Y-up. Second Life and Unigine are Z-up (X forward, right

@@ -133,6 +133,7 @@ public:
 
     void build() {
         axes_ = sourceAxes(asset_);
+        levels_ = LevelChooser(options_.lod);
         model.asset.version = "2.0";
         model.asset.generator = std::string("Meshscope ") + version();
         {
@@ -700,7 +701,7 @@ private:
     // MSFT_lod alternates: nodes outside the scene that only the extension names.
     void addItem(const ExportItem& item, int parent) {
         const bool levelled = item.levels.size() > 1;
-        const std::size_t chosen = chosenLevel(item, options_.lod, result_.warnings);
+        const std::size_t chosen = levels_.choose(item);
         const bool allowSkin = !item.physics;
         const int node = levelNode(item, item.levels[chosen], levelled, allowSkin);
         if (node < 0) return;
@@ -731,6 +732,7 @@ private:
         usedExtensions_.insert("MSFT_lod");
     }
     std::set<std::string> usedExtensions_;
+    LevelChooser levels_{0};  // set in build(): options_ is initialized after it
 
     void addItems() {
         const std::vector<ExportItem> items = exportItems(asset_, result_.warnings);
@@ -742,6 +744,7 @@ private:
             }
             addItem(item, -1);
         }
+        levels_.report(result_.warnings);
         if (!physics) return;
         if (!options_.physics) {
             result_.warnings.push_back(std::to_string(physics) +

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <tuple>
 
 #include "export/export_internal.h"
 #include "meshscope/core/decode.h"
@@ -77,6 +78,51 @@ void writeFaces(ObjText& obj, const std::vector<std::uint32_t>& idx, const Count
     }
 }
 
+// Object names: the mesh name or a part's instance path, made unique ("_2", "_3" ...), so that
+// importers do not merge objects that share a name.
+class UniqueNames {
+public:
+    std::string operator()(const std::string& wanted) {
+        std::string name = objName(wanted);
+        auto [it, fresh] = used_.try_emplace(name, 1);
+        if (fresh) return name;
+        for (;;) {
+            std::string candidate = name + "_" + std::to_string(++it->second);
+            if (used_.try_emplace(candidate, 1).second) return candidate;
+        }
+    }
+
+private:
+    std::map<std::string, int> used_;
+};
+
+// A part's instance path: its ancestors' names and its own, joined by '/'.
+std::string instancePath(const Asset& asset, int node) {
+    std::vector<std::string_view> names;
+    std::size_t steps = 0;
+    for (int n = node; n >= 0 && std::size_t(n) < asset.nodes.size() && steps++ < 256;
+         n = asset.nodes[std::size_t(n)].parent)
+        names.push_back(asset.nameOrKind(n));
+    std::string out;
+    for (auto it = names.rbegin(); it != names.rend(); ++it) {
+        if (!out.empty()) out += '/';
+        out += *it;
+    }
+    return out;
+}
+
+// An MTL material: diffuse colour, dissolve, and the PBR extension's roughness, metalness and
+// emission (read by Blender's OBJ importer among others).
+void mtlMaterial(ObjText& mtl, const std::string& name, float r, float g, float b, float alpha,
+                 float roughness, float metallic, bool emissive) {
+    mtl.text += "newmtl " + name + "\n";
+    mtl.line("Kd", {r, g, b});
+    mtl.line("d", {alpha});
+    mtl.line("Pr", {roughness});
+    mtl.line("Pm", {metallic});
+    if (emissive) mtl.line("Ke", {r, g, b});
+}
+
 }  // namespace
 
 ExportResult exportObj(const Asset& asset, const std::string& path, const ExportOptions& options) {
@@ -85,36 +131,53 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
         auto& warn = result.warnings;
         const auto files = exportFilePaths(path, ExportFormat::Obj);
         const std::string mtlName = std::filesystem::path(files[1]).filename().string();
+        const SourceAxes axes = sourceAxes(asset);
         ObjText obj, mtl;
         obj.text = "# Meshscope " + std::string(version()) + " OBJ export (" +
                    validUtf8(asset.formatName.empty() ? asset.format : asset.formatName) + " " +
-                   validUtf8(asset.version) + ")\nmtllib " + mtlName + "\n";
+                   validUtf8(asset.version) + "), Y-up, unit: " + axes.unit +
+                   (axes.zUp ? " (turned from Z-up)" : "") + "\nmtllib " + mtlName + "\n";
         mtl.text = "# Meshscope " + std::string(version()) + " materials\n";
         Counters c;
-        bool meshMaterial = false, droppedColors = false, droppedRig = false;
-        const int lod = options.lod < 0 ? 0 : options.lod;
+        bool droppedColors = false, droppedRig = false;
+        UniqueNames unique;
+        std::map<std::string, std::string> meshMaterials;  // source name -> MTL name
+        auto meshMaterial = [&](const std::string& source) {
+            auto it = meshMaterials.find(source);
+            if (it != meshMaterials.end()) return it->second;
+            const std::string name = unique(source);
+            mtlMaterial(mtl, name, 1, 1, 1, 1, 0.7f, 0, false);
+            return meshMaterials[source] = name;
+        };
+        const bool surfaceMaterials =
+            asset.format == "secondlife-mesh" || asset.format == "unigine";
 
-        for (std::size_t mi = 0; mi < asset.meshes.size(); ++mi) {
-            const Mesh& mesh = asset.meshes[mi];
-            const std::string name = meshName(asset, int(mi));
-            const std::size_t nv = mesh.positions.size();
-            if (nv == 0 || mesh.indices.empty()) {
-                warn.push_back("mesh \"" + name + "\" has no vertices or no faces: not exported");
+        const std::vector<ExportItem> items = exportItems(asset, warn);
+        std::size_t physicsLeftOut = 0;
+        LevelChooser levels(options.lod);
+        for (const ExportItem& item : items) {
+            if (item.physics && !options.physics) {
+                ++physicsLeftOut;
                 continue;
             }
+            const MeshLevel& level = item.levels[levels.choose(item)];
+            const Mesh& mesh = asset.meshes[std::size_t(level.mesh)];
+            const std::string name = meshName(asset, level.mesh);
+            const std::size_t nv = mesh.positions.size();
             // A place's terrain surfaces keep their colours: per-vertex "v x y z r g b" (an
             // extension most readers take), and the water its own translucent material.
             const bool terrainMesh =
                 mesh.node >= 0 && asset.kind(mesh.node) == "Terrain" && mesh.colors.size() == nv;
             droppedColors = droppedColors || (!mesh.colors.empty() && !terrainMesh);
             droppedRig = droppedRig || mesh.skinned() || mesh.facs >= 0 || mesh.skeleton >= 0;
-            if (!meshMaterial) {
-                mtl.text += "newmtl mesh\nKd 0.8 0.8 0.8\nd 1\n";
-                meshMaterial = true;
-            }
-            const std::vector<Vec3> positions = cleanPositions(mesh, name, warn);
+            std::vector<Vec3> positions = cleanPositions(mesh, name, warn);
+            for (Vec3& p : positions) p = axes.point(p);
+            const std::string objectName = unique(
+                (item.physics && !name.starts_with("physics") ? "physics_" : "") + name +
+                (item.levels.size() > 1 && mesh.lods.size() > 1 ? "_" + level.slice.name : ""));
             if (mesh.primitive == Primitive::Lines) {
-                obj.text += "o " + objName(name) + "\nusemtl mesh\n";
+                obj.text += "o " + objectName + "\ng " + objectName + "\nusemtl " +
+                            meshMaterial(name) + "\n";
                 for (const Vec3& p : positions) obj.line("v", {p.x, p.y, p.z});
                 std::size_t segments = 0;
                 for (std::size_t i = 0; i + 1 < mesh.indices.size(); i += 2) {
@@ -130,28 +193,25 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                 continue;
             }
             const bool hasNormals = mesh.normals.size() == nv, hasUv = mesh.uv0.size() == nv;
-            const std::vector<Vec3> normals =
+            std::vector<Vec3> normals =
                 hasNormals ? cleanNormals(mesh, name, warn) : std::vector<Vec3>{};
+            for (Vec3& n : normals) n = axes.point(n);
             const std::vector<Vec2> uvs = hasUv ? cleanUvs(mesh.uv0) : std::vector<Vec2>{};
-            const auto slices = selectLods(asset, int(mi), lod, warn);
-            const LodSlice& slice = slices.front();
-            const auto idx = sliceIndices(mesh, slice);
-            if (idx.empty()) {
+            const LodSlice& slice = level.slice;
+            const auto groups = sliceIndicesBySurface(mesh, slice, surfaceMaterials);
+            if (groups.empty()) {
                 warn.push_back("mesh \"" + name + "\" " + slice.name +
                                " has no triangles: not exported");
                 continue;
             }
-            std::string usemtl = "mesh";
+            std::string water;  // the water's own material, when this is terrain water
             if (terrainMesh && mesh.name == "water") {
                 const Rgba8 w = mesh.colors.front();
-                char buf[160];
-                std::snprintf(buf, sizeof buf, "newmtl water_%zu\nKd %.4f %.4f %.4f\nd %.4f\n", mi,
-                              w.r / 255.0, w.g / 255.0, w.b / 255.0, w.a / 255.0);
-                mtl.text += buf;
-                usemtl = "water_" + std::to_string(mi);
+                water = unique("water");
+                mtlMaterial(mtl, water, w.r / 255.0f, w.g / 255.0f, w.b / 255.0f, w.a / 255.0f,
+                            0.05f, 0, false);
             }
-            obj.text += "o " + objName(name + (mesh.lods.size() > 1 ? "_" + slice.name : "")) +
-                        "\nusemtl " + usemtl + "\n";
+            obj.text += "o " + objectName + "\ng " + objectName + "\n";
             const std::size_t count = sliceVertexCount(mesh, slice);
             auto each = [&](auto&& fn) {
                 if (slice.allVertices())
@@ -174,14 +234,27 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                 each([&](std::size_t v) {
                     obj.line("vn", {normals[v].x, normals[v].y, normals[v].z});
                 });
-            writeFaces(obj, idx, c, hasUv, hasNormals);
+            std::size_t triangles = 0;
+            for (const SurfaceIndices& g : groups) {
+                const std::string source =
+                    g.surface >= 0 && !mesh.surfaces[std::size_t(g.surface)].name.empty()
+                        ? validUtf8(mesh.surfaces[std::size_t(g.surface)].name)
+                        : name;
+                obj.text += "usemtl " + (water.empty() ? meshMaterial(source) : water) + "\n";
+                writeFaces(obj, g.indices, c, hasUv, hasNormals);
+                triangles += g.indices.size() / 3;
+            }
             c.v += count;
             if (hasUv) c.vt += count;
             if (hasNormals) c.vn += count;
             result.stats.vertices += count;
-            result.stats.triangles += idx.size() / 3;
+            result.stats.triangles += triangles;
             ++result.stats.meshes;
         }
+        levels.report(warn);
+        if (physicsLeftOut)
+            warn.push_back(std::to_string(physicsLeftOut) +
+                           " physics mesh(es) left out (export with --physics)");
         if (droppedColors) warn.push_back("OBJ holds no vertex colours: dropped");
         if (droppedRig)
             warn.push_back(
@@ -190,20 +263,28 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             warn.push_back(std::to_string(asset.animations.size()) + " animation(s) not exported");
 
         const PartTree tree = collectParts(asset, warn, options.assetFolders);
-        std::map<std::uint32_t, std::string> materials;
+        std::map<std::tuple<std::uint32_t, std::int64_t, int>, std::string> materials;
         std::map<PartShape, Mesh> primitives;
         for (const PartInstance& p : tree.parts) {
-            const std::uint32_t key = std::uint32_t(p.color.r) << 24 |
-                                      std::uint32_t(p.color.g) << 16 |
-                                      std::uint32_t(p.color.b) << 8 | p.color.a;
+            const int reflectance = int(std::lround(p.reflectance * 100));
+            const auto key =
+                std::make_tuple(std::uint32_t(p.color.r) << 24 | std::uint32_t(p.color.g) << 16 |
+                                    std::uint32_t(p.color.b) << 8 | p.color.a,
+                                p.material, reflectance);
             auto it = materials.find(key);
             if (it == materials.end()) {
-                std::string name = "color_" + std::to_string(p.color.r) + "_" +
-                                   std::to_string(p.color.g) + "_" + std::to_string(p.color.b) +
-                                   (p.color.a < 255 ? "_a" + std::to_string(p.color.a) : "");
-                mtl.text += "newmtl " + name + "\n";
-                mtl.line("Kd", {p.color.r / 255.0f, p.color.g / 255.0f, p.color.b / 255.0f});
-                mtl.line("d", {p.color.a / 255.0f});
+                const auto look = robloxMaterialLook(p.material);
+                const std::string lookName =
+                    look ? look->name : "material" + std::to_string(p.material);
+                std::string name =
+                    unique(lookName + "_" + std::to_string(p.color.r) + "_" +
+                           std::to_string(p.color.g) + "_" + std::to_string(p.color.b) +
+                           (p.color.a < 255 ? "_a" + std::to_string(p.color.a) : "") +
+                           (reflectance > 0 ? "_r" + std::to_string(reflectance) : ""));
+                const float r = reflectance / 100.0f;
+                mtlMaterial(mtl, name, p.color.r / 255.0f, p.color.g / 255.0f, p.color.b / 255.0f,
+                            p.color.a / 255.0f, (look ? look->roughness : 0.8f) * (1 - r),
+                            std::max(look ? look->metallic : 0.0f, r), look && look->emissive);
                 it = materials.emplace(key, name).first;
             }
             auto prim = primitives.find(p.shape);
@@ -213,7 +294,8 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             // colours, so it takes the part's colour.
             const Mesh& m = p.mesh ? *p.mesh : prim->second;
             const Vec3 s = p.mesh ? Vec3{1, 1, 1} : partShapeScale(p.shape, p.size);
-            obj.text += "o " + objName(p.name) + "\nusemtl " + it->second + "\n";
+            const std::string objectName = unique(instancePath(asset, p.node));
+            obj.text += "o " + objectName + "\ng " + objectName + "\nusemtl " + it->second + "\n";
             for (const Vec3& v : m.positions) {
                 const Vec3 w =
                     rotate(p.cframe, {v.x * s.x, v.y * s.y, v.z * s.z}) + p.cframe.position;

@@ -3,6 +3,7 @@
 // never lets an output overwrite the input.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 #include "cli_commands.h"
@@ -226,4 +227,18 @@ TEST(CliExport, SecondLifeLodsPhysicsAndAllLods) {
     EXPECT_TRUE(physics.extras.Get("hidden").Get<bool>());
     ASSERT_EQ(physics.children.size(), 1u);
     EXPECT_EQ(m.nodes[std::size_t(physics.children[0])].name, "physics_mesh");
+    // OBJ: the chosen level alone; the physics mesh only with --physics, named as such.
+    r = runCli({"export", "--to", "obj", "--lod", "1", in.string(), (dir / "l1.obj").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto objects = [](const std::filesystem::path& p) {
+        std::ifstream f(p);
+        std::vector<std::string> o;
+        for (std::string line; std::getline(f, line);)
+            if (line.starts_with("o ")) o.push_back(line.substr(2));
+        return o;
+    };
+    EXPECT_EQ(objects(dir / "l1.obj"), std::vector<std::string>{"medium_lod"});
+    r = runCli({"export", "--to", "obj", "--physics", in.string(), (dir / "p.obj").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(objects(dir / "p.obj"), (std::vector<std::string>{"high_lod", "physics_mesh"}));
 }

@@ -160,6 +160,15 @@ TEST(Export, FileMeshAndGlbFromTheExportFunction) {
     ASSERT_TRUE(g.ok) << g.error.toStdString();
     EXPECT_TRUE(std::filesystem::exists(dir / "out.glb"));
     EXPECT_GT(std::filesystem::file_size(dir / "out.glb"), 1000u);
+    // The level drawn is the level written, and the summary says what was written.
+    EXPECT_EQ(g.triangles, std::size_t(sphere.meshes[0].lods[0].triangleCount));
+    EXPECT_EQ(g.meshes, 1u);
+    glb.lod = 2;
+    const shell::ExportOutcome g2 = shell::exportAssetTo(sphere, QString(), glb);
+    ASSERT_TRUE(g2.ok) << g2.error.toStdString();
+    EXPECT_EQ(g2.triangles, std::size_t(sphere.meshes[0].lods[2].triangleCount));
+    EXPECT_TRUE(g2.summary().contains(QStringLiteral("1 mesh"))) << g2.summary().toStdString();
+    EXPECT_TRUE(g2.summary().contains(QString::number(g2.triangles))) << g2.summary().toStdString();
 
     // Never over the open file: exporting onto the input fails and leaves it alone.
     const auto before = std::filesystem::file_size(dir / "out.mesh");

@@ -330,13 +330,61 @@ TEST(GltfExport, AssimpReportsTheSameCounts) {
     }
 }
 
+TEST(GltfExport, ZUpSourcesAreTurnedToYUpWithWindingKept) {
+    const Asset sphere = makeUvSphere(6, 8);
+    const UnigineWriteResult mi = writeUnigineMesh(sphere);
+    ASSERT_TRUE(mi.ok());
+    DecodeOptions o;
+    o.fileName = "sphere.mesh";
+    const DecodeResult d = decodeBytes(mi.bytes, o);
+    ASSERT_TRUE(d.ok());
+    ASSERT_EQ(d.asset.format, "unigine");
+    const Mesh& src = d.asset.meshes[0];
+    const auto m = roundTrip(d.asset);
+    EXPECT_EQ(m.asset.extras.Get("upAxis").Get<std::string>(), "Y");
+    EXPECT_EQ(m.asset.extras.Get("sourceUpAxis").Get<std::string>(), "Z");
+    EXPECT_EQ(m.asset.extras.Get("unit").Get<std::string>(), "metre");
+    ASSERT_EQ(m.meshes.size(), 1u);
+    const auto& p = m.meshes[0].primitives[0];
+    const auto pos = accessorData<Vec3>(m, p.attributes.at("POSITION"));
+    const auto nrm = accessorData<Vec3>(m, p.attributes.at("NORMAL"));
+    ASSERT_EQ(pos.size(), src.positions.size());
+    for (std::size_t v = 0; v < pos.size(); ++v) {
+        // (x, y, z) Z-up -> (x, z, -y) Y-up.
+        EXPECT_EQ(pos[v], (Vec3{src.positions[v].x, src.positions[v].z, -src.positions[v].y}));
+        EXPECT_NEAR(nrm[v].y, src.normals[v].z, 1e-3f);
+    }
+    // Winding kept: faces still turn the same way relative to their vertex normals.
+    auto outward = [](const std::vector<Vec3>& ps, const std::vector<Vec3>& ns,
+                      const std::vector<std::uint32_t>& idx) {
+        std::size_t n = 0;
+        for (std::size_t i = 0; i + 2 < idx.size(); i += 3) {
+            const Vec3 a = ps[idx[i]], b = ps[idx[i + 1]], c = ps[idx[i + 2]];
+            const Vec3 e1 = b - a, e2 = c - a;
+            const Vec3 f{e1.y * e2.z - e1.z * e2.y, e1.z * e2.x - e1.x * e2.z,
+                         e1.x * e2.y - e1.y * e2.x};
+            const Vec3 nn = ns[idx[i]];
+            if (f.x * nn.x + f.y * nn.y + f.z * nn.z > 0) ++n;
+        }
+        return n;
+    };
+    std::vector<std::uint32_t> idx;
+    for (std::uint16_t i : accessorData<std::uint16_t>(m, p.indices)) idx.push_back(i);
+    EXPECT_EQ(outward(pos, nrm, idx), outward(src.positions, src.normals, src.indices));
+    EXPECT_EQ(idx.size(), src.indices.size());
+    // A Roblox FileMesh is Y-up already: unchanged, in studs.
+    const auto fm = roundTrip(makeUvSphere(4, 6));
+    EXPECT_EQ(fm.asset.extras.Get("sourceUpAxis").Get<std::string>(), "Y");
+}
+
 namespace {
 
 // What Blender (run in the background with the shim below) reports for one imported file.
 struct BlenderImport {
     bool ok = false;
     std::size_t meshes = 0, polygons = 0, materials = 0;
-    Vec3 min, max;  // world bounds of every mesh object, Blender axes (Z up)
+    std::size_t vertexColorMaterials = 0;  // materials whose shader reads the vertex colours
+    Vec3 min, max;                         // world bounds of every mesh object, Blender axes (Z up)
 };
 
 // Runs Blender once over `files`. Debian 12's Blender 3.4 glTF importer uses numpy.bool, which
@@ -370,8 +418,10 @@ for path in sys.argv[sys.argv.index("--") + 1:]:
             for k in range(3):
                 lo[k] = min(lo[k], w[k])
                 hi[k] = max(hi[k], w[k])
+    vc = [m for m in bpy.data.materials if m.node_tree and
+          any(n.bl_idname == "ShaderNodeVertexColor" for n in m.node_tree.nodes)]
     print("MESHSCOPE", len(meshes), sum(len(o.data.polygons) for o in meshes),
-          len(bpy.data.materials), *lo, *hi, path)
+          len(bpy.data.materials), len(vc), *lo, *hi, path)
 )";
     std::string cmd =
         "blender -b --factory-startup --python " + shellQuote(script.string()) + " --";
@@ -389,8 +439,8 @@ for path in sys.argv[sys.argv.index("--") + 1:]:
         std::istringstream in(line.substr(10));
         BlenderImport b;
         std::string path;
-        in >> b.meshes >> b.polygons >> b.materials >> b.min.x >> b.min.y >> b.min.z >> b.max.x >>
-            b.max.y >> b.max.z;
+        in >> b.meshes >> b.polygons >> b.materials >> b.vertexColorMaterials >> b.min.x >>
+            b.min.y >> b.min.z >> b.max.x >> b.max.y >> b.max.z;
         std::getline(in >> std::ws, path);
         b.ok = !in.fail() || !path.empty();
         out[path] = b;
@@ -456,8 +506,12 @@ TEST(GltfExport, BlenderImportsWhenInstalled) {
     all.allLods = true;
     const auto lodAll = write("lods_all.glb", lods, all);
 
+    // Vertex colours show: the mesh has a material that uses COLOR_0.
+    const auto colored = write("colored.glb", makeUvSphere(6, 8));
+
     text.clear();
-    auto got = blenderImport({headGlb, tubeGlb, unigineGlb, lod0, lodAll}, dir, text);
+    auto got = blenderImport({headGlb, tubeGlb, unigineGlb, lod0, lodAll, colored}, dir, text);
+    EXPECT_EQ(got[colored.string()].vertexColorMaterials, 1u) << text;
     const Counts c = expectedMeshCounts(head);
     ASSERT_TRUE(got[headGlb.string()].ok) << text;
     EXPECT_EQ(got[headGlb.string()].meshes, c.meshes) << text;

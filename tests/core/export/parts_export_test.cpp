@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "export/export_internal.h"
 #include "export_test_util.h"
@@ -221,7 +222,7 @@ TEST(PartsExport, ObjBakesPartsIntoWorldSpace) {
     bool inBlock = false;
     std::size_t vertices = 0;
     while (std::getline(in, line)) {
-        if (line.starts_with("o ")) inBlock = line == "o Block";
+        if (line.starts_with("o ")) inBlock = line == "o Workspace/Shapes/Block";
         if (!inBlock || !line.starts_with("v ")) continue;
         float x, y, z;
         ASSERT_EQ(std::sscanf(line.c_str(), "v %f %f %f", &x, &y, &z), 3);
@@ -286,4 +287,57 @@ TEST(PartsExport, MaterialsFollowRobloxMaterialReflectanceAndTransparency) {
     EXPECT_EQ(byPart["Glass"]->alphaMode, "BLEND");
     EXPECT_NEAR(byPart["Glass"]->pbrMetallicRoughness.baseColorFactor[3], 0.5, 0.01);
     EXPECT_LT(byPart["Glass"]->pbrMetallicRoughness.roughnessFactor, 0.1);
+}
+
+TEST(PartsExport, ObjObjectNamesAreUniqueInstancePaths) {
+    // A place whose parts share names ("Part" in Models of 100): every object keeps its own
+    // name, so that importers do not merge them into one mesh.
+    Asset place = makeRobloxPlace(1000);
+    for (std::size_t i = 0; i < place.nodes.size(); ++i) {
+        if (place.kind(int(i)) == "Part") place.setName(int(i), "Part");
+        if (place.kind(int(i)) == "Model") place.setName(int(i), "Model");
+    }
+    const auto dir = tempDir("export_parts_obj_names");
+    ExportOptions o;
+    o.format = ExportFormat::Obj;
+    const auto path = dir / "place.obj";
+    const ExportResult r = exportAsset(place, path.string(), o);
+    ASSERT_TRUE(r.ok()) << r.error.value_or("");
+    ASSERT_EQ(r.stats.parts, 1000u);
+    std::ifstream in(path);
+    std::string line;
+    std::set<std::string> objects, groups;
+    std::size_t oLines = 0, gLines = 0;
+    while (std::getline(in, line)) {
+        if (line.starts_with("o ")) {
+            ++oLines;
+            objects.insert(line.substr(2));
+            EXPECT_EQ(line.find(' ', 2), std::string::npos) << line;
+        }
+        if (line.starts_with("g ")) {
+            ++gLines;
+            groups.insert(line.substr(2));
+        }
+    }
+    EXPECT_EQ(oLines, 1000u);
+    EXPECT_EQ(objects.size(), oLines);
+    EXPECT_EQ(groups.size(), gLines);
+    EXPECT_EQ(gLines, oLines);
+    // Names are instance paths, numbered where they repeat.
+    EXPECT_TRUE(objects.contains("Workspace/Model/Part")) << *objects.begin();
+    EXPECT_TRUE(objects.contains("Workspace/Model/Part_1000")) << *objects.rbegin();
+    // The MTL holds each material once, with PBR roughness and metalness.
+    std::ifstream mtl(dir / "place.mtl");
+    std::set<std::string> materials;
+    std::size_t newmtl = 0, pr = 0;
+    while (std::getline(mtl, line)) {
+        if (line.starts_with("newmtl ")) {
+            ++newmtl;
+            materials.insert(line.substr(7));
+        }
+        if (line.starts_with("Pr ")) ++pr;
+    }
+    EXPECT_EQ(materials.size(), newmtl);
+    EXPECT_EQ(pr, newmtl);
+    EXPECT_GE(newmtl, 2u);  // Plastic and Wood parts
 }

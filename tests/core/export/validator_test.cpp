@@ -41,10 +41,14 @@ Asset decoded(const Bytes& bytes, const std::string& fileName) {
 Asset animatedSkeleton() {
     Asset a;
     Skeleton s;
-    s.bones.push_back({"pelvis", -1});
-    s.bones.push_back({"leg", 0});
-    s.bones.push_back({"foot", 1});
-    for (std::size_t b = 0; b < 3; ++b) s.bones[b].world = translationMatrix({0, 1.0f - b, 0});
+    const char* names[] = {"pelvis", "leg", "foot"};
+    for (int b = 0; b < 3; ++b) {
+        Bone bone;
+        bone.name = names[b];
+        bone.parent = b - 1;
+        bone.world = translationMatrix({0, 1.0f - float(b), 0});
+        s.bones.push_back(bone);
+    }
     a.skeletons.push_back(s);
     Animation anim;
     anim.name = "run";
