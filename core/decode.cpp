@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-#include <fstream>
 #include <new>
 
 #include "formats/formats.h"
 #include "io/decode_context.h"
 #include "io/decompress.h"
+#include "io/file_bytes.h"
 
 namespace meshscope {
 
@@ -424,34 +424,18 @@ DecodeResult decodeAs(const std::string& formatId, ByteSpan bytes, const DecodeO
 }
 
 DecodeResult decodeFile(const std::string& path, const DecodeOptions& options) {
+    // Mapped, not copied: reading the file costs one pass over its pages (pipes and other
+    // special files are read into memory instead). The mapping lives until the decode returns.
     DecodeResult result;
-    std::ifstream in(path, std::ios::binary);  // read-only: the input is never written
-    if (!in) {
-        result.error =
-            DecodeError{"io", 0, "", "cannot open " + path + ": " + std::strerror(errno)};
-        return result;
-    }
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    in.seekg(0);
-    if (size < 0) {
-        result.error = DecodeError{"io", 0, "", "cannot read " + path};
-        return result;
-    }
-    Bytes data;
-    try {
-        data.resize(static_cast<std::size_t>(size));
-    } catch (...) {
-        result.error = DecodeError{"out-of-memory", 0, "", "file too large to load"};
-        return result;
-    }
-    if (size > 0 && !in.read(reinterpret_cast<char*>(data.data()), size)) {
-        result.error = DecodeError{"io", 0, "", "cannot read " + path};
+    FileBytes file;
+    std::string code, message;
+    if (!file.open(path, code, message)) {
+        result.error = DecodeError{code, 0, "", message};
         return result;
     }
     DecodeOptions opts = options;
     if (opts.fileName.empty()) opts.fileName = path;
-    return decodeBytes(data, opts);
+    return decodeBytes(file.bytes(), opts);
 }
 
 }  // namespace meshscope

@@ -154,6 +154,9 @@ QString PropertiesDock::valueText(const Property& p) {
                     .arg(vec({v.position.x, v.position.y, v.position.z}), vec({e[0], e[1], e[2]}));
             } else if constexpr (std::is_same_v<T, NodeRef>) {
                 return v.node < 0 ? QStringLiteral("nil") : QStringLiteral("→ node %1").arg(v.node);
+            } else if constexpr (std::is_same_v<T, SharedStringRef>) {
+                // addProperty shows the content; a bare reference names its table entry.
+                return QStringLiteral("shared string %1").arg(v.index);
             } else {
                 QStringList parts;
                 for (double d : v) parts << num(d);
@@ -164,6 +167,14 @@ QString PropertiesDock::valueText(const Property& p) {
 }
 
 void PropertiesDock::addProperty(QTreeWidgetItem* parent, const Property& p) {
+    if (const auto* shared = std::get_if<SharedStringRef>(&p.value);
+        shared && document_ && document_->hasAsset()) {
+        // Shown as its content, as a string value is (one node's properties at a time).
+        addProperty(parent, Property{p.name, p.type,
+                                     std::string(document_->asset().sharedString(shared->index)),
+                                     p.offset, p.length});
+        return;
+    }
     const QString name = QString::fromStdString(p.name);
     const QString type = QString::fromStdString(p.type);
     QTreeWidgetItem* item = row(parent, name, valueText(p), type);
