@@ -1,6 +1,6 @@
 // glTF 2.0 export through tinygltf: meshes (one glTF mesh and node per LOD), skeletons as joint
-// hierarchies with skins, FACS controls as morph targets, and model parts as nodes carrying their
-// CFrames. See export.h for what is written; exportAsset() and exportGlb() are the entry points
+// hierarchies with skins, animations as joint-node channels, FACS controls as morph targets, and
+// model parts as nodes carrying their CFrames. See export.h for what is written; exportAsset() and exportGlb() are the entry points
 // (exportAsset also dispatches OBJ to obj_export.cpp).
 #include <algorithm>
 #include <cmath>
@@ -158,9 +158,7 @@ public:
         for (std::size_t s = 0; s < asset_.skeletons.size(); ++s) addSkeleton(int(s));
         addItems();
         addParts(parts);
-        if (!asset_.animations.empty())
-            result_.warnings.push_back(std::to_string(asset_.animations.size()) +
-                                       " animation(s) not exported");
+        addAnimations();
         result_.stats.nodes = model.nodes.size();
         result_.stats.meshes = model.meshes.size();
         result_.stats.skins = model.skins.size();
@@ -356,6 +354,146 @@ private:
         result_.stats.joints += sk.bones.size();
         sn.skin = int(model.skins.size()) - 1;
         return sn.skin;
+    }
+
+    // -- animations ------------------------------------------------------------------------------
+
+    // Each animation's tracks as translation / rotation / scale channels of the joint nodes of
+    // its skeleton (Animation::skeleton, else the first skeleton naming one of its bones), one
+    // key per frame at Animation::framesPerSecond, linear. A track's frame is a transform
+    // relative to the parent bone, like the nodes' bind transforms; a channel a track leaves
+    // empty holds the bind value. In the turned space (Z-up sources) a local transform L
+    // becomes R · L · Rᵀ, as the bind transforms do.
+    void addAnimations() {
+        std::size_t skipped = 0;
+        for (const Animation& anim : asset_.animations) {
+            int s = anim.skeleton;
+            if (s < 0 || std::size_t(s) >= skeletons_.size()) {
+                s = -1;
+                for (std::size_t i = 0; i < asset_.skeletons.size() && s < 0; ++i)
+                    for (const BoneTrack& t : anim.tracks)
+                        if (asset_.skeletons[i].find(t.bone) >= 0) {
+                            s = int(i);
+                            break;
+                        }
+            }
+            if (s < 0 || anim.frameCount == 0 || !addAnimation(anim, s)) ++skipped;
+        }
+        if (skipped)
+            result_.warnings.push_back(std::to_string(skipped) +
+                                       " animation(s) not exported (no frames, or no track names "
+                                       "a bone of an exported skeleton)");
+    }
+
+    bool addAnimation(const Animation& anim, int s) {
+        const Skeleton& sk = asset_.skeletons[std::size_t(s)];
+        const std::vector<int>& joints = skeletons_[std::size_t(s)].joints;
+        const BoneOrder order = boneOrder(sk);
+        const std::size_t frames = anim.frameCount;
+        const float fps = anim.framesPerSecond > 0 ? anim.framesPerSecond : 30.0f;
+        std::vector<float> times(frames);
+        for (std::size_t f = 0; f < frames; ++f) times[f] = float(f) / fps;
+        tinygltf::Animation ga;
+        ga.name = validUtf8(anim.name);
+        int input = -1;
+        for (const BoneTrack& track : anim.tracks) {
+            const int b = sk.find(track.bone);
+            if (b < 0 || joints[std::size_t(b)] < 0) continue;
+            // The node's transform is relative to the effective parent; a track is relative to
+            // the stored one. Where they differ (a cut cycle), the track is left out.
+            if (order.parent[std::size_t(b)] != sk.bones[std::size_t(b)].parent) continue;
+            const Bone& bone = sk.bones[std::size_t(b)];
+            const Mat4 bind = bone.parent >= 0
+                                  ? inverse(sk.bones[std::size_t(bone.parent)].world) * bone.world
+                                  : bone.world;
+            const Trs bindTrs = decomposeTrs(bind);
+            std::vector<Vec3> translations(frames), scales(frames);
+            std::vector<Vec4> rotations(frames);
+            for (std::size_t f = 0; f < frames; ++f) {
+                Trs t = bindTrs;
+                if (track.positions.size() == frames) t.t = track.positions[f];
+                if (track.rotations.size() == frames) t.r = track.rotations[f];
+                if (track.scales.size() == frames) t.s = track.scales[f];
+                const Trs g = decomposeTrs(affine(axes_.matrix(composeTrs(t))));
+                translations[f] = g.t;
+                rotations[f] = g.r;
+                scales[f] = g.s;
+            }
+            if (input < 0) {
+                const int vw = view(times.data(), times.size() * sizeof(float), 0);
+                input = accessor(vw, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_SCALAR,
+                                 times.size(), false, {times.front()}, {times.back()});
+            }
+            auto channel = [&](const void* data, std::size_t bytes, int type, const char* path) {
+                const int vw = view(data, bytes, 0);
+                tinygltf::AnimationSampler sampler;
+                sampler.input = input;
+                sampler.output = accessor(vw, TINYGLTF_COMPONENT_TYPE_FLOAT, type, frames);
+                sampler.interpolation = "LINEAR";
+                ga.samplers.push_back(std::move(sampler));
+                tinygltf::AnimationChannel c;
+                c.sampler = int(ga.samplers.size()) - 1;
+                c.target_node = joints[std::size_t(b)];
+                c.target_path = path;
+                ga.channels.push_back(std::move(c));
+            };
+            channel(translations.data(), frames * sizeof(Vec3), TINYGLTF_TYPE_VEC3, "translation");
+            channel(rotations.data(), frames * sizeof(Vec4), TINYGLTF_TYPE_VEC4, "rotation");
+            channel(scales.data(), frames * sizeof(Vec3), TINYGLTF_TYPE_VEC3, "scale");
+        }
+        if (ga.channels.empty()) return false;
+        model.animations.push_back(std::move(ga));
+        return true;
+    }
+
+    struct Trs {
+        Vec3 t;
+        Vec4 r{0, 0, 0, 1};
+        Vec3 s{1, 1, 1};
+    };
+
+    static Mat4 composeTrs(const Trs& in) {
+        float x = in.r.x, y = in.r.y, z = in.r.z, w = in.r.w;
+        const float n = std::sqrt(x * x + y * y + z * z + w * w);
+        if (n > 0 && std::isfinite(n))
+            x /= n, y /= n, z /= n, w /= n;
+        else
+            x = y = z = 0, w = 1;
+        Mat4 m;
+        m.at(0, 0) = (1 - 2 * (y * y + z * z)) * in.s.x;
+        m.at(0, 1) = 2 * (x * y - z * w) * in.s.y;
+        m.at(0, 2) = 2 * (x * z + y * w) * in.s.z;
+        m.at(1, 0) = 2 * (x * y + z * w) * in.s.x;
+        m.at(1, 1) = (1 - 2 * (x * x + z * z)) * in.s.y;
+        m.at(1, 2) = 2 * (y * z - x * w) * in.s.z;
+        m.at(2, 0) = 2 * (x * z - y * w) * in.s.x;
+        m.at(2, 1) = 2 * (y * z + x * w) * in.s.y;
+        m.at(2, 2) = (1 - 2 * (x * x + y * y)) * in.s.z;
+        m.at(0, 3) = in.t.x, m.at(1, 3) = in.t.y, m.at(2, 3) = in.t.z;
+        return m;
+    }
+
+    // Translation, rotation (unit quaternion) and scale of an affine matrix without shear; a
+    // mirroring goes into the x scale. A zero scale leaves the identity rotation.
+    static Trs decomposeTrs(const Mat4& m) {
+        Trs out;
+        out.t = {m.at(0, 3), m.at(1, 3), m.at(2, 3)};
+        float sc[3];
+        for (int col = 0; col < 3; ++col)
+            sc[col] = std::sqrt(m.at(0, col) * m.at(0, col) + m.at(1, col) * m.at(1, col) +
+                                m.at(2, col) * m.at(2, col));
+        const float det = m.at(0, 0) * (m.at(1, 1) * m.at(2, 2) - m.at(2, 1) * m.at(1, 2)) -
+                          m.at(0, 1) * (m.at(1, 0) * m.at(2, 2) - m.at(2, 0) * m.at(1, 2)) +
+                          m.at(0, 2) * (m.at(1, 0) * m.at(2, 1) - m.at(2, 0) * m.at(1, 1));
+        if (det < 0) sc[0] = -sc[0];
+        out.s = {sc[0], sc[1], sc[2]};
+        if (sc[0] == 0 || sc[1] == 0 || sc[2] == 0) return out;
+        float r[3][3];
+        for (int row = 0; row < 3; ++row)
+            for (int col = 0; col < 3; ++col) r[row][col] = m.at(row, col) / sc[col];
+        const std::vector<double> q = quaternionOf(r);
+        out.r = {float(q[0]), float(q[1]), float(q[2]), float(q[3])};
+        return out;
     }
 
     // -- meshes ----------------------------------------------------------------------------------
