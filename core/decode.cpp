@@ -11,6 +11,7 @@
 #include "formats/formats.h"
 #include "io/decode_context.h"
 #include "io/decompress.h"
+#include "meshscope/core/roblox_animation.h"
 
 namespace meshscope {
 
@@ -396,6 +397,13 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
         asset.fileSize = bytes.size();
         result.discarded = std::move(partial);
         return result;
+    }
+    // Roblox characters: Motor6D rigs as skeletons, KeyframeSequences baked on them (#23).
+    try {
+        if (!result.error) addRobloxRigAndAnimations(asset);
+    } catch (...) {
+        asset.diagnostics.push_back(
+            {Severity::Warning, "rig", 0, "", "the Roblox rig could not be built (out of memory)"});
     }
     try {
         finish(asset, bytes.size(), options.limits, treeChecked);
