@@ -13,6 +13,7 @@
 #include "io/file_bytes.h"
 #include "meshscope/core/error_codes.h"
 #include "meshscope/core/version.h"
+#include "meshscope/core/roblox_animation.h"
 
 namespace meshscope {
 
@@ -399,6 +400,13 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
         asset.fileSize = bytes.size();
         result.discarded = std::move(partial);
         return result;
+    }
+    // Roblox characters: Motor6D rigs as skeletons, KeyframeSequences baked on them (#23).
+    try {
+        if (!result.error) addRobloxRigAndAnimations(asset);
+    } catch (...) {
+        asset.diagnostics.push_back(
+            {Severity::Warning, "rig", 0, "", "the Roblox rig could not be built (out of memory)"});
     }
     try {
         finish(asset, bytes.size(), options.limits, treeChecked);

@@ -207,6 +207,38 @@ TEST(KeyframeSequence, OnRigMatchesJointsByPartName) {
     expectNear(transformPoint(world[1], {}), {1, 2, 0});
 }
 
+TEST(KeyframeSequence, BakedIntoTheAssetWithTheRig) {
+    // The rig and the sequence in one model, as a character holding its animation.
+    Asset a = twoPartRig();
+    const Asset seqAsset = twoKeySequence(S::Linear, D::In);
+    const auto seqs = extractKeyframeSequences(seqAsset);
+    const RobloxRig rig = extractRobloxRig(a);
+    const Animation anim = bakeKeyframeSequence(seqs.at(0), rig, 0, 30);
+    EXPECT_EQ(anim.frameCount, 31u);  // 0 .. 1 s at 30 fps, both ends
+    ASSERT_EQ(anim.tracks.size(), 2u);
+    EXPECT_EQ(anim.tracks[1].bone, "Arm");
+    ASSERT_EQ(anim.tracks[1].positions.size(), 31u);
+    // Frame 15 (0.5 s): Arm relative to Torso = C0 · T · C1⁻¹ = (0,1,0) + (1,0,0) + (0,1,0).
+    expectNear(anim.tracks[1].positions[15], {1, 2, 0});
+    expectNear(anim.tracks[1].positions[30], {2, 2, 0});
+    EXPECT_FLOAT_EQ(anim.tracks[1].rotations[15].w, 1.0f);
+
+    // Through the decode hook: skeleton, links from the part and Motor6D nodes.
+    const int skeleton = addRobloxRigAndAnimations(a);
+    ASSERT_EQ(skeleton, 0);
+    ASSERT_EQ(a.skeletons.size(), 1u);
+    EXPECT_TRUE(a.animations.empty());  // this model holds no KeyframeSequence
+    EXPECT_EQ(a.links(2).skeleton, 0);  // Arm
+    EXPECT_EQ(a.links(2).bone, 1);
+    EXPECT_EQ(a.links(3).bone, 1);  // the Motor6D shows Arm's bone
+    // A model with no joints gets nothing.
+    Asset plain;
+    plain.format = "roblox-model";
+    plain.addNode("Part", "Part");
+    EXPECT_EQ(addRobloxRigAndAnimations(plain), -1);
+    EXPECT_TRUE(plain.skeletons.empty());
+}
+
 // ------------------------------------------------------------------------------------------
 // Real files
 
@@ -255,6 +287,26 @@ TEST(RobloxAnimationCorpus, R6AnimationsOnBTRobloxR6Character) {
     checkAnimationsOnRig(corpus, "rbxm/AntiBoomz_BTRoblox/res/previewer/character.rbxm",
                          "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R6/Animations/",
                          kR6Animations, std::size(kR6Animations), 6);
+}
+
+TEST(RobloxAnimationCorpus, DecodedCharacterHasItsRigSkeleton) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const DecodeResult r =
+        decodeFile((corpus / "rbxm/AntiBoomz_BTRoblox/res/previewer/character.rbxm").string());
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r.asset.skeletons.size(), 1u);
+    EXPECT_EQ(r.asset.skeletons[0].bones.size(), 7u);  // HumanoidRootPart, Torso, 4 limbs, Head
+    int linked = 0;
+    for (std::size_t n = 0; n < r.asset.nodes.size(); ++n)
+        linked += r.asset.links(int(n)).skeleton == 0;
+    EXPECT_EQ(linked, 7 + 6);  // the parts and the Motor6Ds
+    // An animation alone has no rig: nothing is added.
+    const DecodeResult idle = decodeFile(
+        (corpus / "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R6/Animations/Idle.rbxmx")
+            .string());
+    ASSERT_TRUE(idle.ok());
+    EXPECT_TRUE(idle.asset.skeletons.empty());
+    EXPECT_TRUE(idle.asset.animations.empty());
 }
 
 TEST(RobloxAnimationCorpus, R15CharacterBaseRigFromAttachments) {

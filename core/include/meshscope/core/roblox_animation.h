@@ -164,4 +164,26 @@ struct RigSample {
 void sampleOnRig(const KeyframeSequence& sequence, const RobloxRig& rig, float time,
                  RigSample& out);
 
+// ---------------------------------------------------------------------------------------------
+// Into the Asset
+
+// Appends `rig`'s skeleton to asset.skeletons and links every rig part node and every Motor6D
+// node to its bone (NodeLinks::skeleton / bone), so that tree views and the Skeleton dock list
+// it. Returns the skeleton index, or -1 for an empty rig.
+int addRigSkeleton(Asset& asset, const RobloxRig& rig);
+
+// `sequence` sampled on `rig` at `framesPerSecond` (frames 0 .. ceil(length · fps), the last at
+// the length) into an Animation: one BoneTrack per rig bone holding the bone's transform
+// relative to its parent bone (C0 · T · C1⁻¹; a root its bind placement), as Unigine .sanim
+// tracks hold them. Positions, rotations (quaternion xyzw) and unit scales every frame.
+Animation bakeKeyframeSequence(const KeyframeSequence& sequence, const RobloxRig& rig,
+                               int skeletonIndex, float framesPerSecond = 30);
+
+// For a decoded Roblox model: its rig as a skeleton (addRigSkeleton) and every
+// KeyframeSequence it holds baked on that rig (bakeKeyframeSequence, linked from the sequence
+// node). Looks for Motor6D/Motor nodes or RigAttachments first and does nothing without them,
+// so a place without characters costs one pass over its node kinds. Returns the skeleton index
+// or -1.
+int addRobloxRigAndAnimations(Asset& asset);
+
 }  // namespace meshscope
