@@ -453,7 +453,7 @@ public:
           grid_(grid),
           options_(options),
           out_(out),
-          cache_(blob, grid, options.cacheChunks),
+          cache_(blob, grid, cacheSize(grid, options.cacheChunks)),
           n_(grid.chunkSize()),
           p_(n_ + 2) {
         for (std::size_t i = 0; i < grid.chunks.size(); ++i) {
@@ -464,6 +464,15 @@ public:
         inside_.resize(samples_.size());
         rowValue_.resize(std::size_t(p_) * p_);
         cellVertex_.resize(std::size_t(n_ + 1) * (n_ + 1) * (n_ + 1));
+    }
+
+    // Chunks are meshed in (x, y, z) order: a chunk's neighbours lie in its own and the two
+    // adjacent x slabs, so two slabs and a row of the largest slab are all the cache needs.
+    static std::size_t cacheSize(const TerrainGrid& grid, std::size_t cap) {
+        std::unordered_map<std::int32_t, std::size_t> slabs;
+        std::size_t largest = 0;
+        for (const TerrainChunk& c : grid.chunks) largest = std::max(largest, ++slabs[c.x]);
+        return std::min(cap, 2 * largest + 64);
     }
 
     void run() {
