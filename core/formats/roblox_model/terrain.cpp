@@ -890,6 +890,13 @@ void addTerrain(DecodeContext& ctx) {
             "; the terrain shows the " + std::to_string(grid.chunks.size()) + " chunks before it";
         asset.diagnostics.push_back(std::move(d));
     }
+    // Selecting the Terrain selects its SmoothGrid: the value's bytes, or where they are not
+    // the file's own, the property's source (its compressed chunk, its XML element).
+    if (info->property.length || at) {
+        Node& n = asset.nodes[std::size_t(node)];
+        n.offset = at.value_or(info->property.offset);
+        n.length = at ? blob.size() : info->property.length;
+    }
     if (at) {
         ctx.mapRange(*at, 2, RangeKind::Header, o.context + kPathSeparator + "header", node);
         for (std::size_t i = 0; i < grid.chunks.size(); ++i) {

@@ -526,6 +526,9 @@ TEST(TerrainPlace, BinaryPlaceMeshesItsTerrainAndMapsItsChunks) {
             ++chunks;
         }
     EXPECT_EQ(chunks, 2);
+    // The Terrain node stands for its SmoothGrid bytes (what selecting it selects).
+    EXPECT_EQ(r.asset.nodes[std::size_t(terrain)].offset, blobAt);
+    EXPECT_EQ(r.asset.nodes[std::size_t(terrain)].length, grid.size());
     const std::optional<TerrainInfo> info = readTerrain(r.asset, terrain);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->grid.solidVoxels, 1u);
