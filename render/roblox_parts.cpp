@@ -111,9 +111,21 @@ void RobloxPartsView::clear() {
     }
 }
 
+namespace {
+
+// The terrain and water surfaces the decoder meshed from a place's Terrain.
+bool isTerrainMesh(const Asset& asset, const Mesh& m) {
+    return m.node >= 0 && asset.kind(m.node) == "Terrain" && !m.indices.empty();
+}
+
+}  // namespace
+
 bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
     clear();
-    if (!hasParts(asset)) return false;
+    const bool terrain =
+        isRobloxModel(asset) && std::any_of(asset.meshes.begin(), asset.meshes.end(),
+                                            [&](const Mesh& m) { return isTerrainMesh(asset, m); });
+    if (!hasParts(asset) && !terrain) return false;
     parts_ = extractRobloxParts(asset);
     partOfNode_.assign(asset.nodes.size(), -1);
     for (std::size_t i = 0; i < parts_.size(); ++i)
@@ -244,6 +256,12 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
     for (Mesh& m : translucentShapes) {
         sceneAsset.meshes.push_back(std::move(m));
         translucent.push_back(true);
+    }
+    // The place's terrain (vertex colours by material) and its water, translucent.
+    for (const Mesh& m : asset.meshes) {
+        if (!isTerrainMesh(asset, m)) continue;
+        sceneAsset.meshes.push_back(m);
+        translucent.push_back(!m.colors.empty() && m.colors.front().a < 255);
     }
     sceneAsset_ = std::move(sceneAsset);
     scene->setAsset(sceneAsset_);

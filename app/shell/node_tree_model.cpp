@@ -8,6 +8,7 @@
 #include "asset_document.h"
 #include "class_icons.h"
 #include "meshscope/core/roblox_parts.h"
+#include "meshscope/core/roblox_terrain.h"
 #include "qt_strings.h"
 
 namespace meshscope::shell {
@@ -28,6 +29,32 @@ void NodeTreeModel::rebuild() {
         for (std::size_t i = 0; i < children.size(); ++i)
             if (children[i] >= 0 && std::size_t(children[i]) < a.nodes.size())
                 rowInParent_[std::size_t(children[i])] = int(i);
+    terrainNode_ = -1;
+    terrainSummary_.clear();
+    terrainTip_.clear();
+    if (isRobloxModel(a)) {
+        const int node = findTerrainNode(a);
+        if (const std::optional<TerrainInfo> t = node >= 0 ? readTerrain(a, node) : std::nullopt;
+            t && !t->grid.chunks.empty()) {
+            const TerrainGrid& g = t->grid;
+            terrainNode_ = node;
+            terrainSummary_ = tr("Terrain: %1 chunks, %2 solid voxels, %3 water voxels")
+                                  .arg(g.chunks.size())
+                                  .arg(g.solidVoxels)
+                                  .arg(g.waterVoxels);
+            for (std::size_t m = 0; m < g.materialVoxels.size(); ++m) {
+                if (!g.materialVoxels[m]) continue;
+                const char* name = terrainMaterialName(int(m));
+                terrainTip_ += QStringLiteral("<br>%1: %2 voxels")
+                                   .arg(name ? QString::fromLatin1(name)
+                                             : QStringLiteral("material %1").arg(m))
+                                   .arg(g.materialVoxels[m]);
+            }
+            if (g.error)
+                terrainTip_ += QStringLiteral("<br>") +
+                               QString::fromStdString(g.error->toString()).toHtmlEscaped();
+        }
+    }
     endResetModel();
 }
 
@@ -74,6 +101,7 @@ QVariant NodeTreeModel::data(const QModelIndex& index, int role) const {
             if (index.column() == NameColumn)
                 return a.name(node).empty() ? QStringLiteral("(%1)").arg(toQString(a.kind(node)))
                                             : toQString(a.name(node));
+            if (node == terrainNode_) return terrainSummary_;
             return toQString(a.kind(node));
         case Qt::ToolTipRole: {
             QString tip = QStringLiteral("<b>%1</b> (%2)")
@@ -84,6 +112,7 @@ QVariant NodeTreeModel::data(const QModelIndex& index, int role) const {
                            .arg(n.offset, 0, 16)
                            .arg(n.offset + n.length - 1, 0, 16)
                            .arg(n.length);
+            if (node == terrainNode_) tip += QStringLiteral("<br>") + terrainSummary_ + terrainTip_;
             return tip;
         }
         case Qt::DecorationRole:

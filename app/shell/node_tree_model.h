@@ -36,6 +36,11 @@ private:
     AssetDocument* document_;
     std::vector<int> roots_;
     std::vector<int> rowInParent_;  // per node
+    // A place's Terrain: its node, a summary for the Kind column and the per-material counts for
+    // its tooltip.
+    int terrainNode_ = -1;
+    QString terrainSummary_;
+    QString terrainTip_;
 };
 
 }  // namespace meshscope::shell

@@ -9,6 +9,7 @@
 #include "cli_commands.h"
 #include "json_report.h"
 #include "meshscope/core/roblox_model_writer.h"
+#include "meshscope/core/roblox_terrain.h"
 #include "support/test_support.h"
 
 using meshscope::cli::run;
@@ -255,4 +256,42 @@ TEST(Cli, TreeJsonDepthAndNoValues) {
     ASSERT_EQ(text0.status, 0);
     EXPECT_EQ(std::size_t(std::count(text0.out.begin(), text0.out.end(), '\n')),
               whole["roots"].size());
+}
+
+// `info --json` reports a place's terrain (#22): null without one, counts by material with one.
+TEST(Cli, InfoJsonReportsTerrain) {
+    meshscope::TerrainChunkVoxels chunk;
+    chunk.voxels.assign(32 * 32 * 32, {});
+    for (int x = 0; x < 5; ++x) chunk.voxels[std::size_t(x)] = {2, 255, 0};  // 5 Grass
+    chunk.voxels[100] = {6, 128, 0};                                         // 1 Sand
+    chunk.voxels[200] = {1, 255, 0};                                         // 1 Water
+    meshscope::Asset place;
+    place.format = "roblox-model";
+    const int ws = place.addNode("Workspace", "Workspace");
+    const int terrain = place.addNode("Terrain", "Terrain", ws);
+    place.addChild(ws, terrain);
+    place.addProperty(terrain, meshscope::test::prop("SmoothGrid", "string",
+                                                     meshscope::writeSmoothGrid({&chunk, 1})));
+    const auto dir = meshscope::test::tempDir("cli-terrain");
+    const auto written = meshscope::writeRobloxModel(place);
+    ASSERT_TRUE(written.ok());
+    meshscope::test::writeFile(dir / "terrain.rbxl", written.bytes);
+    auto r = cli({"info", "--json", (dir / "terrain.rbxl").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j["terrain"].is_object()) << r.out;
+    EXPECT_EQ(j["terrain"]["chunks"], 1);
+    EXPECT_EQ(j["terrain"]["solidVoxels"], 6);
+    EXPECT_EQ(j["terrain"]["waterVoxels"], 1);
+    EXPECT_EQ(j["terrain"]["materials"]["Grass"], 5);
+    EXPECT_EQ(j["terrain"]["materials"]["Sand"], 1);
+    EXPECT_EQ(j["terrain"]["materials"]["Water"], 1);
+    EXPECT_GT(j["terrain"]["triangles"].get<int>(), 0);
+    EXPECT_GT(j["terrain"]["waterTriangles"].get<int>(), 0);
+
+    const auto plain = meshscope::writeRobloxModel(meshscope::makeRobloxPlace(3));
+    meshscope::test::writeFile(dir / "plain.rbxl", plain.bytes);
+    r = cli({"info", "--json", (dir / "plain.rbxl").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(nlohmann::json::parse(r.out)["terrain"].is_null());
 }

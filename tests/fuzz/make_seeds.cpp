@@ -9,6 +9,7 @@
 #include "meshscope/core/roblox_csg.h"
 #include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/core/roblox_model_writer.h"
+#include "meshscope/core/roblox_terrain.h"
 #include "meshscope/core/secondlife_writer.h"
 #include "meshscope/core/unigine_writer.h"
 
@@ -48,15 +49,18 @@ void robloxModelSeeds(const fs::path& dir) {
         RobloxModelWriteOptions options;
         options.compression = compression;
         const std::string suffix = std::to_string(int(compression)) + ".rbxm";
-        if (auto r = writeRobloxModel(types, options); r.ok()) save(dir, "types-" + suffix, r.bytes);
-        if (auto r = writeRobloxModel(place, options); r.ok()) save(dir, "place-" + suffix, r.bytes);
+        if (auto r = writeRobloxModel(types, options); r.ok())
+            save(dir, "types-" + suffix, r.bytes);
+        if (auto r = writeRobloxModel(place, options); r.ok())
+            save(dir, "place-" + suffix, r.bytes);
     }
 }
 
 // An XML model with a property of every type the XML decoder reads, referents between items,
 // SharedStrings and base64: the roblox_model_xml target has no writer to make its seeds.
 void robloxXmlSeeds(const fs::path& dir) {
-    const std::string model = R"(<roblox xmlns:xmime="http://www.w3.org/2005/05/xmlmime" version="4">
+    const std::string model =
+        R"(<roblox xmlns:xmime="http://www.w3.org/2005/05/xmlmime" version="4">
 <External>null</External><External>nil</External>
 <Item class="Model" referent="RBX0">
 <Properties>
@@ -135,7 +139,8 @@ void secondLifeSeeds(const fs::path& dir) {
     Asset skinned = renamed(makeSkinnedCylinder(3, 3, 5), "high_lod");
     SecondLifeWriteOptions options;
     options.llsdHeader = true;
-    if (auto r = writeSecondLifeMesh(skinned, options); r.ok()) save(dir, "skinned.llmesh", r.bytes);
+    if (auto r = writeSecondLifeMesh(skinned, options); r.ok())
+        save(dir, "skinned.llmesh", r.bytes);
 }
 
 void unigineSeeds(const fs::path& dir) {
@@ -166,6 +171,34 @@ void unigineSeeds(const fs::path& dir) {
     if (auto r = writeUnigine2Animation(skinned, 0); r.ok()) save(dir, "bend.anim", r.bytes);
 }
 
+// SmoothGrid blobs (the terrain target): a hill with water and shorelines, two chunks apart.
+void terrainSeeds(const fs::path& dir) {
+    auto chunk = [](int x, int y, int z) {
+        TerrainChunkVoxels c;
+        c.x = x;
+        c.y = y;
+        c.z = z;
+        c.voxels.assign(32 * 32 * 32, TerrainVoxel{});
+        return c;
+    };
+    std::vector<TerrainChunkVoxels> cs{chunk(0, 0, 0), chunk(1, 0, -1)};
+    for (int z = 0; z < 32; ++z)
+        for (int x = 0; x < 32; ++x) {
+            const int h = 3 + (x * z) % 7;
+            for (int y = 0; y < h; ++y)
+                cs[0].voxels[std::size_t((y * 32 + z) * 32 + x)] = TerrainVoxel{
+                    std::uint8_t(2 + (x + y) % 21), std::uint8_t(y + 1 == h ? 140 : 255),
+                    std::uint8_t(y + 1 == h && x % 5 == 0 ? 90 : 0)};
+            for (int y = h; y < 8; ++y)
+                cs[0].voxels[std::size_t((y * 32 + z) * 32 + x)] = TerrainVoxel{1, 255, 0};
+        }
+    cs[1].voxels[100] = TerrainVoxel{8, 200, 0};
+    const std::string hill = writeSmoothGrid(cs);
+    save(dir, "hill.smoothgrid", Bytes(hill.begin(), hill.end()));
+    const std::string one = writeSmoothGrid({&cs[1], 1});
+    save(dir, "one.smoothgrid", Bytes(one.begin(), one.end()));
+}
+
 }  // namespace
 
 // CSG union blobs: graphics versions 2 and 4, physics versions 3 and 5.
@@ -192,5 +225,6 @@ int main(int argc, char** argv) {
     secondLifeSeeds(root / "secondlife");
     unigineSeeds(root / "unigine");
     csgSeeds(root / "roblox_csg");
+    terrainSeeds(root / "terrain");
     return 0;
 }

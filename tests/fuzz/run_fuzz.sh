@@ -26,7 +26,7 @@ add_corpus() {  # add_corpus TARGET SUBDIR...
     find "$corpus/$d" -type f ! -name '*.md' ! -name '*.png' -size -2M -exec cp --backup=numbered -t "$seeds/$t" {} + 2>/dev/null || true
   done
 }
-for t in roblox_mesh roblox_model roblox_model_xml secondlife unigine roblox_csg any; do mkdir -p "$seeds/$t"; done
+for t in roblox_mesh roblox_model roblox_model_xml secondlife unigine roblox_csg terrain any; do mkdir -p "$seeds/$t"; done
 if [ -d "$corpus" ]; then
   add_corpus roblox_mesh roblox-mesh
   add_corpus roblox_model rbxm
@@ -46,7 +46,7 @@ cp -r --backup=numbered "$seeds"/roblox_mesh/. "$seeds"/roblox_model/. "$seeds"/
 
 mkdir -p "$build/artifacts" "$build/work"
 status=0
-for t in roblox_mesh roblox_model roblox_model_xml secondlife unigine roblox_csg any; do
+for t in roblox_mesh roblox_model roblox_model_xml secondlife unigine roblox_csg terrain any; do
   work="$build/work/$t" && mkdir -p "$work"
   echo "fuzz_$t: ${seconds}s, $(ls "$seeds/$t" | wc -l) seeds"
   if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

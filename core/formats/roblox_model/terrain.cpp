@@ -411,14 +411,19 @@ struct Sample {
 };
 
 Sample sampleOf(TerrainVoxel v) {
+    static const std::array<float, 256> unit = [] {
+        std::array<float, 256> t{};
+        for (int i = 0; i < 256; ++i) t[std::size_t(i)] = float(i) / 255.0f;
+        return t;
+    }();
     Sample s;
     s.material = v.material;
-    const float occ = float(v.occupancy) / 255.0f;
+    const float occ = unit[v.occupancy];
     if (v.material == kTerrainWater)
         s.water = occ;
     else if (v.material != kTerrainAir)
         s.solid = occ;
-    s.water = std::max(s.water, float(v.water) / 255.0f);
+    s.water = std::max(s.water, unit[v.water]);
     return s;
 }
 
@@ -448,7 +453,7 @@ public:
           grid_(grid),
           options_(options),
           out_(out),
-          cache_(blob, grid, options.cacheChunks),
+          cache_(blob, grid, cacheSize(grid, options.cacheChunks)),
           n_(grid.chunkSize()),
           p_(n_ + 2) {
         for (std::size_t i = 0; i < grid.chunks.size(); ++i) {
@@ -456,7 +461,18 @@ public:
             index_.emplace(ChunkKey{c.x, c.y, c.z}, i);  // a repeated position: the first wins
         }
         samples_.resize(std::size_t(p_) * p_ * p_);
+        inside_.resize(samples_.size());
+        rowValue_.resize(std::size_t(p_) * p_);
         cellVertex_.resize(std::size_t(n_ + 1) * (n_ + 1) * (n_ + 1));
+    }
+
+    // Chunks are meshed in (x, y, z) order: a chunk's neighbours lie in its own and the two
+    // adjacent x slabs, so two slabs and a row of the largest slab are all the cache needs.
+    static std::size_t cacheSize(const TerrainGrid& grid, std::size_t cap) {
+        std::unordered_map<std::int32_t, std::size_t> slabs;
+        std::size_t largest = 0;
+        for (const TerrainChunk& c : grid.chunks) largest = std::max(largest, ++slabs[c.x]);
+        return std::min(cap, 2 * largest + 64);
     }
 
     void run() {
@@ -483,8 +499,8 @@ public:
                 continue;  // a second chunk at one position
             if (quiet(ci)) continue;
             if (!fill(ci)) continue;
-            meshChunk(ci, false, solid);
-            meshChunk(ci, true, water);
+            if (solidCrosses_) meshChunk(ci, false, solid);
+            if (waterCrosses_) meshChunk(ci, true, water);
             ++out_.chunksMeshed;
             if (solid.full && water.full) break;
         }
@@ -570,6 +586,28 @@ private:
                                     sampleOf(v[(std::size_t(y) * n_ + std::size_t(z)) * n_ +
                                                std::size_t(x)]);
                 }
+        // Which side of the iso level each sample is on (bit 0 solid, bit 1 solid or water,
+        // bit 2 mostly water), and whether each surface crosses the box at all.
+        std::uint8_t any = 0, all = 0xff;
+        for (std::size_t i = 0; i < samples_.size(); ++i) {
+            const Sample& sm = samples_[i];
+            const std::uint8_t b = std::uint8_t((sm.solid >= kIso ? 1 : 0) |
+                                                (std::max(sm.solid, sm.water) >= kIso ? 2 : 0) |
+                                                (sm.water > sm.solid ? 4 : 0));
+            inside_[i] = b;
+            any |= b;
+            all &= b;
+        }
+        // Rows along x whose samples are all alike: no surface starts in a run of them.
+        for (int y = 0; y < p_; ++y)
+            for (int z = 0; z < p_; ++z) {
+                const std::uint8_t* row = &inside_[(std::size_t(y) * p_ + std::size_t(z)) * p_];
+                const bool same =
+                    std::all_of(row, row + p_, [&](std::uint8_t b) { return b == row[0]; });
+                rowValue_[std::size_t(y) * p_ + std::size_t(z)] = same ? row[0] : -1;
+            }
+        solidCrosses_ = (any & 1) && !(all & 1);
+        waterCrosses_ = (any & 2) && !(all & 2) && (any & 4);
         return true;
     }
 
@@ -645,30 +683,35 @@ private:
         // neighbour on an axis's minus side is missing (nobody else meshes it), the edges from
         // its voxel layer (-1) into this chunk.
         const TerrainChunk& c = *current_;
+        const std::uint8_t bit = water ? 2 : 1;
         const bool minus[3] = {at(c.x - 1, c.y, c.z) == nullptr, at(c.x, c.y - 1, c.z) == nullptr,
                                at(c.x, c.y, c.z - 1) == nullptr};
         for (int y = -1; y < n_; ++y)
-            for (int z = -1; z < n_; ++z)
+            for (int z = -1; z < n_; ++z) {
+                // Edges from this row stay in it or go to the rows above (y + 1) and behind
+                // (z + 1): none crosses when the three are alike and uniform.
+                const int r = rowValue_[std::size_t(y + 1) * p_ + std::size_t(z + 1)];
+                if (r >= 0 && rowValue_[std::size_t(y + 2) * p_ + std::size_t(z + 1)] == r &&
+                    rowValue_[std::size_t(y + 1) * p_ + std::size_t(z + 2)] == r)
+                    continue;
                 for (int x = -1; x < n_; ++x) {
                     const int negatives = (x < 0) + (y < 0) + (z < 0);
                     if (negatives > 1) continue;
                     const int negativeAxis = x < 0 ? 0 : y < 0 ? 1 : z < 0 ? 2 : -1;
                     if (negativeAxis >= 0 && !minus[negativeAxis]) continue;
-                    const Sample& s0 = samples_[sampleIndex(x, y, z)];
-                    const float f0 = field(s0, water);
+                    const std::size_t i0 = sampleIndex(x, y, z);
+                    const std::uint8_t b0 = inside_[i0];
                     for (int axis = 0; axis < 3; ++axis) {
                         if (negativeAxis >= 0 && axis != negativeAxis) continue;
-                        const int x1 = x + (axis == 0), y1 = y + (axis == 1), z1 = z + (axis == 2);
-                        const Sample& s1 = samples_[sampleIndex(x1, y1, z1)];
-                        const float f1 = field(s1, water);
-                        const bool in0 = f0 >= kIso, in1 = f1 >= kIso;
+                        const std::size_t i1 = i0 + (axis == 0   ? 1
+                                                     : axis == 2 ? std::size_t(p_)
+                                                                 : std::size_t(p_) * p_);
+                        const std::uint8_t b1 = inside_[i1];
+                        const bool in0 = b0 & bit, in1 = b1 & bit;
                         if (in0 == in1) continue;
                         // The water surface only where the inside voxel is mostly water (not
                         // where water meets solid terrain, nor the terrain's own surface).
-                        if (water) {
-                            const Sample& inside = in0 ? s0 : s1;
-                            if (!(inside.water > inside.solid)) continue;
-                        }
+                        if (water && !((in0 ? b0 : b1) & 4)) continue;
                         // The four cells around the edge, counter-clockwise seen from the +axis
                         // side.
                         std::uint32_t v[4];
@@ -698,6 +741,7 @@ private:
                         if (out.full) return;
                     }
                 }
+            }
     }
 
     static void finish(Mesh& m) {
@@ -732,6 +776,9 @@ private:
     int p_;  // padded: n + 2
     std::unordered_map<ChunkKey, std::size_t, ChunkKeyHash> index_;
     std::vector<Sample> samples_;
+    std::vector<std::uint8_t> inside_;  // per sample: see fill()
+    std::vector<int> rowValue_;  // per (y, z) row of samples: its value when all alike, else -1
+    bool solidCrosses_ = false, waterCrosses_ = false;
     std::vector<std::uint32_t> cellVertex_;
     const TerrainChunk* current_ = nullptr;
 };
@@ -741,6 +788,12 @@ private:
 TerrainMeshes meshTerrain(std::span<const std::uint8_t> blob, const TerrainGrid& grid,
                           const TerrainMeshOptions& options) {
     TerrainMeshes out;
+    // Chunks past 64³ voxels (Roblox writes 32³) would need a padded box of 66³+ samples a
+    // chunk: not meshed.
+    if (grid.chunkExponent > kMaxMeshedChunkExponent) {
+        out.truncated = !grid.chunks.empty();
+        return out;
+    }
     Mesher(blob, grid, options, out).run();
     return out;
 }
@@ -837,6 +890,13 @@ void addTerrain(DecodeContext& ctx) {
             "; the terrain shows the " + std::to_string(grid.chunks.size()) + " chunks before it";
         asset.diagnostics.push_back(std::move(d));
     }
+    // Selecting the Terrain selects its SmoothGrid: the value's bytes, or where they are not
+    // the file's own, the property's source (its compressed chunk, its XML element).
+    if (info->property.length || at) {
+        Node& n = asset.nodes[std::size_t(node)];
+        n.offset = at.value_or(info->property.offset);
+        n.length = at ? blob.size() : info->property.length;
+    }
     if (at) {
         ctx.mapRange(*at, 2, RangeKind::Header, o.context + kPathSeparator + "header", node);
         for (std::size_t i = 0; i < grid.chunks.size(); ++i) {
@@ -865,9 +925,12 @@ void addTerrain(DecodeContext& ctx) {
     if (meshes.cancelled) ctx.checkCancel(o.baseOffset);
     if (meshes.truncated)
         asset.diagnostics.push_back({Severity::Warning, "limit", o.baseOffset, o.context,
-                                     "the terrain surface passed " +
-                                         std::to_string(mo.maxTriangles) +
-                                         " triangles: the rest is not drawn"});
+                                     grid.chunkExponent > kMaxMeshedChunkExponent
+                                         ? "chunks of " + std::to_string(grid.chunkSize()) +
+                                               "³ voxels are not meshed (64³ at most)"
+                                         : "the terrain surface passed " +
+                                               std::to_string(mo.maxTriangles) +
+                                               " triangles: the rest is not drawn"});
     for (Mesh* m : {&meshes.terrain, &meshes.water}) {
         if (m->indices.empty()) continue;
         m->node = node;

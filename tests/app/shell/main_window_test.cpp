@@ -22,6 +22,7 @@
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QUrl>
+#include <algorithm>
 #include <filesystem>
 
 #include "asset_document.h"
@@ -32,6 +33,7 @@
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/core/roblox_model_writer.h"
+#include "meshscope/core/roblox_terrain.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/viewport.h"
 #include "node_tree_model.h"
@@ -574,4 +576,59 @@ TEST(MainWindow, WireframeToggleShowsOnScreen) {
     window.setWireframe(false);
     const QImage back = settledOnScreen(window.viewport());
     EXPECT_LT(differing(shaded, back), 50) << "the lines stayed after W again";
+}
+
+// A place with terrain (#22): the Terrain row counts its chunks and voxels (materials in its
+// tooltip), selecting it selects the SmoothGrid's bytes, and the view draws terrain and water.
+TEST(MainWindow, TerrainRowCountsVoxelsAndSelectsTheGrid) {
+    std::vector<TerrainChunkVoxels> chunks(2);
+    chunks[1].x = 1;
+    for (TerrainChunkVoxels& c : chunks) c.voxels.assign(32 * 32 * 32, {});
+    for (int x = 0; x < 5; ++x) chunks[0].voxels[std::size_t(x + 32 * 40)] = {2, 255, 0};
+    chunks[1].voxels[std::size_t(3 + 32 * 40)] = {1, 255, 0};
+    const std::string grid = writeSmoothGrid(chunks);
+    Asset place;
+    place.format = "roblox-model";
+    const int ws = place.addNode("Workspace", "Workspace");
+    const int terrain = place.addNode("Terrain", "Terrain", ws);
+    place.addChild(ws, terrain);
+    place.addProperty(terrain, test::prop("Name", "string", std::string("Terrain")));
+    place.addProperty(terrain, test::prop("SmoothGrid", "string", grid));
+    RobloxModelWriteOptions options;
+    options.compression = RobloxChunkCompression::None;
+    const RobloxModelWriteResult written = writeRobloxModel(place, options);
+    ASSERT_TRUE(written.ok());
+    const auto path = test::tempDir("app_terrain") / "terrain.rbxl";
+    test::writeFile(path, written.bytes);
+
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    QString error;
+    ASSERT_TRUE(window.openFileNow(QString::fromStdString(path.string()), &error))
+        << error.toStdString();
+    const Asset& asset = window.document()->asset();
+    const int node = findTerrainNode(asset);
+    ASSERT_GE(node, 0);
+    const NodeTreeModel* model = window.structureDock()->model();
+    const QString kind =
+        model->data(model->indexForNode(node, NodeTreeModel::KindColumn)).toString();
+    EXPECT_TRUE(kind.contains("2 chunks")) << kind.toStdString();
+    EXPECT_TRUE(kind.contains("5 solid voxels")) << kind.toStdString();
+    EXPECT_TRUE(kind.contains("1 water voxels")) << kind.toStdString();
+    const QString tip =
+        model->data(model->indexForNode(node, NodeTreeModel::NameColumn), Qt::ToolTipRole)
+            .toString();
+    EXPECT_TRUE(tip.contains("Grass: 5 voxels")) << tip.toStdString();
+
+    window.document()->selectNode(node);
+    const Bytes needle(grid.begin(), grid.end());
+    const auto at =
+        std::search(written.bytes.begin(), written.bytes.end(), needle.begin(), needle.end());
+    ASSERT_NE(at, written.bytes.end());
+    EXPECT_EQ(window.document()->selectionOffset(), std::uint64_t(at - written.bytes.begin()));
+    EXPECT_EQ(window.document()->selectionLength(), grid.size());
+
+    // Terrain and water in the scene.
+    EXPECT_GE(window.viewport()->scene()->meshCount(), 2);
 }

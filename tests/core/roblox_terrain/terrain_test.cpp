@@ -295,6 +295,34 @@ TEST(TerrainBroken, EveryPrefixDecodesOrFailsCleanly) {
     }
 }
 
+TEST(TerrainBroken, MutatedGridsNeverBreakTheMesher) {
+    std::vector<TerrainChunkVoxels> cs{emptyChunk(0, 0, 0), emptyChunk(1, 0, 0)};
+    for (int i = 0; i < 3000; ++i)
+        cs[std::size_t(i % 2)].voxels[std::size_t(i * 7919) % kVoxels] =
+            TerrainVoxel{std::uint8_t(i % 23), std::uint8_t(i * 13), std::uint8_t(i % 3 ? 0 : i)};
+    const std::string blob = writeSmoothGrid(cs);
+    std::uint32_t seed = 12345;
+    auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+    std::vector<TerrainVoxel> voxels(kVoxels);
+    for (int round = 0; round < 60; ++round) {
+        std::string m = blob;
+        for (int e = 0; e < 1 + int(next() % 6); ++e) m[next() % m.size()] = char(next() >> 24);
+        TerrainDecodeOptions o;
+        o.maxChunks = 8;
+        const TerrainGrid g = decodeSmoothGrid(bytesOf(m), o);
+        voxels.resize(g.chunkVoxels());
+        for (const TerrainChunk& c : g.chunks) {
+            ASSERT_LE(c.offset + c.length, m.size());
+            ASSERT_TRUE(expandTerrainChunk(bytesOf(m), g, c, voxels));  // kept chunks are whole
+        }
+        const TerrainMeshes meshes = meshTerrain(bytesOf(m), g);
+        for (const Mesh* mesh : {&meshes.terrain, &meshes.water}) {
+            ASSERT_EQ(mesh->normals.size(), mesh->positions.size());
+            for (std::uint32_t i : mesh->indices) ASSERT_LT(i, mesh->positions.size());
+        }
+    }
+}
+
 // ---- meshing -------------------------------------------------------------------------------
 
 TEST(TerrainMesh, SingleVoxelIsAClosedOutwardBoxInsideTheVoxel) {
@@ -498,6 +526,9 @@ TEST(TerrainPlace, BinaryPlaceMeshesItsTerrainAndMapsItsChunks) {
             ++chunks;
         }
     EXPECT_EQ(chunks, 2);
+    // The Terrain node stands for its SmoothGrid bytes (what selecting it selects).
+    EXPECT_EQ(r.asset.nodes[std::size_t(terrain)].offset, blobAt);
+    EXPECT_EQ(r.asset.nodes[std::size_t(terrain)].length, grid.size());
     const std::optional<TerrainInfo> info = readTerrain(r.asset, terrain);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->grid.solidVoxels, 1u);

@@ -135,6 +135,8 @@ struct TerrainMeshes {
     std::size_t chunksMeshed = 0;
 };
 
+// Chunks of a larger exponent than this (more than 64³ voxels) are not meshed (truncated).
+inline constexpr int kMaxMeshedChunkExponent = 6;
 // Surface nets over the solid occupancy (iso 0.5 between voxel centres) chunk by chunk, each
 // chunk reading one voxel layer of its neighbours so the surfaces meet; the water surface from
 // the water occupancy where it is not under solid terrain. Memory: the meshes plus the cache.
