@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QImage>
+#include <QProcess>
 
 #include "meshscope/core/decode.h"
 #include "meshscope/core/roblox_csg.h"
@@ -13,6 +15,7 @@
 #include "meshscope/render/roblox_parts.h"
 #include "meshscope/render/viewport.h"
 #include "support/csg_fixtures.h"
+#include "support/image_baseline.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -77,6 +80,30 @@ TEST(UnionRender, DecodedGeometryTranslucentBoxAndNoNegate) {
     // The box is translucent; the NegateOperation at x = -8 is nowhere in the scene.
     EXPECT_FALSE(parts->translucentMeshes().empty());
     EXPECT_GT(view.scene()->bounds().min.x, -5.0f);
+}
+
+// `meshscope --screenshot` of the fixture: the decoded union (its own red vertex colours) and
+// the translucent blue box of the union without geometry, compared with a stored baseline
+// (tests/data/baselines/union_model.png; MESHSCOPE_UPDATE_BASELINES=1 rewrites it).
+TEST(UnionRender, ScreenshotMatchesBaseline) {
+    Mesh local = test::csg::fixtureMesh();
+    local.colors.assign(local.positions.size(), Rgba8{250, 20, 20, 255});
+    const auto written = writeRobloxModel(unionsModel(local));
+    ASSERT_TRUE(written.ok());
+    const auto fixture = test::tempDir("union_render") / "unions.rbxm";
+    test::writeFile(fixture, written.bytes);
+    const auto out = fixture.parent_path() / "shot.png";
+    QProcess p;
+    p.start(QStringLiteral(MESHSCOPE_VIEWER_PATH),
+            {"--screenshot", QString::fromStdString(out.string()), "--size", "400x300",
+             QString::fromStdString(fixture.string())});
+    ASSERT_TRUE(p.waitForFinished(60000));
+    ASSERT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+    const QImage shot = QImage(QString::fromStdString(out.string()));
+    ASSERT_FALSE(shot.isNull());
+    // Independent of the baseline: the union's red shows, and the box's blue (see-through).
+    EXPECT_GT(test::pixelsOfHue(shot, 0), 200);
+    test::expectMatchesBaseline(shot, "union_model.png", {24, 0.03});
 }
 
 }  // namespace
