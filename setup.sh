@@ -15,6 +15,11 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build="${MESHSCOPE_BUILD_DIR:-$here/build}"
 jobs="${MESHSCOPE_JOBS:-$(nproc)}"
+# Rebuilds of other trees (a fresh clone, the sanitizer trees) reuse compiled objects when ccache
+# is installed; without it nothing changes.
+if [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ] && command -v ccache > /dev/null 2>&1; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
 
 packages=(
   cmake ninja-build g++ pkg-config
