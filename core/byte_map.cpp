@@ -7,14 +7,22 @@ namespace meshscope {
 
 const char* rangeKindName(RangeKind kind) {
     switch (kind) {
-        case RangeKind::Header: return "header";
-        case RangeKind::Chunk: return "chunk";
-        case RangeKind::Array: return "array";
-        case RangeKind::Record: return "record";
-        case RangeKind::Field: return "field";
-        case RangeKind::Payload: return "payload";
-        case RangeKind::Padding: return "padding";
-        case RangeKind::Unparsed: return "unparsed";
+        case RangeKind::Header:
+            return "header";
+        case RangeKind::Chunk:
+            return "chunk";
+        case RangeKind::Array:
+            return "array";
+        case RangeKind::Record:
+            return "record";
+        case RangeKind::Field:
+            return "field";
+        case RangeKind::Payload:
+            return "payload";
+        case RangeKind::Padding:
+            return "padding";
+        case RangeKind::Unparsed:
+            return "unparsed";
     }
     return "?";
 }
@@ -33,7 +41,8 @@ int ByteMap::add(std::uint64_t offset, std::uint64_t length, std::string path, R
 
 void ByteMap::finalize(std::uint64_t fileSize) {
     // Drop empty ranges and clip ranges to the file.
-    std::erase_if(ranges_, [&](const ByteRange& r) { return r.length == 0 || r.offset >= fileSize; });
+    std::erase_if(ranges_,
+                  [&](const ByteRange& r) { return r.length == 0 || r.offset >= fileSize; });
     for (auto& r : ranges_) r.length = std::min(r.length, fileSize - r.offset);
     std::stable_sort(ranges_.begin(), ranges_.end(), [](const ByteRange& a, const ByteRange& b) {
         if (a.offset != b.offset) return a.offset < b.offset;
@@ -43,16 +52,19 @@ void ByteMap::finalize(std::uint64_t fileSize) {
     std::vector<ByteRange> gaps;
     std::uint64_t covered = 0;
     for (const auto& r : ranges_) {
-        if (r.offset > covered) gaps.push_back({covered, r.offset - covered, "unparsed", RangeKind::Unparsed, -1});
+        if (r.offset > covered)
+            gaps.push_back({covered, r.offset - covered, "unparsed", RangeKind::Unparsed, -1});
         covered = std::max(covered, r.end());
     }
-    if (covered < fileSize) gaps.push_back({covered, fileSize - covered, "unparsed", RangeKind::Unparsed, -1});
+    if (covered < fileSize)
+        gaps.push_back({covered, fileSize - covered, "unparsed", RangeKind::Unparsed, -1});
     if (!gaps.empty()) {
         ranges_.insert(ranges_.end(), gaps.begin(), gaps.end());
-        std::stable_sort(ranges_.begin(), ranges_.end(), [](const ByteRange& a, const ByteRange& b) {
-            if (a.offset != b.offset) return a.offset < b.offset;
-            return a.length > b.length;
-        });
+        std::stable_sort(ranges_.begin(), ranges_.end(),
+                         [](const ByteRange& a, const ByteRange& b) {
+                             if (a.offset != b.offset) return a.offset < b.offset;
+                             return a.length > b.length;
+                         });
     }
     maxLength_ = 0;
     for (const auto& r : ranges_) maxLength_ = std::max(maxLength_, r.length);
@@ -65,12 +77,14 @@ std::vector<int> ByteMap::stackAt(std::uint64_t offset) const {
     auto endIt = std::upper_bound(ranges_.begin(), ranges_.end(), offset,
                                   [](std::uint64_t o, const ByteRange& r) { return o < r.offset; });
     const std::uint64_t lo = offset >= maxLength_ ? offset - maxLength_ : 0;
-    auto beginIt = std::lower_bound(ranges_.begin(), endIt, lo,
-                                    [](const ByteRange& r, std::uint64_t o) { return r.offset < o; });
+    auto beginIt =
+        std::lower_bound(ranges_.begin(), endIt, lo,
+                         [](const ByteRange& r, std::uint64_t o) { return r.offset < o; });
     for (auto it = beginIt; it != endIt; ++it) {
         if (offset >= it->offset && offset < it->end()) out.push_back(int(it - ranges_.begin()));
     }
-    std::stable_sort(out.begin(), out.end(), [&](int a, int b) { return ranges_[a].length > ranges_[b].length; });
+    std::stable_sort(out.begin(), out.end(),
+                     [&](int a, int b) { return ranges_[a].length > ranges_[b].length; });
     return out;
 }
 

@@ -12,8 +12,8 @@
 #include "io/decompress.h"
 #include "io/file_bytes.h"
 #include "meshscope/core/error_codes.h"
-#include "meshscope/core/version.h"
 #include "meshscope/core/roblox_animation.h"
+#include "meshscope/core/version.h"
 
 namespace meshscope {
 

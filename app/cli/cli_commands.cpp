@@ -6,8 +6,8 @@
 
 #include "export_command.h"
 #include "json_report.h"
-#include "pose_command.h"
 #include "meshscope/core/decode.h"
+#include "pose_command.h"
 
 namespace meshscope::cli {
 
@@ -47,8 +47,8 @@ constexpr const char* kUsage =
 struct Parsed {
     std::string command;
     bool json = false;
-    int depth = -1;  // --depth N; -1 for no limit
-    bool values = true;  // --no-values clears it
+    int depth = -1;        // --depth N; -1 for no limit
+    bool values = true;    // --no-values clears it
     std::string badValue;  // an option whose value is missing or malformed
     std::vector<std::string> files;
     std::string unknownOption;
@@ -58,8 +58,10 @@ Parsed parse(const std::vector<std::string>& args) {
     Parsed p;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "--json") p.json = true;
-        else if (a == "--no-values") p.values = false;
+        if (a == "--json")
+            p.json = true;
+        else if (a == "--no-values")
+            p.values = false;
         else if (a == "--depth") {
             const std::string v = i + 1 < args.size() ? args[++i] : std::string();
             char* end = nullptr;
@@ -69,10 +71,12 @@ Parsed parse(const std::vector<std::string>& args) {
             } else {
                 p.depth = int(d);
             }
-        }
-        else if (a.size() > 1 && a[0] == '-' ) { if (p.unknownOption.empty()) p.unknownOption = a; }
-        else if (p.command.empty()) p.command = a;
-        else p.files.push_back(a);
+        } else if (a.size() > 1 && a[0] == '-') {
+            if (p.unknownOption.empty()) p.unknownOption = a;
+        } else if (p.command.empty())
+            p.command = a;
+        else
+            p.files.push_back(a);
     }
     return p;
 }
@@ -99,8 +103,14 @@ void printTree(const Asset& a, int node, int depth, int maxDepth, std::ostream& 
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     for (const auto& a : args) {
-        if (a == "-h" || a == "--help") { out << kUsage; return 0; }
-        if (a == "-V" || a == "--version") { out << "meshscope-cli " << version() << "\n"; return 0; }
+        if (a == "-h" || a == "--help") {
+            out << kUsage;
+            return 0;
+        }
+        if (a == "-V" || a == "--version") {
+            out << "meshscope-cli " << version() << "\n";
+            return 0;
+        }
     }
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i].starts_with("-")) continue;
@@ -123,7 +133,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         err << "meshscope-cli: " << p.badValue << ": expected a depth of 0 or more\n" << kUsage;
         return 2;
     }
-    if (p.command.empty()) { err << kUsage; return 2; }
+    if (p.command.empty()) {
+        err << kUsage;
+        return 2;
+    }
     if (p.command != "info" && p.command != "map" && p.command != "tree") {
         err << "meshscope-cli: unknown command \"" << p.command << "\"\n" << kUsage;
         return 2;
@@ -137,13 +150,17 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (!decodeOrReport(file, result, err)) return 1;
     const Asset& asset = result.asset;
     if (p.command == "info") {
-        if (p.json) out << dumpJson(infoJson(asset)) << "\n";
-        else out << infoText(asset, file);
+        if (p.json)
+            out << dumpJson(infoJson(asset)) << "\n";
+        else
+            out << infoText(asset, file);
     } else if (p.command == "map") {
         out << mapText(asset);
     } else {
-        if (p.json) out << dumpJson(treeJson(asset, {p.depth, p.values})) << "\n";
-        else for (int r : asset.roots()) printTree(asset, r, 0, p.depth, out);
+        if (p.json)
+            out << dumpJson(treeJson(asset, {p.depth, p.values})) << "\n";
+        else
+            for (int r : asset.roots()) printTree(asset, r, 0, p.depth, out);
     }
     return 0;
 }

@@ -19,12 +19,12 @@
 #include "asset_document.h"
 #include "decode_job.h"
 #include "main_window.h"
-#include "pose_controller.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/roblox_parts.h"
 #include "meshscope/render/viewport.h"
 #include "meshscope/resources/resources.h"
+#include "pose_controller.h"
 
 namespace meshscope::shell {
 
@@ -104,7 +104,8 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
         QStringLiteral("Pose the face: FACS control weights 0..1 by full name or abbreviation."),
         QStringLiteral("NAME=W,..."));
     const QCommandLineOption boneOption(
-        QStringLiteral("bone"), QStringLiteral("Rotate a bone by Euler angles in degrees (repeatable)."),
+        QStringLiteral("bone"),
+        QStringLiteral("Rotate a bone by Euler angles in degrees (repeatable)."),
         QStringLiteral("NAME=RX,RY,RZ"));
     parser.addOption(poseOption);
     parser.addOption(boneOption);

@@ -133,9 +133,9 @@ struct PartInstance {
     // A union's decoded geometry in the part's own frame (fitted to Size; the CFrame is the
     // node's), with vertex colours; written instead of the shape when set.
     std::shared_ptr<const Mesh> mesh;
-    bool vertexColors = false;  // UsePartColor false: the mesh's colours, not `color`
-    std::int64_t material = 256;      // Enum.Material value (256 Plastic when none is stored)
-    float reflectance = 0;            // Reflectance, 0..1
+    bool vertexColors = false;    // UsePartColor false: the mesh's colours, not `color`
+    std::int64_t material = 256;  // Enum.Material value (256 Plastic when none is stored)
+    float reflectance = 0;        // Reflectance, 0..1
 };
 
 // A Roblox Enum.Material as a glTF metallic-roughness material.

@@ -1,7 +1,7 @@
 // glTF 2.0 export through tinygltf: meshes (one glTF mesh and node per LOD), skeletons as joint
 // hierarchies with skins, animations as joint-node channels, FACS controls as morph targets, and
-// model parts as nodes carrying their CFrames. See export.h for what is written; exportAsset() and exportGlb() are the entry points
-// (exportAsset also dispatches OBJ to obj_export.cpp).
+// model parts as nodes carrying their CFrames. See export.h for what is written; exportAsset() and
+// exportGlb() are the entry points (exportAsset also dispatches OBJ to obj_export.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstring>

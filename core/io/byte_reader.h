@@ -131,8 +131,7 @@ private:
     [[noreturn]] void failTruncated(std::size_t n, const char* what) const {
         std::string m = "unexpected end of data: ";
         m += what ? what : "value";
-        m += " needs " + std::to_string(n) + " bytes, " + std::to_string(remaining()) +
-             " remain";
+        m += " needs " + std::to_string(n) + " bytes, " + std::to_string(remaining()) + " remain";
         fail(errc::kTruncated, std::move(m));
     }
     static std::string describeBytes(std::uint64_t count, std::uint64_t size) {

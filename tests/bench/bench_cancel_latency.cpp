@@ -116,8 +116,9 @@ void cancelLatency(benchmark::State& state, const std::string& key,
     int finished = 0;
     double freeSeconds = 0;
     for (auto _ : state) {
-        Cancelled c = trigger == Trigger::Progress ? cancelAtProgress(p.input.bytes, point)
-                                                   : cancelAfter(p.input.bytes, p.decodeSeconds * point);
+        Cancelled c = trigger == Trigger::Progress
+                          ? cancelAtProgress(p.input.bytes, point)
+                          : cancelAfter(p.input.bytes, p.decodeSeconds * point);
         if (!c.flagged) {
             state.SkipWithError("the decoder reported no progress up to the point");
             return;

@@ -184,9 +184,9 @@ struct PlaceTimings {
     Timing inflate;
     Timing decode;
     Timing withFree;
-    long faults = 0;         // median page faults of a decode
-    double pairRatio = 0;    // median of each decode's wall time over the decompress-only pass
-                             // just before it (the machine's speed drifts less within a pair)
+    long faults = 0;       // median page faults of a decode
+    double pairRatio = 0;  // median of each decode's wall time over the decompress-only pass
+                           // just before it (the machine's speed drifts less within a pair)
 };
 
 PlaceTimings placeTimings(const Bytes& file, int runs) {

@@ -1,10 +1,10 @@
 // Camera framing that keeps the bulk of a scene in view (a place with a few far-away parts
 // opened as a dot).
+#include "meshscope/core/framing.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
-
-#include "meshscope/core/framing.h"
 
 using namespace meshscope;
 

@@ -179,8 +179,9 @@ inline void addBinaryModelCases(std::vector<BrokenCase>& out) {
             const Bytes zeros = bombPayload();
             Bytes z(ZSTD_compressBound(zeros.size()));
             z.resize(ZSTD_compress(z.data(), z.size(), zeros.data(), zeros.size(), 3));
-            return insertAt(raw, at,
-                            chunkBytes("BOMB", std::uint32_t(z.size()), std::uint32_t(zeros.size()), z));
+            return insertAt(
+                raw, at,
+                chunkBytes("BOMB", std::uint32_t(z.size()), std::uint32_t(zeros.size()), z));
         }),
         diag(errc::kLimit, end.at + 16, "would exceed the decompression budget"));
     // Zero-length chunks: one of an unknown name (kept), an INST with no bytes (fails, the

@@ -48,8 +48,8 @@ DecodeResult decodeWithDeadline(const Bytes& bytes, const DecodeOptions& options
     });
     std::unique_lock lock(shared->mutex);
     if (!shared->done.wait_for(lock, kDeadline, [&] { return shared->finished; })) {
-        std::fprintf(stderr, "FAILED: %s: a cancelled decode had not returned after %lld s\n",
-                     what, static_cast<long long>(kDeadline.count()));
+        std::fprintf(stderr, "FAILED: %s: a cancelled decode had not returned after %lld s\n", what,
+                     static_cast<long long>(kDeadline.count()));
         std::abort();
     }
     lock.unlock();

@@ -84,8 +84,9 @@ TEST(Screenshot, UnreadableFileFailsWithTheCoreMessage) {
     const auto dir = test::tempDir("shot_error");
     const auto bad = dir / "bad.mesh";
     test::writeFile(bad, {'v', 'e', 'r', 's', 'i', 'o', 'n', ' ', '2', '.', '0', '0', '\n', 12, 0});
-    const test::ProcessRun r = runViewer({"--screenshot", QString::fromStdString((dir / "out.png").string()),
-                             QString::fromStdString(bad.string())});
+    const test::ProcessRun r =
+        runViewer({"--screenshot", QString::fromStdString((dir / "out.png").string()),
+                   QString::fromStdString(bad.string())});
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_TRUE(r.stderrText.contains("offset 0x")) << r.stderrText.toStdString();
     EXPECT_FALSE(std::filesystem::exists(dir / "out.png"));

@@ -10,14 +10,14 @@
 namespace meshscope {
 
 enum class RangeKind : std::uint8_t {
-    Header,      // a fixed header or magic
-    Chunk,       // a framed chunk / block / section
-    Array,       // a run of equal records (vertices, faces, ...)
-    Record,      // one record inside an array or a structure
-    Field,       // one scalar field
-    Payload,     // compressed or opaque payload (Draco, LZ4, zlib ...)
-    Padding,     // padding or stray trailing bytes
-    Unparsed,    // bytes no decoder claimed
+    Header,    // a fixed header or magic
+    Chunk,     // a framed chunk / block / section
+    Array,     // a run of equal records (vertices, faces, ...)
+    Record,    // one record inside an array or a structure
+    Field,     // one scalar field
+    Payload,   // compressed or opaque payload (Draco, LZ4, zlib ...)
+    Padding,   // padding or stray trailing bytes
+    Unparsed,  // bytes no decoder claimed
 };
 
 const char* rangeKindName(RangeKind kind);
@@ -25,9 +25,9 @@ const char* rangeKindName(RangeKind kind);
 struct ByteRange {
     std::uint64_t offset = 0;  // absolute file offset
     std::uint64_t length = 0;
-    std::string path;          // "SKINNING › bones[3] › parentIndex"
+    std::string path;  // "SKINNING › bones[3] › parentIndex"
     RangeKind kind = RangeKind::Field;
-    int node = -1;             // Asset::nodes index this range belongs to, or -1
+    int node = -1;  // Asset::nodes index this range belongs to, or -1
     std::uint64_t end() const { return offset + length; }
 };
 

@@ -11,10 +11,10 @@ enum class Severity : std::uint8_t { Info, Warning, Error };
 
 struct Diagnostic {
     Severity severity = Severity::Warning;
-    std::string code;            // short stable identifier: "truncated", "index-out-of-range" ...
-    std::uint64_t offset = 0;    // absolute byte offset in the file
-    std::string context;         // path of the structure being read
-    std::string message;         // one sentence
+    std::string code;          // short stable identifier: "truncated", "index-out-of-range" ...
+    std::uint64_t offset = 0;  // absolute byte offset in the file
+    std::string context;       // path of the structure being read
+    std::string message;       // one sentence
 
     // "offset 0x1a4 (COREMESH v1 › faces[12]): face index 9123 >= vertex count 9000"
     std::string toString() const;

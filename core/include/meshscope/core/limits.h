@@ -24,9 +24,9 @@ struct Limits {
     std::uint64_t maxTriangles = 1ull << 28;
 
     std::uint64_t decompressionBudget(std::uint64_t fileSize) const {
-        const std::uint64_t byRatio =
-            fileSize > maxDecompressedTotal / decompressionRatio ? maxDecompressedTotal
-                                                                 : fileSize * decompressionRatio;
+        const std::uint64_t byRatio = fileSize > maxDecompressedTotal / decompressionRatio
+                                          ? maxDecompressedTotal
+                                          : fileSize * decompressionRatio;
         return std::min(maxDecompressedTotal, std::max(byRatio, minDecompressedTotal));
     }
 };
