@@ -2,6 +2,7 @@
 #include "meshscope/core/byte_map.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace meshscope {
 
@@ -44,10 +45,13 @@ void ByteMap::finalize(std::uint64_t fileSize) {
     std::erase_if(ranges_,
                   [&](const ByteRange& r) { return r.length == 0 || r.offset >= fileSize; });
     for (auto& r : ranges_) r.length = std::min(r.length, fileSize - r.offset);
-    std::stable_sort(ranges_.begin(), ranges_.end(), [](const ByteRange& a, const ByteRange& b) {
+    const auto before = [](const ByteRange& a, const ByteRange& b) {
         if (a.offset != b.offset) return a.offset < b.offset;
         return a.length > b.length;
-    });
+    };
+    // Decoders add most ranges in file order (a binary model's thousands of chunks): no sort then.
+    if (!std::is_sorted(ranges_.begin(), ranges_.end(), before))
+        std::stable_sort(ranges_.begin(), ranges_.end(), before);
     // Fill gaps not covered by any range with Unparsed ranges.
     std::vector<ByteRange> gaps;
     std::uint64_t covered = 0;
@@ -59,12 +63,12 @@ void ByteMap::finalize(std::uint64_t fileSize) {
     if (covered < fileSize)
         gaps.push_back({covered, fileSize - covered, "unparsed", RangeKind::Unparsed, -1});
     if (!gaps.empty()) {
-        ranges_.insert(ranges_.end(), gaps.begin(), gaps.end());
-        std::stable_sort(ranges_.begin(), ranges_.end(),
-                         [](const ByteRange& a, const ByteRange& b) {
-                             if (a.offset != b.offset) return a.offset < b.offset;
-                             return a.length > b.length;
-                         });
+        // The gaps are in order too: merged in (ties keep the decoder's ranges first, as a stable
+        // sort of both together would).
+        const auto middle = std::ptrdiff_t(ranges_.size());
+        ranges_.insert(ranges_.end(), std::make_move_iterator(gaps.begin()),
+                       std::make_move_iterator(gaps.end()));
+        std::inplace_merge(ranges_.begin(), ranges_.begin() + middle, ranges_.end(), before);
     }
     maxLength_ = 0;
     for (const auto& r : ranges_) maxLength_ = std::max(maxLength_, r.length);
