@@ -57,17 +57,7 @@ Vec4 quaternionOf(const Mat4& m) {
     return {q.x / n, q.y / n, q.z / n, q.w / n};
 }
 
-Mat4 quaternionMatrix(const Vec4& q) {
-    const float x = q.x, y = q.y, z = q.z, w = q.w;
-    Mat4 m;
-    m.at(0, 0) = 1 - 2 * (y * y + z * z), m.at(0, 1) = 2 * (x * y - z * w),
-            m.at(0, 2) = 2 * (x * z + y * w);
-    m.at(1, 0) = 2 * (x * y + z * w), m.at(1, 1) = 1 - 2 * (x * x + z * z),
-            m.at(1, 2) = 2 * (y * z - x * w);
-    m.at(2, 0) = 2 * (x * z - y * w), m.at(2, 1) = 2 * (y * z + x * w),
-            m.at(2, 2) = 1 - 2 * (x * x + y * y);
-    return m;
-}
+// quaternionMatrix: core/pose/animation.cpp (declared in pose.h and roblox_animation.h).
 
 Vec4 slerp(Vec4 a, Vec4 b, float alpha) {
     float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;

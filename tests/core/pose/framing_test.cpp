@@ -11,8 +11,8 @@ using namespace meshscope;
 namespace {
 Bounds box(Vec3 c, float half = 1.0f) {
     Bounds b;
-    b.add({c.x - half, c.y - half, c.z - half});
-    b.add({c.x + half, c.y + half, c.z + half});
+    b.add(Vec3{c.x - half, c.y - half, c.z - half});
+    b.add(Vec3{c.x + half, c.y + half, c.z + half});
     return b;
 }
 }  // namespace
