@@ -15,10 +15,15 @@ namespace meshscope {
 
 namespace {
 
-// A property value's bytes (BinaryString / SharedString values are strings or byte vectors).
-std::span<const std::uint8_t> blobOf(const Value& v) {
+// A property value's bytes: BinaryString values are strings or byte vectors, SharedString
+// values refer to the asset's table of shared strings (stored once).
+std::span<const std::uint8_t> blobOf(const Asset& asset, const Value& v) {
     if (const auto* s = std::get_if<std::string>(&v))
         return {reinterpret_cast<const std::uint8_t*>(s->data()), s->size()};
+    if (std::holds_alternative<SharedStringRef>(v)) {
+        const std::string_view text = asset.textOf(v);
+        return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
+    }
     if (const auto* b = std::get_if<Bytes>(&v)) return {b->data(), b->size()};
     return {};
 }
@@ -29,7 +34,7 @@ bool fromProperties(const Asset& asset, int node, UnionMesh& out, bool& referenc
     for (const char* name : {"MeshData2", "MeshData"}) {
         const auto p = asset.property(node, name);
         if (!p) continue;
-        const auto blob = blobOf(p->value);
+        const auto blob = blobOf(asset, p->value);
         if (blob.empty()) continue;
         CsgMeshResult r = decodeCsgMesh(blob);
         out.format = r.format;
