@@ -143,8 +143,7 @@ TEST(RobloxRig, BrokenJointsAreWarnedNotFollowed) {
 }
 
 // A KeyframeSequence: Torso > Arm poses at t = 0 and 1, the second keyframe listed first.
-Asset twoKeySequence(S style, D direction) {
-    Asset a;
+Asset twoKeySequence(S style, D direction, Asset a = {}) {
     a.format = "roblox-model";
     const int seq = a.addNode("Wave", "KeyframeSequence");
     a.addProperty(seq, prop("Loop", "bool", true));
@@ -233,6 +232,16 @@ TEST(KeyframeSequence, BakedIntoTheAssetWithTheRig) {
     EXPECT_EQ(a.links(2).skeleton, 0);  // Arm
     EXPECT_EQ(a.links(2).bone, 1);
     EXPECT_EQ(a.links(3).bone, 1);  // the Motor6D shows Arm's bone
+    // A character holding its animation: the sequence is baked and linked from its node.
+    Asset both = twoKeySequence(S::Linear, D::In, twoPartRig());
+    ASSERT_EQ(addRobloxRigAndAnimations(both), 0);
+    ASSERT_EQ(both.animations.size(), 1u);
+    EXPECT_EQ(both.animations[0].frameCount, 31u);
+    EXPECT_EQ(both.animations[0].skeleton, 0);
+    expectNear(both.animations[0].tracks[1].positions[15], {1, 2, 0});
+    const auto bothSeqs = extractKeyframeSequences(both);
+    ASSERT_EQ(bothSeqs.size(), 1u);
+    EXPECT_EQ(both.links(bothSeqs[0].node).animation, 0);
     // A model with no joints gets nothing.
     Asset plain;
     plain.format = "roblox-model";
