@@ -3,7 +3,9 @@
 // the real R6/R15 characters and animations of the corpus.
 #include "meshscope/core/roblox_animation.h"
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "meshscope/core/decode.h"
 #include "meshscope/core/roblox_parts.h"
@@ -141,8 +143,7 @@ TEST(RobloxRig, BrokenJointsAreWarnedNotFollowed) {
 }
 
 // A KeyframeSequence: Torso > Arm poses at t = 0 and 1, the second keyframe listed first.
-Asset twoKeySequence(S style, D direction) {
-    Asset a;
+Asset twoKeySequence(S style, D direction, Asset a = {}) {
     a.format = "roblox-model";
     const int seq = a.addNode("Wave", "KeyframeSequence");
     a.addProperty(seq, prop("Loop", "bool", true));
@@ -231,6 +232,16 @@ TEST(KeyframeSequence, BakedIntoTheAssetWithTheRig) {
     EXPECT_EQ(a.links(2).skeleton, 0);  // Arm
     EXPECT_EQ(a.links(2).bone, 1);
     EXPECT_EQ(a.links(3).bone, 1);  // the Motor6D shows Arm's bone
+    // A character holding its animation: the sequence is baked and linked from its node.
+    Asset both = twoKeySequence(S::Linear, D::In, twoPartRig());
+    ASSERT_EQ(addRobloxRigAndAnimations(both), 0);
+    ASSERT_EQ(both.animations.size(), 1u);
+    EXPECT_EQ(both.animations[0].frameCount, 31u);
+    EXPECT_EQ(both.animations[0].skeleton, 0);
+    expectNear(both.animations[0].tracks[1].positions[15], {1, 2, 0});
+    const auto bothSeqs = extractKeyframeSequences(both);
+    ASSERT_EQ(bothSeqs.size(), 1u);
+    EXPECT_EQ(both.links(bothSeqs[0].node).animation, 0);
     // A model with no joints gets nothing.
     Asset plain;
     plain.format = "roblox-model";
@@ -343,6 +354,42 @@ TEST(RobloxAnimationCorpus, R15CharacterBaseRigFromAttachments) {
     ASSERT_EQ(sample.rootTracks.size(), 1u);
     EXPECT_EQ(sample.rootTracks[0], "LowerTorso");
     EXPECT_TRUE(sample.unanimatedJoints.empty());
+}
+
+}  // namespace
+
+namespace {
+
+// The figure: sampling and posing one frame of the largest R15 animation (LookAround) on
+// a 15-joint rig. Printed, not asserted (timings depend on the machine); the pose is checked.
+TEST(RobloxAnimationCorpus, SampleTimingLargestR15Animation) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const DecodeResult rigFile =
+        decodeFile((corpus / "rbxm/AntiBoomz_BTRoblox/res/previewer/characterR15.rbxm").string());
+    const DecodeResult anim = decodeFile(
+        (corpus /
+         "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R15/Animations/LookAround.rbxmx")
+            .string());
+    ASSERT_TRUE(rigFile.ok() && anim.ok());
+    const RobloxRig rig = extractRobloxRig(rigFile.asset);
+    const auto seqs = extractKeyframeSequences(anim.asset);
+    ASSERT_EQ(seqs.size(), 1u);
+    RigSample sample;
+    Bounds bounds;
+    constexpr int kFrames = 2000;
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < kFrames; ++i) {
+        sampleOnRig(seqs[0], rig, seqs[0].length * float(i) / kFrames, sample);
+        const auto world = posedRigWorld(rig, sample.jointTransforms, &bounds);
+        ASSERT_EQ(world.size(), rig.skeleton.bones.size());
+    }
+    const double us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+            .count() /
+        kFrames;
+    std::printf("LookAround (%zu keyframes, %zu tracks) on a %zu-joint rig: %.1f us a frame\n",
+                seqs[0].keyframeTimes.size(), seqs[0].tracks.size(), rig.joints.size(), us);
+    EXPECT_TRUE(bounds.valid());
 }
 
 }  // namespace
