@@ -8,6 +8,7 @@
 
 #include "formats/formats.h"
 #include "formats/roblox_csg/csg_decoder.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope {
 
@@ -45,7 +46,7 @@ void Builder::trailing(ByteReader& r, int node) {
     if (r.atEnd()) return;
     const std::uint64_t at = r.offset();
     const std::size_t n = r.remaining();
-    ctx.warn(at, "trailing-bytes",
+    ctx.warn(at, errc::kTrailingBytes,
              std::to_string(n) + " bytes after the last structure are not part of the blob");
     if (r.mapped()) ctx.mapRange(at, n, RangeKind::Padding, "trailing bytes", node);
     r.skip(n);
@@ -76,10 +77,10 @@ void decodeReference(DecodeContext& ctx) {
     const std::string_view key = r.string(32, "CSGK key (32 hex digits)");
     bool hex = true;
     for (char c : key) hex = hex && std::isxdigit(static_cast<unsigned char>(c));
-    if (!hex) ctx.warn(at, "bad-csgk-key", "the CSGK key is not 32 hexadecimal digits");
+    if (!hex) ctx.warn(at, errc::kBadCsgkKey, "the CSGK key is not 32 hexadecimal digits");
     ctx.mapRange(at, 32, RangeKind::Field, "key", b.root);
     b.property(b.root, "key", "string", std::string(key), at, 32);
-    ctx.info(0, "csg-reference-only",
+    ctx.info(0, errc::kCsgReferenceOnly,
              "CSGK blob: it holds only a reference (key " + std::string(key) +
                  ") to union geometry stored elsewhere, no geometry");
     b.trailing(r, b.root);
@@ -103,17 +104,17 @@ void decode(DecodeContext& ctx) {
     const bool graphics = startsWith(bytes, kObfuscatedMagic.data(), kObfuscatedMagic.size());
     const bool physics = startsWith(bytes, "CSGPHS", 6);
     if (!graphics && !physics)
-        ctx.fail(0, "bad-header",
+        ctx.fail(0, errc::kBadHeader,
                  "expected a CSG union blob (obfuscated CSGMDL, CSGPHS or CSGK magic)");
     if (bytes.size() < kHeaderSize)
-        ctx.fail(bytes.size(), "truncated",
+        ctx.fail(bytes.size(), errc::kTruncated,
                  "unexpected end of data: the CSG header needs 10 bytes, " +
                      std::to_string(bytes.size()) + " present");
     const std::uint32_t version = headerVersion(bytes, graphics);
     if (graphics) {
         if (version != 2 && version != 4 && version != 5)
             ctx.fail(
-                6, "unsupported-version",
+                6, errc::kUnsupportedVersion,
                 "CSGMDL version " + std::to_string(version) + " is not supported (known: 2, 4, 5)");
         Builder b(ctx, "CSGMDL" + std::to_string(version));
         ctx.mapRange(0, kHeaderSize, RangeKind::Header, "header (obfuscated)", b.root);
@@ -126,7 +127,7 @@ void decode(DecodeContext& ctx) {
     }
     if (version != 0 && version != 3 && version != 5 && version != 6 && version != 7 &&
         version != 8)
-        ctx.fail(6, "unsupported-version",
+        ctx.fail(6, errc::kUnsupportedVersion,
                  "CSGPHS version " + std::to_string(version) +
                      " is not supported (known: 0 BLOCK, 3, 5, 6, 7, 8)");
     Builder b(ctx, "CSGPHS" + std::to_string(version));

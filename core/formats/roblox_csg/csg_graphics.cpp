@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "formats/roblox_csg/csg_decoder.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::csg {
 
@@ -45,7 +46,7 @@ void finishMesh(Builder& b, Mesh& m, std::uint64_t firstVertexAt) {
     for (const Vec3& p : m.positions)
         if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) ++nonFinite;
     if (nonFinite)
-        b.ctx.warn(firstVertexAt, "non-finite-vertices",
+        b.ctx.warn(firstVertexAt, errc::kNonFiniteVertices,
                    std::to_string(nonFinite) + " vertex positions are NaN or infinite");
     m.computeBounds();
     const std::uint32_t tris = std::uint32_t(m.indices.size() / 3);
@@ -65,14 +66,14 @@ void readIndexList(Builder& b, ByteReader& r, Mesh& m, std::size_t vertexCount, 
         if (m.indices[k] >= vertexCount) {
             const std::uint32_t bad = m.indices[k];
             m.indices.clear();
-            r.failAt(r.pos() - (count - k) * 4, "index-out-of-range",
+            r.failAt(r.pos() - (count - k) * 4, errc::kIndexOutOfRange,
                      std::string(what) + "[" + std::to_string(k) + "] = " + std::to_string(bad) +
                          " is past the " + std::to_string(vertexCount) + " vertices");
         }
     }
     b.ctx.mapRange(start, std::uint64_t(count) * 4, RangeKind::Array, what, node);
     if (count % 3 != 0) {
-        b.ctx.warn(countAt, "partial-triangle",
+        b.ctx.warn(countAt, errc::kPartialTriangle,
                    std::string(what) + ": " + std::to_string(count) +
                        " indices is not a whole number of triangles; the last " +
                        std::to_string(count % 3) + " are ignored");
@@ -117,10 +118,10 @@ void decodeGraphicsV2V4(Builder& b, std::uint32_t version) {
         const std::uint64_t sizeAt = r.offset();
         const std::uint32_t size = b.field<std::uint32_t>(r, node, "vertexSize");
         if (size < kVertexSize)
-            r.failAt(r.pos() - 4, "bad-vertex-size",
+            r.failAt(r.pos() - 4, errc::kBadVertexSize,
                      "vertex records of " + std::to_string(size) + " bytes (expected 84)");
         if (size != kVertexSize)
-            ctx.warn(sizeAt, "unusual-vertex-size",
+            ctx.warn(sizeAt, errc::kUnusualVertexSize,
                      "vertex records of " + std::to_string(size) +
                          " bytes (expected 84); the first 84 bytes of each are read");
         const std::size_t n = r.checkCount(count, size, "vertices");
@@ -148,7 +149,7 @@ void decodeGraphicsV2V4(Builder& b, std::uint32_t version) {
             if ((i & 4095) == 4095) ctx.checkCancel(firstVertexAt + i * size);
         }
         if (oddPadding)
-            ctx.warn(firstVertexAt, "nonzero-padding",
+            ctx.warn(firstVertexAt, errc::kNonzeroPadding,
                      "some vertex records have non-zero bytes where zero padding was expected");
         // Kept for writers: the id is the face's side, which a diagonal normal cannot tell.
         b.property(node, "normalIds", "bytes", std::move(normalIds), firstVertexAt + 28,
@@ -200,7 +201,7 @@ void decodeGraphicsV5(Builder& b) {
             const std::uint64_t lenAt = r.offset();
             const std::uint32_t len = b.field<std::uint32_t>(r, an, "byteLength");
             if (len != std::uint64_t(countOut) * size)
-                ctx.warn(lenAt, "length-mismatch",
+                ctx.warn(lenAt, errc::kLengthMismatch,
                          std::string(name) + ": byte length " + std::to_string(len) + " for " +
                              std::to_string(countOut) + " records of " + std::to_string(size) +
                              " bytes");
@@ -236,7 +237,7 @@ void decodeGraphicsV5(Builder& b) {
     auto matches = [&](std::uint16_t count, std::uint64_t at, const char* name) {
         if (count == n) return true;
         if (count != 0)
-            ctx.warn(at, "attribute-count-mismatch",
+            ctx.warn(at, errc::kAttributeCountMismatch,
                      std::string(name) + ": " + std::to_string(count) + " entries for " +
                          std::to_string(n) + " positions; the stream is dropped");
         return false;
@@ -285,7 +286,7 @@ void decodeGraphicsV5(Builder& b) {
     const std::uint64_t dataAt = r.offset();
     const ByteSpan data = r.bytes(dataLen, "index stream");
     if (count > dataLen)
-        ctx.fail(countAt, "count-too-large",
+        ctx.fail(countAt, errc::kCountTooLarge,
                  "index stream: " + std::to_string(count) + " indices cannot fit in " +
                      std::to_string(dataLen) + " bytes (each takes at least 1)");
     ctx.checkAllocation(dataAt, count, 8, "indices");
@@ -296,7 +297,7 @@ void decodeGraphicsV5(Builder& b) {
         std::uint32_t current = 0;
         for (std::uint32_t k = 0; k < count; ++k) {
             if (p >= data.size())
-                ctx.fail(dataAt + p, "truncated",
+                ctx.fail(dataAt + p, errc::kTruncated,
                          "index stream ends after " + std::to_string(k) + " of " +
                              std::to_string(count) + " indices");
             at[k] = std::uint32_t(p);
@@ -308,7 +309,7 @@ void decodeGraphicsV5(Builder& b) {
                 delta = std::int32_t(v0) - 128;
             } else {
                 if (data.size() - p < 2)
-                    ctx.fail(dataAt + p - 1, "truncated",
+                    ctx.fail(dataAt + p - 1, errc::kTruncated,
                              "index stream ends inside a 3-byte delta (index " + std::to_string(k) +
                                  ")");
                 delta = std::int32_t((std::uint32_t(v0 - 0x80) << 16) |
@@ -319,7 +320,7 @@ void decodeGraphicsV5(Builder& b) {
             all[k] = current & 0x7FFFFF;
         }
         if (p != data.size())
-            ctx.warn(dataAt + p, "unused-index-bytes",
+            ctx.warn(dataAt + p, errc::kUnusedIndexBytes,
                      std::to_string(data.size() - p) + " bytes of the index stream follow the " +
                          std::to_string(count) + " indices");
     }
@@ -333,12 +334,12 @@ void decodeGraphicsV5(Builder& b) {
     ctx.mapRange(streamStart, r.offset() - streamStart, RangeKind::Array, {}, in);
     b.asset.nodes[in].length = r.offset() - streamStart;
     if (markerCount < 2)
-        ctx.fail(markersAt, "bad-range-markers",
+        ctx.fail(markersAt, errc::kBadRangeMarkers,
                  "the index stream needs at least 2 range markers, " + std::to_string(markerCount) +
                      " present");
     for (std::size_t i = 0; i < markers.size(); ++i) {
         if (markers[i] > count || (i && markers[i] < markers[i - 1]))
-            ctx.fail(markersAt + 1 + 4 * i, "bad-range-markers",
+            ctx.fail(markersAt + 1 + 4 * i, errc::kBadRangeMarkers,
                      "range marker " + std::to_string(i) + " (" + std::to_string(markers[i]) +
                          ") is past the " + std::to_string(count) +
                          " indices or below the one before");
@@ -351,13 +352,13 @@ void decodeGraphicsV5(Builder& b) {
     // The mesh is the first range; the others (of unknown purpose) are kept as counts only.
     for (std::uint32_t k = markers[0]; k < markers[1]; ++k) {
         if (all[k] >= n)
-            ctx.fail(dataAt + at[k], "index-out-of-range",
+            ctx.fail(dataAt + at[k], errc::kIndexOutOfRange,
                      "index " + std::to_string(k) + " = " + std::to_string(all[k]) +
                          " is past the " + std::to_string(n) + " vertices");
     }
     m.indices.assign(all.begin() + markers[0], all.begin() + markers[1]);
     if (m.indices.size() % 3 != 0) {
-        ctx.warn(markersAt, "partial-triangle",
+        ctx.warn(markersAt, errc::kPartialTriangle,
                  std::to_string(m.indices.size()) +
                      " indices in the first range is not a whole number of triangles");
         m.indices.resize(m.indices.size() - m.indices.size() % 3);

@@ -16,6 +16,7 @@
 
 #include "formats/roblox_csg/csg_decoder.h"
 #include "io/decompress.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::csg {
 
@@ -51,17 +52,17 @@ void readHullRecord(Builder& b, ByteReader& r, std::size_t index, bool& prefixWa
     ctx.mapRange(start, prefix.size(), RangeKind::Header, "prefix", node);
     if (!prefixWarned && std::memcmp(prefix.data(), kHullPrefix.data(), prefix.size()) != 0) {
         prefixWarned = true;
-        ctx.warn(start, "unusual-hull-prefix",
+        ctx.warn(start, errc::kUnusualHullPrefix,
                  "a hull record's 40-byte prefix differs from the constants seen so far");
     }
     const std::uint64_t countAt = r.offset();
     const std::uint32_t floats = b.field<std::uint32_t>(r, node, "floatCount");
     const std::uint32_t width = b.field<std::uint32_t>(r, node, "floatSize");
     if (width != 4)
-        r.failAt(r.pos() - 4, "bad-float-size",
+        r.failAt(r.pos() - 4, errc::kBadFloatSize,
                  "float size " + std::to_string(width) + " (expected 4)");
     if (floats % 3 != 0)
-        ctx.fail(countAt, "bad-count",
+        ctx.fail(countAt, errc::kBadCount,
                  "hull float count " + std::to_string(floats) + " is not a multiple of 3");
     const std::uint64_t posAt = r.offset();
     Mesh& m = b.asset.meshes[mi];
@@ -193,7 +194,7 @@ private:
 
     std::uint32_t newFace() {
         if (face_ >= faces_)
-            ctx_.fail(offset_, "edgebreaker",
+            ctx_.fail(offset_, errc::kEdgebreaker,
                       "the CLERS stream builds more than the header's " + std::to_string(faces_) +
                           " faces");
         return 3 * face_++;
@@ -207,12 +208,12 @@ private:
         return kSymbols[two & 3];
     }
     [[noreturn]] void outOfBits() {
-        ctx_.fail(offset_, "edgebreaker",
+        ctx_.fail(offset_, errc::kEdgebreaker,
                   "the CLERS stream ends inside hull face " + std::to_string(face_));
     }
     void step() {
         if (stepBudget_-- == 0)
-            ctx_.fail(offset_, "edgebreaker",
+            ctx_.fail(offset_, errc::kEdgebreaker,
                       "the CLERS stream does not close its boundary (malformed hull)");
     }
     bool isEdge(std::int32_t a) const { return a >= 0; }
@@ -271,7 +272,7 @@ void addHullMesh(Builder& b, std::size_t index, const float* floats, std::size_t
         m.positions[i] = {floats[3 * i], floats[3 * i + 1], floats[3 * i + 2]};
     for (std::size_t k = 0; k < indexCount; ++k)
         if (indices[k] >= vertexCount)
-            b.ctx.fail(offset, "index-out-of-range",
+            b.ctx.fail(offset, errc::kIndexOutOfRange,
                        name + ": index " + std::to_string(indices[k]) + " is past its " +
                            std::to_string(vertexCount) + " vertices");
     m.indices.assign(indices, indices + indexCount - indexCount % 3);
@@ -283,16 +284,16 @@ void decodeV8(Builder& b, ByteReader& r) {
     b.field<std::uint8_t>(r, b.root, "geometryType");
     const std::uint64_t padAt = r.offset();
     if (b.field<std::uint8_t>(r, b.root, "padding") != 0)
-        ctx.warn(padAt, "nonzero-padding", "the byte after the geometry type is not 0");
+        ctx.warn(padAt, errc::kNonzeroPadding, "the byte after the geometry type is not 0");
     const std::uint64_t payloadAt = r.offset();
     const ByteSpan payload = r.bytes(r.remaining(), "ZSTD frame");
     ctx.mapRange(payloadAt, payload.size(), RangeKind::Payload, "hulls (ZSTD)", b.root);
     auto scope = ctx.scope("ZSTD frame");
     const unsigned long long size = ZSTD_getFrameContentSize(payload.data(), payload.size());
     if (size == ZSTD_CONTENTSIZE_ERROR)
-        ctx.fail(payloadAt, "zstd", "the hull data is not a ZSTD frame");
+        ctx.fail(payloadAt, errc::kZstd, "the hull data is not a ZSTD frame");
     if (size == ZSTD_CONTENTSIZE_UNKNOWN)
-        ctx.fail(payloadAt, "zstd", "the ZSTD frame does not state its decompressed size");
+        ctx.fail(payloadAt, errc::kZstd, "the ZSTD frame does not state its decompressed size");
     InflateBuffer buffer;
     const ByteSpan inner = buffer.zstd(ctx, payload, size, payloadAt);
     ByteReader d(ctx, inner, payloadAt, false);
@@ -323,8 +324,9 @@ void decodeV8(Builder& b, ByteReader& r) {
         d.readArray(posRanges, d.u32("position range count"), "position ranges");
         d.readArray(positions, posRanges.empty() ? 0 : posRanges.back(), "raw hull positions");
         if (d.pos() - rawStart != rawLen)
-            d.warn("length-mismatch", "the raw hulls take " + std::to_string(d.pos() - rawStart) +
-                                          " bytes, the header says " + std::to_string(rawLen));
+            d.warn(errc::kLengthMismatch, "the raw hulls take " +
+                                              std::to_string(d.pos() - rawStart) +
+                                              " bytes, the header says " + std::to_string(rawLen));
         const std::size_t rawHulls = std::min(faceRanges.size(), posRanges.size()) > 0
                                          ? std::min(faceRanges.size(), posRanges.size()) - 1
                                          : 0;
@@ -333,7 +335,7 @@ void decodeV8(Builder& b, ByteReader& r) {
             const std::uint32_t p0 = posRanges[h], p1 = posRanges[h + 1];
             if (f0 > f1 || f1 > faces.size() || p0 > p1 || p1 > positions.size() ||
                 (p1 - p0) % 3 != 0)
-                ctx.fail(payloadAt, "bad-range",
+                ctx.fail(payloadAt, errc::kBadRange,
                          "raw hull " + std::to_string(h) + ": its face or position range (" +
                              std::to_string(f0) + "–" + std::to_string(f1) + ", " +
                              std::to_string(p0) + "–" + std::to_string(p1) + ") is invalid");
@@ -344,7 +346,7 @@ void decodeV8(Builder& b, ByteReader& r) {
     auto ebScope = ctx.scope("edgebreaker hulls");
     const ByteSpan clers = d.bytes(clersLen, "CLERS buffer");
     if (clersLen % 4 != 0 || std::uint64_t(clersLen) * 8 < clersBits)
-        ctx.fail(payloadAt, "bad-clers",
+        ctx.fail(payloadAt, errc::kBadClers,
                  "the CLERS buffer of " + std::to_string(clersLen) + " bytes cannot hold " +
                      std::to_string(clersBits) + " bits in whole 32-bit words");
     std::vector<float> positions;
@@ -353,7 +355,7 @@ void decodeV8(Builder& b, ByteReader& r) {
     if (hullCount == 0) return;
     // Each face takes at least one CLERS bit, and one face is made per symbol plus one per hull.
     if (faceCount > std::uint64_t(clersBits) + hullCount)
-        ctx.fail(payloadAt, "count-too-large",
+        ctx.fail(payloadAt, errc::kCountTooLarge,
                  "faceCount " + std::to_string(faceCount) + " cannot come from " +
                      std::to_string(clersBits) + " CLERS bits");
     ctx.checkAllocation(payloadAt, std::uint64_t(faceCount) * 3, 8, "edgebreaker faces");
@@ -365,7 +367,7 @@ void decodeV8(Builder& b, ByteReader& r) {
         const std::uint32_t firstVertex = decoder.vertexOffset();
         const std::uint32_t vertices = decoder.decodeHull();
         if ((std::uint64_t(firstVertex) + vertices) * 3 > positions.size())
-            ctx.fail(payloadAt, "count-too-large",
+            ctx.fail(payloadAt, errc::kCountTooLarge,
                      "edgebreaker hull " + std::to_string(h) + " needs vertices up to " +
                          std::to_string(std::uint64_t(firstVertex) + vertices) + " but " +
                          std::to_string(positions.size() / 3) + " positions are stored");
@@ -375,7 +377,7 @@ void decodeV8(Builder& b, ByteReader& r) {
                     "edgebreaker");
     }
     if (decoder.faceCount() != faceCount)
-        ctx.warn(payloadAt, "count-mismatch",
+        ctx.warn(payloadAt, errc::kCountMismatch,
                  "the hulls use " + std::to_string(decoder.faceCount()) +
                      " faces, the header says " + std::to_string(faceCount));
 }
@@ -392,9 +394,9 @@ void decodePhysics(Builder& b, std::uint32_t version) {
             const std::uint64_t at = r.offset();
             const std::string_view kind = r.string(5, "block marker");
             if (kind != "BLOCK")
-                ctx.fail(at, "bad-header", "CSGPHS version 0 must be followed by \"BLOCK\"");
+                ctx.fail(at, errc::kBadHeader, "CSGPHS version 0 must be followed by \"BLOCK\"");
             ctx.mapRange(at, 5, RangeKind::Field, "BLOCK", b.root);
-            ctx.info(0, "csg-block", "the union's physics is its box (CSGPHS BLOCK): no hulls");
+            ctx.info(0, errc::kCsgBlock, "the union's physics is its box (CSGPHS BLOCK): no hulls");
             break;
         }
         case 6:

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "formats/roblox_model/model_decoders.h"
+#include "meshscope/core/error_codes.h"
 #include "meshscope/core/roblox_terrain.h"
 
 namespace meshscope {
@@ -113,23 +114,25 @@ TerrainGrid decodeSmoothGrid(std::span<const std::uint8_t> blob,
     GridReader rd{blob, options, grid};
     if (blob.size() < 2) {
         if (!blob.empty())
-            rd.fail(blob.size(), "truncated", "the SmoothGrid header needs 2 bytes, 1 present");
+            rd.fail(blob.size(), errc::kTruncated,
+                    "the SmoothGrid header needs 2 bytes, 1 present");
         return grid;
     }
     grid.version = blob[0];
     if (grid.version != 1) {
-        rd.fail(0, "unsupported-version",
+        rd.fail(0, errc::kUnsupportedVersion,
                 "SmoothGrid version " + std::to_string(grid.version) + " is not supported (1 is)");
         return grid;
     }
     if (blob[1] > 8) {
-        rd.fail(1, "bad-chunk-size",
+        rd.fail(1, errc::kBadChunkSize,
                 "chunk-size exponent " + std::to_string(blob[1]) + " is past 8 (256³ voxels)");
         return grid;
     }
     grid.chunkExponent = blob[1];
     if (grid.chunkExponent != 5)
-        grid.warnings.push_back({Severity::Warning, "chunk-size", rd.fileOffset(1), options.context,
+        grid.warnings.push_back({Severity::Warning, errc::kChunkSize, rd.fileOffset(1),
+                                 options.context,
                                  "chunk-size exponent " + std::to_string(grid.chunkExponent) +
                                      " (Roblox writes 5: 32³ voxels a chunk)"});
     const std::uint64_t perChunk = grid.chunkVoxels();
@@ -140,13 +143,13 @@ TerrainGrid decodeSmoothGrid(std::span<const std::uint8_t> blob,
         if (options.cancel && (grid.chunks.size() & 63) == 0 &&
             options.cancel->load(std::memory_order_relaxed)) {
             grid.cancelled = true;
-            rd.fail(pos, "cancelled", "cancelled");
+            rd.fail(pos, errc::kCancelled, "cancelled");
             break;
         }
         const std::size_t start = pos;
         const std::string where = "chunk " + std::to_string(grid.chunks.size());
         if (grid.chunks.size() >= options.maxChunks) {
-            rd.fail(start, "limit",
+            rd.fail(start, errc::kLimit,
                     "more than " + std::to_string(options.maxChunks) +
                         " chunks (the chunk cap; each holds " + std::to_string(perChunk) +
                         " voxels)",
@@ -154,7 +157,7 @@ TerrainGrid decodeSmoothGrid(std::span<const std::uint8_t> blob,
             break;
         }
         if (blob.size() - pos < kChunkHeader) {
-            rd.fail(start, "truncated",
+            rd.fail(start, errc::kTruncated,
                     "chunk header needs 12 bytes, " + std::to_string(blob.size() - pos) + " remain",
                     where);
             break;
@@ -171,7 +174,7 @@ TerrainGrid decodeSmoothGrid(std::span<const std::uint8_t> blob,
         pz += delta[2];
         const std::int64_t cap = options.maxChunkCoordinate;
         if (px < -cap || px > cap || py < -cap || py > cap || pz < -cap || pz > cap) {
-            rd.fail(start, "chunk-coordinate",
+            rd.fail(start, errc::kChunkCoordinate,
                     "chunk at (" + std::to_string(px) + ", " + std::to_string(py) + ", " +
                         std::to_string(pz) + ") is past ±" + std::to_string(cap) +
                         " chunks from the origin",
@@ -191,7 +194,7 @@ TerrainGrid decodeSmoothGrid(std::span<const std::uint8_t> blob,
         while (filled < perChunk) {
             const std::size_t runAt = pos;
             if (pos >= blob.size()) {
-                rd.fail(runAt, "truncated",
+                rd.fail(runAt, errc::kTruncated,
                         "the chunk's runs end after " + std::to_string(filled) + " of " +
                             std::to_string(perChunk) + " voxels",
                         where);
@@ -205,7 +208,7 @@ TerrainGrid decodeSmoothGrid(std::span<const std::uint8_t> blob,
             std::uint64_t count = 1;
             const std::size_t need = ((flag & 0x40) ? 1u : 0u) + ((flag & 0x80) ? 1u : 0u);
             if (blob.size() - pos < need) {
-                rd.fail(runAt, "truncated", "the run's flag byte asks for bytes past the end",
+                rd.fail(runAt, errc::kTruncated, "the run's flag byte asks for bytes past the end",
                         where);
                 bad = true;
                 break;
@@ -215,7 +218,7 @@ TerrainGrid decodeSmoothGrid(std::span<const std::uint8_t> blob,
                 const std::uint8_t n = blob[pos++];
                 if (n == 0) {
                     if (pos >= blob.size()) {
-                        rd.fail(runAt, "truncated",
+                        rd.fail(runAt, errc::kTruncated,
                                 "a shoreline voxel's water occupancy is past the end", where);
                         bad = true;
                         break;
@@ -226,7 +229,7 @@ TerrainGrid decodeSmoothGrid(std::span<const std::uint8_t> blob,
                 }
             }
             if (filled + count > perChunk) {
-                rd.fail(runAt, "run-overflow",
+                rd.fail(runAt, errc::kRunOverflow,
                         "a run of " + std::to_string(count) + " voxels after " +
                             std::to_string(filled) + " overflows the chunk's " +
                             std::to_string(perChunk),
@@ -259,7 +262,7 @@ TerrainGrid decodeSmoothGrid(std::span<const std::uint8_t> blob,
     grid.materialVoxels = materials;
     for (std::size_t m = kTerrainMaterialCount; m < 64; ++m)
         if (materials[m]) {
-            grid.warnings.push_back({Severity::Warning, "unknown-material", rd.fileOffset(0),
+            grid.warnings.push_back({Severity::Warning, errc::kUnknownMaterial, rd.fileOffset(0),
                                      options.context,
                                      std::to_string(materials[m]) + " voxels of material " +
                                          std::to_string(m) + " (unknown; drawn grey)"});
@@ -924,7 +927,7 @@ void addTerrain(DecodeContext& ctx) {
     TerrainMeshes meshes = meshTerrain(blob, grid, mo);
     if (meshes.cancelled) ctx.checkCancel(o.baseOffset);
     if (meshes.truncated)
-        asset.diagnostics.push_back({Severity::Warning, "limit", o.baseOffset, o.context,
+        asset.diagnostics.push_back({Severity::Warning, errc::kLimit, o.baseOffset, o.context,
                                      grid.chunkExponent > kMaxMeshedChunkExponent
                                          ? "chunks of " + std::to_string(grid.chunkSize()) +
                                                "³ voxels are not meshed (64³ at most)"

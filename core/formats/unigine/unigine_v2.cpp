@@ -15,6 +15,7 @@
 
 #include "formats/unigine/unigine_internal.h"
 #include "io/decompress.h"
+#include "meshscope/core/error_codes.h"
 
 namespace meshscope::unigine {
 
@@ -26,13 +27,13 @@ std::int64_t readInt2(ByteReader& r, const char* what) {
     int shift = 6;
     while (b & 0x80) {
         if (shift > 27)
-            r.failAt(at, "bad-int", std::string(what) + ": compact int longer than 5 bytes");
+            r.failAt(at, errc::kBadInt, std::string(what) + ": compact int longer than 5 bytes");
         b = r.u8(what);
         v |= std::uint64_t(b & 0x7f) << shift;
         shift += 7;
     }
     if (v > std::uint64_t(INT32_MAX))
-        r.failAt(at, "bad-int", std::string(what) + ": compact int past the 32-bit range");
+        r.failAt(at, errc::kBadInt, std::string(what) + ": compact int past the 32-bit range");
     return negative ? -std::int64_t(v) : std::int64_t(v);
 }
 
@@ -56,7 +57,8 @@ std::size_t readCount2(ByteReader& r, const char* what) {
     const std::size_t at = r.pos();
     const std::int64_t n = readInt2(r, what);
     if (n < 0)
-        r.failAt(at, "bad-count", std::string(what) + " is negative (" + std::to_string(n) + ")");
+        r.failAt(at, errc::kBadCount,
+                 std::string(what) + " is negative (" + std::to_string(n) + ")");
     return static_cast<std::size_t>(n);
 }
 
@@ -64,13 +66,14 @@ std::string readName2(ByteReader& r, const char* what) {
     const std::size_t at = r.pos();
     const std::int64_t n = readInt2(r, what);
     if (n < 0 || n > kMaxNameLength)
-        r.failAt(at, "bad-name-length",
+        r.failAt(at, errc::kBadNameLength,
                  std::string(what) + " length " + std::to_string(n) + " is outside 0.." +
                      std::to_string(kMaxNameLength));
     const std::string_view chars = r.string(static_cast<std::size_t>(n), what);
     const std::size_t nul = chars.find('\0');
     if (nul == std::string_view::npos) {
-        if (n) r.warn("name-without-nul", std::string(what) + " does not end with a NUL character");
+        if (n)
+            r.warn(errc::kNameWithoutNul, std::string(what) + " does not end with a NUL character");
         return std::string(chars);
     }
     return std::string(chars.substr(0, nul));
@@ -106,7 +109,7 @@ void expectSignature(DecodeContext& ctx, ByteReader& r, const std::string& sig, 
     const std::size_t start = r.pos();
     const std::string_view s = r.string(4, what);
     if (s != sig)
-        r.failAt(start, "bad-signature",
+        r.failAt(start, errc::kBadSignature,
                  std::string(what) + ": expected \"" + sig + "\", found other bytes");
     map(ctx, r, start, RangeKind::Header, "signature", node);
 }
@@ -152,7 +155,7 @@ void readIndices(ByteReader& r, std::vector<std::uint32_t>& out, std::size_t n,
         for (std::size_t i = 0; i < n; ++i) {
             const std::size_t at = r.pos();
             const std::int64_t v = readInt2(r, what);
-            if (v < 0) r.failAt(at, "bad-index", std::string(what) + " is negative");
+            if (v < 0) r.failAt(at, errc::kBadIndex, std::string(what) + " is negative");
             out[i] = static_cast<std::uint32_t>(v);
         }
     }
@@ -169,13 +172,13 @@ SurfaceData readSurfaceBlock(DecodeContext& ctx, ByteReader& r, int version, con
         auto ts = ctx.scope("targets[" + std::to_string(t) + "]");
         std::size_t start = r.pos();
         std::size_t nv = version >= 14 ? h.targetVertices[t] : readCount2(r, "vertex count");
-        if (nv > maxV) r.failAt(start, "limit", "vertex count exceeds maxVertices");
+        if (nv > maxV) r.failAt(start, errc::kLimit, "vertex count exceeds maxVertices");
         std::vector<Vec3> coords;
         r.readArray(coords, nv, "vertices");
         map(ctx, r, start, RangeKind::Array, "vertices", node);
         start = r.pos();
         const std::size_t nt = readCount2(r, "tangent count");
-        if (nt > maxV) r.failAt(start, "limit", "tangent count exceeds maxVertices");
+        if (nt > maxV) r.failAt(start, errc::kLimit, "tangent count exceeds maxVertices");
         std::vector<Vec4> quats(r.checkCount(nt, version == 10 ? 7 : 8, "tangents"));
         for (std::size_t i = 0; i < nt; ++i) {
             const ByteSpan b = r.bytes(version == 10 ? 7 : 8, "tangent");
@@ -234,7 +237,7 @@ SurfaceData readSurfaceBlock(DecodeContext& ctx, ByteReader& r, int version, con
         }
     }
     if (badBone)
-        ctx.warn(badBoneAt, "bad-bone-index",
+        ctx.warn(badBoneAt, errc::kBadBoneIndex,
                  std::to_string(badBone) + " vertex weights name a bone past the " +
                      std::to_string(boneCount) + " bones and were dropped");
     map(ctx, r, start, RangeKind::Array, "weights", node);
@@ -251,13 +254,13 @@ SurfaceData readSurfaceBlock(DecodeContext& ctx, ByteReader& r, int version, con
     start = r.pos();
     const std::size_t nci =
         version >= 14 ? h.coordIndices : readCount2(r, "coordinate index count");
-    if (nci / 3 > ctx.limits().maxTriangles) r.failAt(start, "limit", "too many indices");
+    if (nci / 3 > ctx.limits().maxTriangles) r.failAt(start, errc::kLimit, "too many indices");
     readIndices(r, d.coordIndex, nci, d.coords.size(), "coordinate indices");
     map(ctx, r, start, RangeKind::Array, "coordinateIndices", node);
     start = r.pos();
     const std::size_t nti =
         version >= 14 ? h.triangleIndices : readCount2(r, "triangle index count");
-    if (nti / 3 > ctx.limits().maxTriangles) r.failAt(start, "limit", "too many indices");
+    if (nti / 3 > ctx.limits().maxTriangles) r.failAt(start, errc::kLimit, "too many indices");
     readIndices(r, d.triangleIndex, nti, d.quats.size(), "triangle indices");
     map(ctx, r, start, RangeKind::Array, "triangleIndices", node);
     return d;
@@ -273,7 +276,7 @@ Mesh buildMesh(DecodeContext& ctx, SurfaceData& d, const SurfaceHeader& h, std::
     std::size_t badCorners = 0;
     const std::size_t corners = std::min(d.coordIndex.size(), d.triangleIndex.size());
     if (d.coordIndex.size() != d.triangleIndex.size())
-        ctx.warn(at, "index-count-mismatch",
+        ctx.warn(at, errc::kIndexCountMismatch,
                  "surface \"" + h.name + "\" has " + std::to_string(d.coordIndex.size()) +
                      " coordinate indices and " + std::to_string(d.triangleIndex.size()) +
                      " triangle indices; the shorter count is used");
@@ -298,7 +301,7 @@ Mesh buildMesh(DecodeContext& ctx, SurfaceData& d, const SurfaceHeader& h, std::
         }
     }
     if (badCorners)
-        ctx.warn(at, "index-out-of-range",
+        ctx.warn(at, errc::kIndexOutOfRange,
                  std::to_string(badCorners) + " triangles of surface \"" + h.name +
                      "\" index past its vertices and were dropped");
     if (!d.coords.empty()) {
@@ -327,7 +330,7 @@ Mesh buildMesh(DecodeContext& ctx, SurfaceData& d, const SurfaceHeader& h, std::
             dst = std::move(src);
             return;
         }
-        ctx.warn(at, "count-mismatch",
+        ctx.warn(at, errc::kCountMismatch,
                  std::string(what) + " of surface \"" + h.name +
                      "\": " + std::to_string(src.size()) + " for " + std::to_string(nv) +
                      " vertices; not used");
@@ -341,7 +344,7 @@ Mesh buildMesh(DecodeContext& ctx, SurfaceData& d, const SurfaceHeader& h, std::
             for (std::size_t v = 0; v < nv; ++v) m.skin[v] = d.weights[coordOf[v]];
             m.skeleton = skeleton;
         } else {
-            ctx.warn(at, "count-mismatch",
+            ctx.warn(at, errc::kCountMismatch,
                      "weights of surface \"" + h.name + "\": " + std::to_string(d.weights.size()) +
                          " for " + std::to_string(d.coords.size()) + " coordinates; not used");
         }
@@ -481,7 +484,7 @@ void readAnimationBlock(DecodeContext& ctx, ByteReader& r, const BoneTable& bone
         anim.tracks[k].scales.resize(frames);
     }
     if (badBones)
-        ctx.warn(r.offsetOf(start), "bad-bone-index",
+        ctx.warn(r.offsetOf(start), errc::kBadBoneIndex,
                  std::to_string(badBones) + " animated bones name a bone past the " +
                      std::to_string(bones.names.size()) + " bones");
     // Current quantized values per animated bone: position, rotation, scale.
@@ -517,7 +520,7 @@ void readAnimationBlock(DecodeContext& ctx, ByteReader& r, const BoneTable& bone
                          "frames[" + std::to_string(f) + "]", node);
     }
     if (incomplete)
-        ctx.warn(r.offsetOf(start), "incomplete-first-frame",
+        ctx.warn(r.offsetOf(start), errc::kIncompleteFirstFrame,
                  std::to_string(incomplete) +
                      " bones do not store every component in frame 0; the missing ones start at "
                      "the range minimum and the identity rotation");
@@ -590,7 +593,7 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
     BoneTable bones = readBonesV2(ctx, r, root, header);
     const std::size_t boneCount = bones.names.size();
     if (version >= 14 && boneCount)
-        r.fail("unsupported-version",
+        r.fail(errc::kUnsupportedVersion,
                "ms14 meshes with bones are not decoded (no such file was available to establish "
                "where the bind pose is stored)");
     std::vector<std::string> animations;
@@ -632,14 +635,14 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
             r.checkCount(readCount2(r, "morph target count"), 1, "morph targets");
         a.addProperty(
             h.node, {"morphTargets", "int32", std::int64_t(targets), r.offsetOf(at), r.pos() - at});
-        if (targets == 0) r.failAt(at, "bad-count", "a surface has no morph target (geometry)");
+        if (targets == 0) r.failAt(at, errc::kBadCount, "a surface has no morph target (geometry)");
         for (std::size_t t = 0; t < targets; ++t) {
             h.targets.push_back(readName2(r, "morph target name"));
             if (version >= 14) {
                 const std::size_t vat = r.pos();
                 const std::size_t nv = readCount2(r, "vertex count");
                 if (nv > ctx.limits().maxVertices)
-                    r.failAt(vat, "limit", "vertex count exceeds maxVertices");
+                    r.failAt(vat, errc::kLimit, "vertex count exceeds maxVertices");
                 h.targetVertices.push_back(nv);
             }
         }
@@ -648,7 +651,7 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
         a.nodes[h.node].offset = r.offsetOf(start);
         a.nodes[h.node].length = r.pos() - start;
         if (targets > 1)
-            ctx.warn(r.offsetOf(at), "morph-targets-ignored",
+            ctx.warn(r.offsetOf(at), errc::kMorphTargetsIgnored,
                      "surface \"" + h.name + "\" has " + std::to_string(targets) +
                          " morph targets; only the first is shown");
     }
@@ -706,7 +709,7 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
             map(ctx, r, start, RangeKind::Field, "sizes", node);
             const std::size_t dataAt = r.pos();
             if (csize > r.remaining())
-                r.failAt(start + 8, "truncated",
+                r.failAt(start + 8, errc::kTruncated,
                          std::string(what) + ": compressed size " + std::to_string(csize) +
                              " runs past the end of the file");
             const ByteSpan in = r.bytes(static_cast<std::size_t>(csize), what);
@@ -726,7 +729,7 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
             SurfaceData d =
                 readSurfaceBlock(ctx, br, version, surfaces[i], boneCount, surfaces[i].node);
             if (!br.atEnd())
-                ctx.warn(at, "block-size-mismatch",
+                ctx.warn(at, errc::kBlockSizeMismatch,
                          std::to_string(br.remaining()) +
                              " bytes of the decompressed geometry block were not used");
             addMesh(d, surfaces[i], at);
@@ -755,7 +758,7 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
             }
             br.skip(br.checkCount(nodes, 28, "node bounds") * 28, "node bounds");
             if (!br.atEnd())
-                ctx.warn(at, "block-size-mismatch",
+                ctx.warn(at, errc::kBlockSizeMismatch,
                          std::to_string(br.remaining()) +
                              " bytes of the spatial tree block were not used");
             a.addProperty(surfaces[i].node, {"edgeCount", "int32", std::int64_t(edges)});
@@ -769,7 +772,7 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
             const std::size_t at = r.pos();
             const std::uint64_t off = r.u64("block offset");
             if (off != blockAt[i])
-                ctx.warn(r.offsetOf(at), "bad-block-offset",
+                ctx.warn(r.offsetOf(at), errc::kBadBlockOffset,
                          "surface " + std::to_string(i) + " block offset " + std::to_string(off) +
                              " does not point at its block (" + std::to_string(blockAt[i]) + ")");
         }
@@ -789,7 +792,7 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
                            std::fabs(all.max.z - bounds.max.z) <= tol;
         a.addProperty(header, {"boundsAgree", "bool", agree});
         if (!agree)
-            ctx.warn(version >= 14 ? 5 : 4, "bounds-mismatch",
+            ctx.warn(version >= 14 ? 5 : 4, errc::kBoundsMismatch,
                      "the bounding box in the header does not match the vertices");
     }
     mapTrailingBytes(ctx, r, "the end signature");
