@@ -13,7 +13,6 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSlider>
-#include <QSplitter>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -57,28 +56,15 @@ FacsDock::FacsDock(PoseController* controller, QWidget* parent)
     controlsLayout_->setContentsMargins(0, 0, 0, 0);
     controlsLayout_->setSpacing(2);
     scroll->setWidget(controlsHost_);
+    layout->addWidget(scroll, 3);
 
-    // The sliders get most of the height (the list showed about seven rows beside an equally
-    // tall corrective list); the correctives sit under a splitter handle the user can drag.
-    auto* correctivesBox = new QWidget(w);
-    auto* correctivesLayout = new QVBoxLayout(correctivesBox);
-    correctivesLayout->setContentsMargins(0, 0, 0, 0);
-    correctivesLayout->addWidget(new QLabel(tr("Correctives (product of their controls):"), w));
-    correctives_ = new QTreeWidget(correctivesBox);
+    layout->addWidget(new QLabel(tr("Correctives (product of their controls):"), w));
+    correctives_ = new QTreeWidget(w);
     correctives_->setHeaderLabels({tr("Corrective"), tr("Weight")});
     correctives_->setRootIsDecorated(false);
     correctives_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     correctives_->header()->setStretchLastSection(false);
-    correctives_->setMinimumHeight(40);
-    correctivesLayout->addWidget(correctives_);
-    auto* split = new QSplitter(Qt::Vertical, w);
-    split->setChildrenCollapsible(true);
-    split->addWidget(scroll);
-    split->addWidget(correctivesBox);
-    split->setStretchFactor(0, 6);
-    split->setStretchFactor(1, 1);
-    split->setSizes({600, 100});  // proportions: the splitter scales them to its height
-    layout->addWidget(split, 1);
+    layout->addWidget(correctives_, 1);
     unmatched_ = new QLabel(w);
     unmatched_->setWordWrap(true);
     layout->addWidget(unmatched_);

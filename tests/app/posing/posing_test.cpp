@@ -10,7 +10,6 @@
 #include <QFile>
 #include <QJsonObject>
 #include <QSignalSpy>
-#include <QScrollArea>
 #include <QSlider>
 #include <QTest>
 #include <QTreeWidget>
@@ -246,11 +245,6 @@ TEST(FacsPanel, OneSliderPerControlAndCorrectivesFollowTheSliders) {
     dock->resize(360, 560);
     dock->grab().save(
         QString::fromStdString((test::tempDir("app_posing_facs_panel") / "facs.png").string()));
-    // The sliders get most of the height, not a quarter beside the corrective list.
-    auto* scroll = dock->findChild<QScrollArea*>();
-    ASSERT_NE(scroll, nullptr);
-    EXPECT_GE(scroll->height(), 4 * list->height())
-        << "sliders " << scroll->height() << " px, correctives " << list->height() << " px";
 }
 
 TEST(FacsPanel, ExpressionsRoundTripThroughJson) {
