@@ -13,72 +13,6 @@
 
 namespace meshscope::shell {
 
-namespace {
-
-Mat4 quaternionMatrix(Vec4 q) {
-    const float len = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    if (!(len > 0.0f) || !std::isfinite(len)) return Mat4::identity();
-    const float x = q.x / len, y = q.y / len, z = q.z / len, w = q.w / len;
-    Mat4 m;
-    m.at(0, 0) = 1 - 2 * (y * y + z * z);
-    m.at(0, 1) = 2 * (x * y - z * w);
-    m.at(0, 2) = 2 * (x * z + y * w);
-    m.at(1, 0) = 2 * (x * y + z * w);
-    m.at(1, 1) = 1 - 2 * (x * x + z * z);
-    m.at(1, 2) = 2 * (y * z - x * w);
-    m.at(2, 0) = 2 * (x * z - y * w);
-    m.at(2, 1) = 2 * (y * z + x * w);
-    m.at(2, 2) = 1 - 2 * (x * x + y * y);
-    return m;
-}
-
-Vec3 lerp(const Vec3& a, const Vec3& b, float t) {
-    return {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t};
-}
-
-// Normalised lerp along the shorter arc (frames are close together).
-Vec4 nlerp(const Vec4& a, Vec4 b, float t) {
-    if (a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w < 0) b = {-b.x, -b.y, -b.z, -b.w};
-    return {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t,
-            a.w + (b.w - a.w) * t};
-}
-
-// The parent-relative transform of `track` at fractional frame `frame`, or nullopt when the
-// track stores nothing.
-std::optional<Mat4> trackTransform(const BoneTrack& track, double frame) {
-    if (track.positions.empty() && track.rotations.empty() && track.scales.empty()) return {};
-    auto pick = [&](std::size_t n, std::size_t& a, std::size_t& b, float& t) {
-        const double f = std::clamp(frame, 0.0, double(n - 1));
-        a = std::size_t(std::floor(f));
-        b = std::min(a + 1, n - 1);
-        t = float(f - double(a));
-    };
-    std::size_t a = 0, b = 0;
-    float t = 0;
-    Mat4 m;
-    if (!track.rotations.empty()) {
-        pick(track.rotations.size(), a, b, t);
-        m = quaternionMatrix(nlerp(track.rotations[a], track.rotations[b], t));
-    }
-    if (!track.scales.empty()) {
-        pick(track.scales.size(), a, b, t);
-        const Vec3 s = lerp(track.scales[a], track.scales[b], t);
-        for (int r = 0; r < 3; ++r) {
-            m.at(r, 0) *= s.x;
-            m.at(r, 1) *= s.y;
-            m.at(r, 2) *= s.z;
-        }
-    }
-    if (!track.positions.empty()) {
-        pick(track.positions.size(), a, b, t);
-        const Vec3 p = lerp(track.positions[a], track.positions[b], t);
-        m.at(0, 3) = p.x, m.at(1, 3) = p.y, m.at(2, 3) = p.z;
-    }
-    return m;
-}
-
-}  // namespace
-
 bool BoneEdit::isIdentity() const {
     return rotation.x == 0 && rotation.y == 0 && rotation.z == 0 && translation.x == 0 &&
            translation.y == 0 && translation.z == 0;
@@ -331,22 +265,10 @@ void PoseController::apply() {
     const Skeleton* s = skeleton();
     if (!s) return;
     const std::size_t n = s->bones.size();
-    pose_.reset(n);
-    if (const Animation* anim = animation(animation_)) {
-        for (const BoneTrack& track : anim->tracks) {
-            const int b = s->find(track.bone);
-            if (b < 0) continue;
-            const auto local = trackTransform(track, frame_);
-            if (!local) continue;
-            // Tracks hold parent-relative transforms; a pose is relative to the bind one.
-            const Bone& bone = s->bones[std::size_t(b)];
-            const Mat4 bindRelative =
-                bone.parent >= 0 && bone.parent < int(n)
-                    ? inverse(s->bones[std::size_t(bone.parent)].world) * bone.world
-                    : bone.world;
-            pose_.local[std::size_t(b)] = inverse(bindRelative) * *local;
-        }
-    }
+    if (const Animation* anim = animation(animation_))
+        sampleAnimation(*anim, *s, frame_, pose_);
+    else
+        pose_.reset(n);
     for (std::size_t b = 0; b < n && b < edits_.size(); ++b) {
         const BoneEdit& e = edits_[b];
         if (e.isIdentity()) continue;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -158,6 +159,26 @@ FacsBinding bindFacs(const FacsRig& rig, const Skeleton& skeleton);
 // Applies composed face-bone transforms to a pose: local[bone] = local[bone] * facs transform
 // (a user pose first, then FACS, both in the bone's frame). Grows `pose` when needed.
 void applyFacs(const FacsBonePose& facs, const FacsBinding& binding, Pose& pose);
+
+// ---------------------------------------------------------------------------------------------
+// Animation sampling. A BoneTrack stores one key per frame for each channel it has; a fractional
+// frame interpolates positions and scales linearly and rotations by nlerp (the shorter arc),
+// frames clamped to the track's range.
+
+// Rotation matrix of quaternion `q` (xyzw), normalised first; identity when `q` is zero or not
+// finite.
+Mat4 quaternionMatrix(const Vec4& q);
+// Normalised linear interpolation from `a` (t = 0) to `b` (t = 1) along the shorter arc (`b`
+// negated when a·b < 0). Unit result; `a` when both are zero.
+Vec4 nlerp(const Vec4& a, const Vec4& b, float t);
+// The parent-relative transform T(position) · R(rotation) · S(scale) of `track` at fractional
+// `frame`; nullopt when the track stores no key.
+std::optional<Mat4> sampleTrack(const BoneTrack& track, double frame);
+// `pose` (reset to the skeleton's bone count) set to `animation` at fractional `frame`: each track
+// names a bone (Skeleton::find) and gives its parent-relative transform; the pose holds it
+// relative to the bind transform (so posedWorldTransforms places the bone where the track says).
+// Returns the number of tracks applied (tracks of unknown bones and empty tracks are skipped).
+int sampleAnimation(const Animation& animation, const Skeleton& skeleton, double frame, Pose& pose);
 
 // ---------------------------------------------------------------------------------------------
 // LOD choice
