@@ -242,12 +242,13 @@ QWindow* Viewport::renderWindow() const {
     return window_;
 }
 
-void Viewport::setAsset(const Asset& asset) {
+void Viewport::setAsset(const Asset& asset, const PartMeshes* partMeshes) {
     // Roblox models and places show their parts; everything else its meshes.
-    if (!parts_->show(asset, scene_)) scene_->setAsset(asset);
+    if (!parts_->show(asset, partMeshes, scene_)) scene_->setAsset(asset);
     overlays_->setAsset(asset);
     grid_->setBounds(scene_->bounds());
     controller_->fit(scene_->bounds(), true);
+    emit assetShown();
 }
 
 void Viewport::clearAsset() {
@@ -256,6 +257,7 @@ void Viewport::clearAsset() {
     overlays_->clear();
     grid_->setBounds({});
     controller_->fit({}, true);
+    emit assetShown();
 }
 
 void Viewport::fitToView() {

@@ -104,6 +104,9 @@ private:
     // Applies a finished decode: the document on success, a message otherwise.
     bool applyOutcome(DecodeOutcome& outcome, QString* error);
     void showOpenError(const QString& path, const QString& message, DecodeOutcome* partial);
+    // The document's asset into the 3D view (or the view cleared).
+    void showAsset();
+    // Title and status bar for the document (also after a failed or cancelled open).
     void onAssetChanged();
     void onSelectionChanged(int node);
     void updateStats();

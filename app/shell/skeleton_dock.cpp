@@ -11,6 +11,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "asset_document.h"
 #include "bone_drag_controller.h"
 #include "pose_controller.h"
 
@@ -102,6 +103,19 @@ SkeletonDock::SkeletonDock(PoseController* controller, QWidget* parent)
     connect(controller_, &PoseController::skeletonVisibleChanged, showOverlay_,
             &QCheckBox::setChecked);
     rebuild();
+}
+
+void SkeletonDock::setDocument(AssetDocument* document) {
+    if (document_) disconnect(document_, nullptr, this, nullptr);
+    document_ = document;
+    if (!document_) return;
+    connect(document_, &AssetDocument::selectionChanged, this, [this](int node) {
+        const Asset& a = document_->asset();
+        if (node < 0 || node >= int(a.nodes.size())) return;
+        const NodeLinks& links = a.links(node);
+        if (links.bone >= 0 && links.skeleton == controller_->skeletonIndex())
+            selectBone(links.bone);
+    });
 }
 
 int SkeletonDock::boneCount() const {

@@ -16,12 +16,15 @@ class QTreeWidgetItem;
 
 namespace meshscope::shell {
 
+class AssetDocument;
 class PoseController;
 
 class SkeletonDock : public QDockWidget {
     Q_OBJECT
 public:
     explicit SkeletonDock(PoseController* controller, QWidget* parent = nullptr);
+    // Follows `document`'s selection: a bone node of the posed skeleton selects that bone.
+    void setDocument(AssetDocument* document);
 
     // Selects bone `bone` of the posed skeleton (-1: none).
     void selectBone(int bone);
@@ -35,6 +38,7 @@ private:
     void commitFields();
 
     PoseController* controller_;
+    AssetDocument* document_ = nullptr;
     QTreeWidget* tree_ = nullptr;
     QLabel* boneLabel_ = nullptr;
     std::array<QDoubleSpinBox*, 3> rotation_{};

@@ -12,7 +12,9 @@
 #include <cstdio>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/part_meshes.h"
 #include "meshscope/render/viewport.h"
+#include "settings.h"
 
 namespace meshscope::shell {
 
@@ -113,7 +115,12 @@ int runThumbnail(const ThumbnailOptions& options) {
     viewport.setGridVisible(false);
     viewport.resize(64, 64);
     viewport.move(0, 0);
-    viewport.setAsset(result.asset);
+    // A model's MeshParts as the viewer draws them: meshes from the saved asset folders.
+    PartMeshOptions partOptions;
+    for (const QString& f : settings::searchAssetFolders())
+        partOptions.folders.emplace_back(QFile::encodeName(f).toStdString());
+    const PartMeshes parts = resolvePartMeshes(result.asset, partOptions);
+    viewport.setAsset(result.asset, &parts);
     viewport.show();
     QElapsedTimer t;
     t.start();
