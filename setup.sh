@@ -23,7 +23,29 @@ packages=(
   clang libclang-rt-14-dev assimp-utils
 )
 
+# The Khronos glTF Validator (npm gltf-validator) that the export tests run through Node:
+# installed into tools/node_modules when neither Node's resolution nor npm's global folder has it.
+install_gltf_validator() {
+  if ! command -v npm > /dev/null 2>&1 || ! command -v node > /dev/null 2>&1; then
+    echo "setup: npm/node not found: skipping the glTF Validator (the export validation tests will be skipped)"
+    return 0
+  fi
+  if [ -d "$here/tools/node_modules/gltf-validator" ] ||
+     NODE_PATH="$(npm root -g 2>/dev/null)" node -e "require.resolve('gltf-validator')" > /dev/null 2>&1; then
+    return 0
+  fi
+  echo "setup: installing gltf-validator into tools/node_modules"
+  mkdir -p "$here/tools"
+  npm install --prefix "$here/tools" --no-save --no-audit --no-fund gltf-validator ||
+    echo "setup: npm install gltf-validator failed; the export validation tests will be skipped"
+}
+
 install_missing() {
+  install_missing_packages
+  install_gltf_validator
+}
+
+install_missing_packages() {
   local missing=()
   for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

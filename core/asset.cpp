@@ -98,6 +98,8 @@ std::size_t PropertyColumn::rows() const {
         }
         case Storage::Values:
             return values.size();
+        case Storage::Shared:
+            return u32s.size();
     }
     return 0;
 }
@@ -199,6 +201,8 @@ Value PropertyColumn::value(std::size_t row) const {
             return {};  // above
         case Storage::Values:
             return values[row];
+        case Storage::Shared:
+            return u32s[row] == kNoSharedString ? Value() : Value(SharedStringRef{u32s[row]});
     }
     return {};
 }
@@ -359,6 +363,12 @@ std::vector<int> Asset::roots() const {
     for (std::size_t i = 0; i < nodes.size(); ++i)
         if (nodes[i].parent < 0) r.push_back(static_cast<int>(i));
     return r;
+}
+
+std::string_view Asset::textOf(const Value& value) const {
+    if (const auto* s = std::get_if<std::string>(&value)) return *s;
+    if (const auto* r = std::get_if<SharedStringRef>(&value)) return sharedString(r->index);
+    return {};
 }
 
 std::size_t Asset::warningCount() const {

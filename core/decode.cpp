@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-#include <fstream>
 #include <new>
 
 #include "formats/formats.h"
 #include "io/decode_context.h"
 #include "io/decompress.h"
+#include "io/file_bytes.h"
 
 namespace meshscope {
 
@@ -21,7 +21,7 @@ const char* version() {
 const std::vector<FormatDecoder>& decoders() {
     static const std::vector<FormatDecoder> all = {
         robloxMeshFormat(),     robloxModelBinaryFormat(), robloxModelXmlFormat(),
-        secondLifeMeshFormat(), unigineFormat(),
+        secondLifeMeshFormat(), unigineFormat(),           robloxCsgFormat(),
     };
     return all;
 }
@@ -59,7 +59,16 @@ std::string describeUnknown(ByteSpan bytes) {
     std::snprintf(buf, sizeof buf, "unrecognised content (first bytes %02x %02x %02x %02x)",
                   bytes[0], bytes.size() > 1 ? bytes[1] : 0, bytes.size() > 2 ? bytes[2] : 0,
                   bytes.size() > 3 ? bytes[3] : 0);
-    return buf;
+    // Say what the bytes were compared with, so that a user can tell "not a format Meshscope
+    // knows" from "a file of a known format that is damaged at its very start".
+    std::string reason = buf;
+    reason += "; tried ";
+    const auto& all = decoders();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (i) reason += i + 1 == all.size() ? " and " : ", ";
+        reason += all[i].name;
+    }
+    return reason;
 }
 
 }  // namespace
@@ -415,34 +424,18 @@ DecodeResult decodeAs(const std::string& formatId, ByteSpan bytes, const DecodeO
 }
 
 DecodeResult decodeFile(const std::string& path, const DecodeOptions& options) {
+    // Mapped, not copied: reading the file costs one pass over its pages (pipes and other
+    // special files are read into memory instead). The mapping lives until the decode returns.
     DecodeResult result;
-    std::ifstream in(path, std::ios::binary);  // read-only: the input is never written
-    if (!in) {
-        result.error =
-            DecodeError{"io", 0, "", "cannot open " + path + ": " + std::strerror(errno)};
-        return result;
-    }
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    in.seekg(0);
-    if (size < 0) {
-        result.error = DecodeError{"io", 0, "", "cannot read " + path};
-        return result;
-    }
-    Bytes data;
-    try {
-        data.resize(static_cast<std::size_t>(size));
-    } catch (...) {
-        result.error = DecodeError{"out-of-memory", 0, "", "file too large to load"};
-        return result;
-    }
-    if (size > 0 && !in.read(reinterpret_cast<char*>(data.data()), size)) {
-        result.error = DecodeError{"io", 0, "", "cannot read " + path};
+    FileBytes file;
+    std::string code, message;
+    if (!file.open(path, code, message)) {
+        result.error = DecodeError{code, 0, "", message};
         return result;
     }
     DecodeOptions opts = options;
     if (opts.fileName.empty()) opts.fileName = path;
-    return decodeBytes(data, opts);
+    return decodeBytes(file.bytes(), opts);
 }
 
 }  // namespace meshscope

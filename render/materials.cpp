@@ -133,6 +133,19 @@ LitMaterial::LitMaterial(Qt3DCore::QNode* parent, Placement placement) : QMateri
     highlight_ = new QParameter(QStringLiteral("highlight"), 0.f, this);
     addParameter(baseColor_);
     addParameter(highlight_);
+    passesRevision_ = new QParameter(QStringLiteral("passesRevision"), 0.f, this);
+}
+
+// Qt 3D 6.4's OpenGL renderer marks a technique whose passes changed as "techniques dirty",
+// which neither asks an on-demand window for a frame nor rebuilds the cached material → pass
+// lists: W drew nothing on screen until some other change (an F12 capture) rebuilt the frame
+// graph, and lines then stayed whatever W said. A change in the material's own parameter list
+// marks the material dirty, which does both.
+void LitMaterial::passesChanged() {
+    if (parameters().contains(passesRevision_))
+        removeParameter(passesRevision_);
+    else
+        addParameter(passesRevision_);
 }
 
 void LitMaterial::setBaseColor(const QColor& color) {
@@ -151,6 +164,7 @@ void LitMaterial::setWireframe(bool on) {
         technique_->addRenderPass(wirePass_);
     else
         technique_->removeRenderPass(wirePass_);
+    passesChanged();
 }
 
 void LitMaterial::setTranslucent(bool on) {
@@ -161,6 +175,7 @@ void LitMaterial::setTranslucent(bool on) {
     technique_->removeRenderPass(on ? solidPass_ : translucentPass_);
     technique_->addRenderPass(on ? translucentPass_ : solidPass_);
     if (wireframe_) technique_->addRenderPass(wirePass_);
+    passesChanged();
 }
 
 GridMaterial::GridMaterial(Qt3DCore::QNode* parent) : QMaterial(parent) {

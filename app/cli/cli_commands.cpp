@@ -1,6 +1,7 @@
 // meshscope-cli: info, map and tree over any format the core decodes.
 #include "cli_commands.h"
 
+#include <cstdlib>
 #include <ostream>
 
 #include "export_command.h"
@@ -16,16 +17,22 @@ constexpr const char* kUsage =
     "Usage: meshscope-cli COMMAND [OPTIONS] FILE\n"
     "\n"
     "Inspect game-engine asset files: Roblox FileMesh (.mesh 1.00-7.00), Roblox models and\n"
-    "places (.rbxm/.rbxl/.rbxmx/.rbxlx), Unigine (.mesh/.smesh/.sanim), Second Life mesh assets.\n"
+    "places (.rbxm/.rbxl/.rbxmx/.rbxlx), Unigine (.mesh/.smesh/.sanim/.anim), Second Life mesh\n"
+    "assets.\n"
     "\n"
     "Commands:\n"
     "  info [--json] FILE   summary: format, version, meshes, LODs, bones, FACS, warnings\n"
     "  map FILE             byte map: one range per line (offset, length, path)\n"
-    "  tree [--json] FILE   node / instance tree with properties\n"
+    "  tree [--json] [--depth N] [--no-values] FILE\n"
+    "                       node / instance tree with properties; --depth N stops N levels\n"
+    "                       below the roots, --no-values leaves properties out (JSON)\n"
     "  pose [--json] [--pose C=W,...] [--bone NAME=rx,ry,rz]... FILE\n"
     "                       posed bones, FACS weights and posed bounds (pose --help)\n"
-    "  export --to glb|gltf|obj [--lod N] FILE OUT\n"
-    "                       glTF (LODs, skin, FACS morph targets, model parts) or OBJ + MTL\n"
+    "  pose [--json] --animation ANIM [--time SECONDS] RIG\n"
+    "                       a Roblox rig posed by a KeyframeSequence at that time\n"
+    "  export --to glb|gltf|obj [--lod N] [--all-lods] [--physics] FILE OUT\n"
+    "                       glTF (LOD N or all, skin, FACS morph targets, model parts) or\n"
+    "                       OBJ + MTL, Y-up (export --help)\n"
     "  convert --to 2.00|3.00|4.00|5.00|6.00|7.00 FILE OUT\n"
     "                       rewrite the mesh as that FileMesh version (warns what is dropped)\n"
     "\n"
@@ -33,11 +40,15 @@ constexpr const char* kUsage =
     "  -h, --help           show this help\n"
     "  -V, --version        show the version\n"
     "\n"
-    "Exit status: 0 success, 1 the file could not be read, 2 usage error.\n";
+    "Exit status: 0 success, 1 the file could not be read, 2 usage error, 3 nothing to\n"
+    "export (export: the file holds no mesh, skeleton or visible part).\n";
 
 struct Parsed {
     std::string command;
     bool json = false;
+    int depth = -1;  // --depth N; -1 for no limit
+    bool values = true;  // --no-values clears it
+    std::string badValue;  // an option whose value is missing or malformed
     std::vector<std::string> files;
     std::string unknownOption;
 };
@@ -47,6 +58,17 @@ Parsed parse(const std::vector<std::string>& args) {
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--json") p.json = true;
+        else if (a == "--no-values") p.values = false;
+        else if (a == "--depth") {
+            const std::string v = i + 1 < args.size() ? args[++i] : std::string();
+            char* end = nullptr;
+            const long d = v.empty() ? -1 : std::strtol(v.c_str(), &end, 10);
+            if (v.empty() || *end != '\0' || d < 0 || d > 1000000) {
+                if (p.badValue.empty()) p.badValue = "--depth " + v;
+            } else {
+                p.depth = int(d);
+            }
+        }
         else if (a.size() > 1 && a[0] == '-' ) { if (p.unknownOption.empty()) p.unknownOption = a; }
         else if (p.command.empty()) p.command = a;
         else p.files.push_back(a);
@@ -61,14 +83,15 @@ bool decodeOrReport(const std::string& file, DecodeResult& result, std::ostream&
     return false;
 }
 
-void printTree(const Asset& a, int node, int depth, std::ostream& out) {
+void printTree(const Asset& a, int node, int depth, int maxDepth, std::ostream& out) {
     // Depth-limited printing; deep trees are shown to 256 levels.
     out << std::string(std::size_t(std::min(depth, 256)) * 2, ' ') << a.kind(node);
     if (!a.name(node).empty()) out << " \"" << a.name(node) << "\"";
     out << "\n";
-    if (depth > 256) return;
+    if (depth > 256 || (maxDepth >= 0 && depth >= maxDepth)) return;
     for (int c : a.children(node))
-        if (c >= 0 && std::size_t(c) < a.nodes.size() && a.nodes[c].parent == node) printTree(a, c, depth + 1, out);
+        if (c >= 0 && std::size_t(c) < a.nodes.size() && a.nodes[c].parent == node)
+            printTree(a, c, depth + 1, maxDepth, out);
 }
 
 }  // namespace
@@ -95,6 +118,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         err << "meshscope-cli: unknown option " << p.unknownOption << "\n" << kUsage;
         return 2;
     }
+    if (!p.badValue.empty()) {
+        err << "meshscope-cli: " << p.badValue << ": expected a depth of 0 or more\n" << kUsage;
+        return 2;
+    }
     if (p.command.empty()) { err << kUsage; return 2; }
     if (p.command != "info" && p.command != "map" && p.command != "tree") {
         err << "meshscope-cli: unknown command \"" << p.command << "\"\n" << kUsage;
@@ -114,8 +141,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     } else if (p.command == "map") {
         out << mapText(asset);
     } else {
-        if (p.json) out << dumpJson(treeJson(asset)) << "\n";
-        else for (int r : asset.roots()) printTree(asset, r, 0, out);
+        if (p.json) out << dumpJson(treeJson(asset, {p.depth, p.values})) << "\n";
+        else for (int r : asset.roots()) printTree(asset, r, 0, p.depth, out);
     }
     return 0;
 }

@@ -17,9 +17,13 @@ namespace meshscope::cli {
 namespace {
 
 constexpr const char* kExportUsage =
-    "Usage: meshscope-cli export --to glb|gltf|obj [--lod N] FILE OUT\n"
-    "  glTF holds every LOD (or LOD N), the skeleton as a skin, FACS controls as morph targets\n"
-    "  and a model's parts as nodes; OBJ (+ .mtl) holds LOD 0 (or LOD N).\n";
+    "Usage: meshscope-cli export --to glb|gltf|obj [--lod N] [--all-lods] [--physics] FILE OUT\n"
+    "  Writes LOD N (default 0) of every mesh, Y-up; glTF also the skeleton as a skin, FACS\n"
+    "  controls as morph targets and a model's parts as nodes; OBJ (+ .mtl) the meshes and parts.\n"
+    "  --all-lods  glTF: the other levels too, as MSFT_lod alternates of the chosen one\n"
+    "  --physics   physics meshes and hulls too (glTF: under a hidden \"physics\" node)\n"
+    "  Exit status: 0 written, 1 input unreadable or output not written, 2 usage,\n"
+    "  3 nothing to export (no mesh, skeleton or visible part).\n";
 constexpr const char* kConvertUsage =
     "Usage: meshscope-cli convert --to 2.00|3.00|4.00|5.00|6.00|7.00 FILE OUT\n"
     "  Rewrites the file's mesh as that FileMesh version (also 3.01, 4.01); each feature the\n"
@@ -28,6 +32,9 @@ constexpr const char* kConvertUsage =
 struct Args {
     std::optional<std::string> to;
     std::optional<std::string> lod;
+    bool allLods = false;
+    bool physics = false;
+    bool help = false;
     std::vector<std::string> positional;
     std::string error;
 };
@@ -50,8 +57,20 @@ Args parseArgs(const std::vector<std::string>& args, bool allowLod) {
             }
             return false;
         };
+        if (s == "--help" || s == "-h") {
+            a.help = true;
+            return a;
+        }
         if (value("--to", a.to)) continue;
         if (allowLod && value("--lod", a.lod)) continue;
+        if (allowLod && s == "--all-lods") {
+            a.allLods = true;
+            continue;
+        }
+        if (allowLod && s == "--physics") {
+            a.physics = true;
+            continue;
+        }
         if (s.size() > 1 && s[0] == '-')
             a.error = "unknown option " + s;
         else
@@ -95,6 +114,10 @@ bool decode(const std::string& file, DecodeResult& result, std::ostream& err) {
 
 int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     const Args a = parseArgs(args, true);
+    if (a.help) {
+        out << kExportUsage;
+        return 0;
+    }
     if (!a.error.empty()) {
         err << "meshscope-cli export: " << a.error << "\n" << kExportUsage;
         return 2;
@@ -116,6 +139,8 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
         }
         options.lod = lod;
     }
+    options.allLods = a.allLods;
+    options.physics = a.physics;
     const std::string& file = a.positional[0];
     const std::string& target = a.positional[1];
     if (overwritesInput(file, exportFilePaths(target, options.format), err, "export")) return 2;
@@ -125,7 +150,7 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     for (const auto& w : r.warnings) err << "warning: " << w << "\n";
     if (!r.ok()) {
         err << "meshscope-cli export: " << *r.error << "\n";
-        return 1;
+        return r.nothingToExport ? 3 : 1;
     }
     const ExportStats& s = r.stats;
     out << "wrote";
@@ -142,6 +167,10 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
 
 int runConvert(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     const Args a = parseArgs(args, false);
+    if (a.help) {
+        out << kConvertUsage;
+        return 0;
+    }
     if (!a.error.empty()) {
         err << "meshscope-cli convert: " << a.error << "\n" << kConvertUsage;
         return 2;

@@ -4,10 +4,13 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
+#include <span>
 #include <sstream>
 
 #include "meshscope/core/roblox_parts.h"
+#include "meshscope/core/roblox_terrain.h"
 
 namespace meshscope::cli {
 
@@ -24,7 +27,7 @@ Json vec3(const Vec3& v) {
     return Json::array({number(v.x), number(v.y), number(v.z)});
 }
 
-std::string base64(const Bytes& b) {
+std::string base64(std::span<const std::uint8_t> b) {
     static const char* t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out;
     out.reserve((b.size() + 2) / 3 * 4);
@@ -44,7 +47,80 @@ bool isModel(const Asset& a) {
     return isRobloxModel(a);
 }
 
+// The place's Terrain: chunk and voxel counts from its SmoothGrid, voxels by material, and the
+// triangles of the surfaces the decoder meshed. Null when the place has no terrain voxels.
+Json terrainJson(const Asset& asset) {
+    const int node = findTerrainNode(asset);
+    if (node < 0) return nullptr;
+    const std::optional<TerrainInfo> info = readTerrain(asset, node);
+    if (!info || info->grid.chunks.empty()) return nullptr;
+    const TerrainGrid& g = info->grid;
+    Json materials = Json::object();
+    for (std::size_t m = 0; m < g.materialVoxels.size(); ++m) {
+        if (!g.materialVoxels[m]) continue;
+        const char* name = terrainMaterialName(int(m));
+        materials[name ? std::string(name) : "material " + std::to_string(m)] = g.materialVoxels[m];
+    }
+    std::size_t triangles = 0, waterTriangles = 0;
+    for (const Mesh& m : asset.meshes) {
+        if (m.node != node) continue;
+        (m.name == "water" ? waterTriangles : triangles) += m.triangleCount();
+    }
+    Json j;
+    j["chunks"] = g.chunks.size();
+    j["solidVoxels"] = g.solidVoxels;
+    j["waterVoxels"] = g.waterVoxels;
+    j["materials"] = materials;
+    j["triangles"] = triangles;
+    j["waterTriangles"] = waterTriangles;
+    j["runs"] = g.runs;
+    j["complete"] = g.ok();
+    return j;
+}
+
 }  // namespace
+
+bool isUtf8(std::string_view s) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const std::size_t n = s.size();
+    std::size_t i = 0;
+    while (i < n) {
+        // ASCII runs, 8 bytes at a time.
+        while (i + 8 <= n) {
+            std::uint64_t w;
+            std::memcpy(&w, p + i, 8);
+            if (w & 0x8080808080808080ull) break;
+            i += 8;
+        }
+        if (i >= n) break;
+        const unsigned c = p[i];
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t len;
+        unsigned lo = 0x80, hi = 0xbf;  // range of the second byte
+        if (c >= 0xc2 && c <= 0xdf) {
+            len = 2;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            len = 3;
+            if (c == 0xe0) lo = 0xa0;
+            if (c == 0xed) hi = 0x9f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            len = 4;
+            if (c == 0xf0) lo = 0x90;
+            if (c == 0xf4) hi = 0x8f;
+        } else {
+            return false;
+        }
+        if (n - i < len) return false;
+        if (p[i + 1] < lo || p[i + 1] > hi) return false;
+        for (std::size_t k = 2; k < len; ++k)
+            if ((p[i + k] & 0xc0) != 0x80) return false;
+        i += len;
+    }
+    return true;
+}
 
 Json valueJson(const Value& value) {
     return std::visit(
@@ -52,9 +128,15 @@ Json valueJson(const Value& value) {
             using T = std::decay_t<decltype(v)>;
             if constexpr (std::is_same_v<T, std::monostate>)
                 return nullptr;
-            else if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::int64_t> ||
-                               std::is_same_v<T, std::string>)
+            else if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::int64_t>)
                 return v;
+            else if constexpr (std::is_same_v<T, std::string>)
+                // Bytes that are not UTF-8 (a BinaryString, Latin-1 text) as base64, not as
+                // text with U+FFFD in place of each bad byte.
+                return isUtf8(v) ? Json(v)
+                                 : Json{{"base64",
+                                         base64({reinterpret_cast<const std::uint8_t*>(v.data()),
+                                                 v.size()})}};
             else if constexpr (std::is_same_v<T, double>)
                 return std::isfinite(v) ? Json(v) : Json(std::to_string(v));
             else if constexpr (std::is_same_v<T, Bytes>)
@@ -75,6 +157,8 @@ Json valueJson(const Value& value) {
                 Json r = Json::array();
                 for (double d : v) r.push_back(std::isfinite(d) ? Json(d) : Json(nullptr));
                 return r;
+            } else if constexpr (std::is_same_v<T, SharedStringRef>) {
+                return Json{{"sharedString", v.index}};
             }
         },
         value);
@@ -116,10 +200,29 @@ Json infoJson(const Asset& asset) {
         const FacsRig& rig = asset.facs.front();
         j["facs"] = {{"controls", rig.columnNames()}, {"bones", rig.boneNames}};
     }
+    if (!asset.animations.empty()) {
+        // Extra keys: every animation, and "frames", the frame count of all of them together.
+        Json animations = Json::array();
+        std::uint64_t frames = 0;
+        for (const auto& a : asset.animations) {
+            animations.push_back({{"name", a.name},
+                                  {"frames", a.frameCount},
+                                  {"tracks", a.tracks.size()},
+                                  {"framesPerSecond", a.framesPerSecond}});
+            frames += a.frameCount;
+        }
+        j["animations"] = animations;
+        j["frames"] = frames;
+    }
     Json warnings = Json::array();
     for (const auto& d : asset.diagnostics)
         if (d.severity != Severity::Info) warnings.push_back(d.toString());
     j["warnings"] = warnings;
+    // Notes (Info diagnostics: a CSGK reference, a BLOCK physics blob ...), an added key.
+    Json notes = Json::array();
+    for (const auto& d : asset.diagnostics)
+        if (d.severity == Severity::Info) notes.push_back(d.toString());
+    j["notes"] = notes;
     if (isModel(asset)) {
         std::vector<int> perKind(asset.kinds.size(), 0);
         for (const auto& n : asset.nodes)
@@ -129,6 +232,7 @@ Json infoJson(const Asset& asset) {
             if (perKind[k]) classes[std::string(asset.kinds[k])] += perKind[k];
         j["instances"] = asset.nodes.size();
         j["classes"] = classes;
+        j["terrain"] = terrainJson(asset);
     }
     j["formatName"] = asset.formatName;
     j["fileSize"] = asset.fileSize;
@@ -170,17 +274,27 @@ std::string infoText(const Asset& asset, const std::string& fileName) {
     for (const auto& a : asset.animations)
         o << "  animation \"" << a.name << "\": " << a.frameCount << " frames, " << a.tracks.size()
           << " tracks\n";
-    if (isModel(asset)) o << "  " << asset.nodes.size() << " instances\n";
+    if (isModel(asset)) {
+        o << "  " << asset.nodes.size() << " instances\n";
+        const Json t = terrainJson(asset);
+        if (!t.is_null())
+            o << "  terrain: " << t["chunks"].get<std::size_t>() << " chunks, "
+              << t["solidVoxels"].get<std::uint64_t>() << " solid voxels, "
+              << t["waterVoxels"].get<std::uint64_t>() << " water voxels, "
+              << t["triangles"].get<std::size_t>() << " + "
+              << t["waterTriangles"].get<std::size_t>() << " water triangles\n";
+    }
     for (const auto& d : asset.diagnostics)
         o << "  " << (d.severity == Severity::Info ? "note" : "warning") << ": " << d.toString()
           << "\n";
     return o.str();
 }
 
-Json treeJson(const Asset& asset) {
-    // Iterative build (no recursion: instance trees can be deep).
+Json treeJson(const Asset& asset, const TreeJsonOptions& options) {
+    // Iterative build (no recursion: instance trees can be deep), in post-order: children are
+    // built before their parent. Nodes deeper than options.depth are left out.
+    const std::size_t maxDepth = options.depth < 0 ? std::size_t(-1) : std::size_t(options.depth);
     std::vector<Json> built(asset.nodes.size());
-    // Children always have a larger index than... not guaranteed; build in post-order.
     std::vector<int> order;
     order.reserve(asset.nodes.size());
     std::vector<std::pair<int, std::size_t>> stack;
@@ -191,7 +305,7 @@ Json treeJson(const Asset& asset) {
         while (!stack.empty()) {
             auto& [n, next] = stack.back();
             const std::span<const int> children = asset.children(n);
-            if (next < children.size()) {
+            if (stack.size() - 1 < maxDepth && next < children.size()) {
                 const int c = children[next++];
                 if (c >= 0 && std::size_t(c) < seen.size() && !seen[c]) {
                     seen[c] = 1;
@@ -207,20 +321,38 @@ Json treeJson(const Asset& asset) {
         Json j;
         j["class"] = asset.kind(n);
         j["name"] = asset.name(n);
-        Json props = Json::object();
-        for (const auto& p : asset.properties(n)) props[p.name] = valueJson(p.value);
-        j["properties"] = props;
+        if (options.values) {
+            Json props = Json::object();
+            for (const auto& p : asset.properties(n)) props[p.name] = valueJson(p.value);
+            j["properties"] = std::move(props);
+        }
         Json children = Json::array();
-        for (int c : asset.children(n))
-            if (c >= 0 && std::size_t(c) < built.size() && !built[c].is_null())
+        std::size_t omitted = 0;
+        for (int c : asset.children(n)) {
+            if (c < 0 || std::size_t(c) >= built.size()) continue;
+            if (!built[c].is_null())
                 children.push_back(std::move(built[c]));
-        j["children"] = children;
+            else if (!seen[c])
+                ++omitted;  // deeper than the depth asked for
+        }
+        j["children"] = std::move(children);
         j["id"] = n;
+        if (omitted) j["childrenOmitted"] = omitted;
         built[n] = std::move(j);
     }
     Json roots = Json::array();
     for (int r : asset.roots()) roots.push_back(std::move(built[r]));
-    return Json{{"roots", roots}};
+    Json out{{"roots", std::move(roots)}};
+    if (options.values) {
+        // Each SharedString's content once; values refer to it by index.
+        Json shared = Json::array();
+        for (const std::string& s : asset.sharedStrings)
+            shared.push_back(
+                {{"size", s.size()},
+                 {"base64", base64({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()})}});
+        out["sharedStrings"] = std::move(shared);
+    }
+    return out;
 }
 
 std::string mapText(const Asset& asset) {

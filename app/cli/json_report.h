@@ -10,13 +10,28 @@
 namespace meshscope::cli {
 
 // `info --json`: {"format", "version", "meshes": [...], "bones": [...], "facs": null|{...},
-// "warnings": [...]} plus, for models, "instances" and "classes".
+// "warnings": [...]} plus, for models, "instances", "classes" and "terrain" (null, or {"chunks",
+// "solidVoxels", "waterVoxels", "materials": {"Grass": N ...}, "triangles", "waterTriangles",
+// "runs", "complete"}).
 nlohmann::ordered_json infoJson(const Asset& asset);
 // `info`: the same facts for people.
 std::string infoText(const Asset& asset, const std::string& fileName);
-// `tree --json`: {"roots": [{"class", "name", "properties", "children"}]}.
-nlohmann::ordered_json treeJson(const Asset& asset);
+// `tree --json` options: how deep to go (roots are depth 0; -1 for the whole tree) and whether
+// to write properties (false: the shape only).
+struct TreeJsonOptions {
+    int depth = -1;
+    bool values = true;
+};
+// `tree --json`: {"roots": [{"class", "name", "properties", "children", "id"}], "sharedStrings":
+// [{"size", "base64"}]}. A SharedString value is {"sharedString": index into sharedStrings}: its
+// content is written once. A string value that is not UTF-8 (a BinaryString's bytes) is
+// {"base64": "..."} instead of lossy text. A node whose children are cut by `depth` has
+// "childrenOmitted": count and an empty "children". With values off, nodes have no "properties"
+// and there is no "sharedStrings" table.
+nlohmann::ordered_json treeJson(const Asset& asset, const TreeJsonOptions& options = {});
 nlohmann::ordered_json valueJson(const Value& value);
+// True when `s` is valid UTF-8 (JSON can carry it as text without loss).
+bool isUtf8(std::string_view s);
 // Serialises a report. Names and strings come from the file and need not be UTF-8: invalid bytes
 // are written as U+FFFD instead of failing (JSON text must be UTF-8).
 std::string dumpJson(const nlohmann::ordered_json& json, int indent = 2);

@@ -10,6 +10,8 @@
 #include "json_report.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/pose.h"
+#include "meshscope/core/roblox_animation.h"
+#include "meshscope/core/roblox_parts.h"
 
 namespace meshscope::cli {
 
@@ -56,6 +58,10 @@ int pickMesh(const Asset& a) {
 constexpr const char* kPoseUsage =
     "Usage: meshscope-cli pose [--json] [--pose CONTROL=WEIGHT,...] [--bone NAME=rx,ry,rz]... "
     "FILE\n"
+    "       meshscope-cli pose [--json] [--animation ANIM] [--time SECONDS] RIG\n"
+    "  RIG is a Roblox model whose parts are joined by Motor6D (or RigAttachment pairs); ANIM a\n"
+    "  model holding a KeyframeSequence (default: RIG's own). Joints match Pose names by part\n"
+    "  name; unmatched tracks are listed as warnings.\n"
     "  CONTROL is a FACS abbreviation (c_JD) or FaceControls name (JawDrop); WEIGHT in [0, 1].\n"
     "  Bone angles are degrees, Roblox XYZ order (CFrame.Angles). --bone may repeat.\n";
 
@@ -183,9 +189,82 @@ std::optional<Json> poseJson(const Asset& asset, const PoseRequest& request, std
     return j;
 }
 
+std::optional<Json> rigPoseJson(const Asset& asset, const Asset* animation, float time,
+                                std::string& error) {
+    const RobloxRig rig = extractRobloxRig(asset);
+    if (rig.empty()) {
+        error = "no Roblox rig (parts joined by Motor6D or RigAttachment pairs)";
+        return std::nullopt;
+    }
+    const auto sequences = extractKeyframeSequences(animation ? *animation : asset);
+    const KeyframeSequence* seq = sequences.empty() ? nullptr : &sequences.front();
+    RigSample sample;
+    if (seq) sampleOnRig(*seq, rig, time, sample);
+    Bounds bounds;
+    const auto world =
+        posedRigWorld(rig, seq ? sample.jointTransforms : std::vector<Mat4>{}, &bounds);
+    const BoneOrder order = boneOrder(rig.skeleton);
+
+    Json j;
+    j["mesh"] = nullptr;
+    Json bones = Json::array();
+    for (std::size_t i = 0; i < rig.skeleton.bones.size(); ++i) {
+        const Mat4& w = world[i];
+        Json rot = Json::array();
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) rot.push_back(number(w.at(r, c)));
+        Json m = Json::array();
+        for (float v : w.m) m.push_back(number(v));
+        const int joint = rig.jointOfBone[i];
+        bones.push_back(
+            {{"name", rig.skeleton.bones[i].name},
+             {"parent", rig.skeleton.bones[i].parent},
+             {"position", vec3({w.at(0, 3), w.at(1, 3), w.at(2, 3)})},
+             {"rotation", std::move(rot)},
+             {"world", std::move(m)},
+             {"joint", joint >= 0 ? Json(rig.joints[std::size_t(joint)].name) : Json(nullptr)}});
+    }
+    j["bones"] = std::move(bones);
+    j["facs"] = nullptr;
+    j["bounds"] =
+        bounds.valid() ? Json{{"min", vec3(bounds.min)}, {"max", vec3(bounds.max)}} : Json(nullptr);
+    j["skeleton"] = {{"cycles", order.cycleBones}, {"invalidParents", order.invalidParents}};
+    j["rig"] = {{"source", rig.fromAttachments ? "attachments" : "motor6d"},
+                {"joints", rig.joints.size()},
+                {"warnings", rig.warnings}};
+    Json warnings = Json::array();
+    for (const auto& w : rig.warnings) warnings.push_back("rig: " + w);
+    if (seq) {
+        j["animation"] = {{"name", seq->name},
+                          {"loop", seq->loop},
+                          {"priority", seq->priority},
+                          {"length", number(seq->length)},
+                          {"time", number(time)},
+                          {"sampledTime", number(sample.time)},
+                          {"keyframes", seq->keyframeTimes.size()},
+                          {"tracks", seq->tracks.size()},
+                          {"unmatched", sample.unmatchedTracks},
+                          {"unanimated", sample.unanimatedJoints},
+                          {"rootTracks", sample.rootTracks}};
+        for (const auto& w : seq->warnings) warnings.push_back("animation: " + w);
+        for (const auto& name : sample.unmatchedTracks)
+            warnings.push_back("animation track \"" + name + "\" matches no rig part");
+        if (sequences.size() > 1)
+            warnings.push_back("animation: " + std::to_string(sequences.size()) +
+                               " KeyframeSequences; the first (\"" + seq->name + "\") is used");
+    } else {
+        j["animation"] = nullptr;
+        if (animation) warnings.push_back("animation: the file holds no KeyframeSequence");
+    }
+    j["warnings"] = std::move(warnings);
+    return j;
+}
+
 int runPose(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     bool json = false;
     PoseRequest request;
+    std::optional<std::string> animationFile;
+    float time = 0;
     std::vector<std::string> files;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -207,6 +286,16 @@ int runPose(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         } else if (a.starts_with("--bone")) {
             const auto v = value("--bone");
             problem = v ? parseBone(*v, request) : "--bone needs NAME=rx,ry,rz";
+        } else if (a.starts_with("--animation")) {
+            animationFile = value("--animation");
+            if (!animationFile) problem = "--animation needs a file";
+        } else if (a.starts_with("--time")) {
+            const auto v = value("--time");
+            const auto t = v ? parseFloat(*v) : std::nullopt;
+            if (!t)
+                problem = "--time needs a number of seconds";
+            else
+                time = *t;
         } else if (a.size() > 1 && a[0] == '-') {
             problem = "unknown option " + a;
         } else {
@@ -226,12 +315,39 @@ int runPose(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         err << files.front() << ": " << result.error->toString() << "\n";
         return 1;
     }
-    if (result.asset.meshes.empty()) {
+    std::string error;
+    std::optional<Json> report;
+    // Roblox rigs: posed by an animation, or shown in their bind pose.
+    const bool rigRequest = animationFile || result.asset.meshes.empty();
+    if (rigRequest && isRobloxModel(result.asset) && request.controls.empty() &&
+        request.bones.empty()) {
+        std::optional<DecodeResult> anim;
+        if (animationFile) {
+            anim = decodeFile(*animationFile);
+            if (!anim->ok()) {
+                err << *animationFile << ": " << anim->error->toString() << "\n";
+                return 1;
+            }
+        }
+        report = rigPoseJson(result.asset, anim ? &anim->asset : nullptr, time, error);
+        if (!report) {
+            err << files.front() << ": " << error << "\n";
+            return 1;
+        }
+        if (animationFile && (*report)["animation"].is_null()) {
+            err << *animationFile << ": no KeyframeSequence\n";
+            return 1;
+        }
+    } else if (animationFile) {
+        err << "meshscope-cli pose: --animation needs a Roblox rig model as FILE (and no --pose "
+               "or --bone)\n";
+        return 2;
+    } else if (result.asset.meshes.empty()) {
         err << files.front() << ": no mesh to pose\n";
         return 1;
+    } else {
+        report = poseJson(result.asset, request, error);
     }
-    std::string error;
-    const auto report = poseJson(result.asset, request, error);
     if (!report) {
         err << "meshscope-cli pose: " << error << "\n";
         return 2;
@@ -243,6 +359,9 @@ int runPose(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     // Text: one line per bone with its posed position, then the bounds.
     for (const auto& b : (*report)["bones"])
         out << b["name"].get<std::string>() << "  " << b["position"].dump() << "\n";
+    if (report->contains("warnings"))
+        for (const auto& w : (*report)["warnings"])
+            out << "warning: " << w.get<std::string>() << "\n";
     if (!(*report)["bounds"].is_null())
         out << "bounds " << (*report)["bounds"]["min"].dump() << " "
             << (*report)["bounds"]["max"].dump() << "\n";

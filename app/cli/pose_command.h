@@ -35,7 +35,19 @@ std::optional<std::string> parseBone(std::string_view text, PoseRequest& request
 std::optional<nlohmann::ordered_json> poseJson(const Asset& asset, const PoseRequest& request,
                                                std::string& error);
 
-// `pose [--json] [--pose C=W,...] [--bone NAME=rx,ry,rz]... FILE`; `args` follow the word
+// The pose report for a Roblox rig (Motor6D joints or RigAttachment pairs) with the first
+// KeyframeSequence of `animation` (the rig's own asset when null; none: the bind pose) sampled at
+// `time` seconds: {"mesh": null, "bones": [{"name", "parent", "position", "rotation", "world",
+// "joint"}], "facs": null, "bounds" (of the posed part boxes), "skeleton", "rig": {"source":
+// "motor6d" | "attachments", "joints", "warnings"}, "animation": null | {"name", "loop",
+// "priority", "length", "time" (requested), "sampledTime" (after looping / clamping),
+// "keyframes", "tracks", "unmatched", "unanimated", "rootTracks"}, "warnings"}. Nullopt with
+// `error` set when `rig` has no rig.
+std::optional<nlohmann::ordered_json> rigPoseJson(const Asset& rig, const Asset* animation,
+                                                  float time, std::string& error);
+
+// `pose [--json] [--pose C=W,...] [--bone NAME=rx,ry,rz]... FILE`, or
+// `pose [--json] [--animation ANIM] [--time SECONDS] FILE` for a Roblox rig; `args` follow the word
 // "pose". Exit status as cli::run: 0, 1 (file unreadable or nothing to pose), 2 (usage).
 int runPose(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

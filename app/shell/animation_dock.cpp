@@ -156,7 +156,7 @@ void AnimationDock::advance(double seconds) {
 
 void AnimationDock::loadInteractive() {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Load Animation"), {}, tr("Unigine animations (*.sanim);;All files (*)"));
+        this, tr("Load Animation"), {}, tr("Unigine animations (*.sanim *.anim);;All files (*)"));
     if (path.isEmpty()) return;
     QString error;
     if (!controller_->loadAnimationFile(path, &error)) {

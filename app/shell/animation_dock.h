@@ -1,6 +1,6 @@
 // The Animation panel: the open file's animations (Unigine .smesh frames) and any loaded with
-// File › Load Animation… (a .sanim applied by bone names), played on a timeline: play/pause, a
-// scrub slider (fractional frames interpolate), speed and loop.
+// File › Load Animation… (a .sanim or .anim applied by bone names), played on a timeline:
+// play/pause, a scrub slider (fractional frames interpolate), speed and loop.
 #pragma once
 
 #include <QDockWidget>
@@ -32,7 +32,7 @@ public:
     void setCurrentAnimation(int index);
     // Advances by `seconds` of playback (speed and loop applied); the timer calls it.
     void advance(double seconds);
-    // File › Load Animation…: asks for a .sanim and applies it to the open skeleton.
+    // File › Load Animation…: asks for a .sanim or .anim and applies it to the open skeleton.
     void loadInteractive();
 
 private:

@@ -201,6 +201,10 @@ HexView::HexView(QWidget* parent) : QAbstractScrollArea(parent) {
     findNextAction_ = makeAction(tr("Find Next"), QKeySequence::FindNext, &HexView::findNext);
     findPreviousAction_ =
         makeAction(tr("Find Previous"), QKeySequence::FindPrevious, &HexView::findPrevious);
+    // F3 / Shift+F3 repeat the last search wherever the focus is in the window (the 3D view,
+    // the tree), not only while the hex view has it.
+    for (QAction* a : {findNextAction_, findPreviousAction_})
+        a->setShortcutContext(Qt::WindowShortcut);
     updateMetrics();
 }
 

@@ -3,6 +3,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QChildEvent>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDragEnterEvent>
@@ -23,6 +24,7 @@
 #include <QSignalBlocker>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabBar>
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -43,6 +45,7 @@
 #include "meshscope/render/roblox_parts.h"
 #include "meshscope/render/viewport.h"
 #include "meshscope/resources/resources.h"
+#include "open_dialog.h"
 #include "pose_controller.h"
 #include "properties_dock.h"
 #include "screenshot_dialog.h"
@@ -56,14 +59,6 @@ namespace {
 
 constexpr int kMaxRecent = 10;
 const char* const kRecentKey = "recentFiles";
-
-QString openFilter() {
-    return QObject::tr(
-        "Supported assets (*.mesh *.rbxm *.rbxl *.rbxmx *.rbxlx *.smesh *.sanim *.anim *.llmesh "
-        "*.slm *.bin);;Roblox meshes (*.mesh *.bin);;Roblox models and places (*.rbxm *.rbxl "
-        "*.rbxmx *.rbxlx);;Unigine (*.mesh *.smesh *.sanim *.anim);;Second Life mesh (*.llmesh "
-        "*.slm);;All files (*)");
-}
 
 QString humanSize(qint64 bytes) {
     return QLocale().formattedDataSize(bytes);
@@ -179,12 +174,11 @@ MainWindow::~MainWindow() {
 
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(
-        style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this, [this]() {
-            const QStringList paths =
-                QFileDialog::getOpenFileNames(this, tr("Open Asset"), QString(), openFilter());
-            if (!paths.isEmpty()) openPaths(paths);
-        });
+    QAction* open = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton),
+                                    tr("&Open…"), this, [this]() {
+                                        const QStringList paths = getOpenAssetPaths(this);
+                                        if (!paths.isEmpty()) openPaths(paths);
+                                    });
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open &Sample"), this, &MainWindow::openSample);
@@ -365,6 +359,7 @@ bool MainWindow::applyOutcome(DecodeOutcome& outcome, QString* error) {
     document_->setDecoded(isResource ? QString() : outcome.path, outcome.displayName,
                           std::move(outcome.bytes), std::move(outcome.result),
                           std::move(outcome.parts));
+    closeIfOpenFails_ = false;
     if (!isResource) addRecentFile(outcome.path);
     emit fileOpened(outcome.path);
     return true;
@@ -374,7 +369,10 @@ void MainWindow::showOpenError(const QString& path, const QString& message,
                                DecodeOutcome* partial) {
     onAssetChanged();  // restores the status bar text of the document still open
     emit openFailed(path, message);
-    if (!interactive_) return;
+    if (!interactive_) {
+        closeIfLeftEmpty();
+        return;
+    }
     auto* box = new QMessageBox(
         QMessageBox::Warning, tr("Cannot open file"),
         tr("<b>%1</b> could not be opened.").arg(QFileInfo(path).fileName().toHtmlEscaped()),
@@ -393,6 +391,8 @@ void MainWindow::showOpenError(const QString& path, const QString& message,
                                   std::move(shared->parts));
         });
     }
+    // A window opened only for this file has nothing left to show once the message is read.
+    connect(box, &QMessageBox::finished, this, &MainWindow::closeIfLeftEmpty);
     box->open();
 }
 
@@ -403,6 +403,10 @@ void MainWindow::showAsset() {
     }
     viewport_->setAsset(document_->asset(), &document_->partMeshes());
     viewport_->setWireframe(wireframeAction_->isChecked());
+}
+
+void MainWindow::closeIfLeftEmpty() {
+    if (closeIfOpenFails_ && !document_->hasAsset() && !job_) close();
 }
 
 void MainWindow::onAssetChanged() {
@@ -563,6 +567,7 @@ QList<MainWindow*> MainWindow::openPaths(const QStringList& paths, bool replace)
         }
         auto* window = new MainWindow;
         window->setAttribute(Qt::WA_DeleteOnClose);
+        window->closeIfOpenFails_ = true;
         window->setInteractive(interactive_);
         window->setWireframe(wireframeAction_->isChecked());
         window->gridAction_->setChecked(gridAction_->isChecked());
@@ -593,6 +598,18 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (!event->mimeData()->hasUrls()) return;
     event->acceptProposedAction();
     openDroppedUrls(event->mimeData()->urls());
+}
+
+void MainWindow::childEvent(QChildEvent* event) {
+    QMainWindow::childEvent(event);
+    // The tab bars QMainWindow makes for tabified docks (made lazily, and again when docks are
+    // dragged together) would cut "Properties" to "Proper…": show whole titles and let the bar
+    // scroll instead.
+    if (event->type() == QEvent::ChildPolished)
+        if (auto* bar = qobject_cast<QTabBar*>(event->child())) {
+            bar->setElideMode(Qt::ElideNone);
+            bar->setUsesScrollButtons(true);
+        }
 }
 
 void MainWindow::showEvent(QShowEvent* event) {

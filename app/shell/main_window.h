@@ -96,6 +96,7 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    void childEvent(QChildEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
 
 private:
@@ -104,6 +105,9 @@ private:
     // Applies a finished decode: the document on success, a message otherwise.
     bool applyOutcome(DecodeOutcome& outcome, QString* error);
     void showOpenError(const QString& path, const QString& message, DecodeOutcome* partial);
+    // Closes a window opened for one file (openPaths) when that file failed and nothing else
+    // was opened in it, instead of leaving an empty "No file" window behind.
+    void closeIfLeftEmpty();
     // The document's asset into the 3D view (or the view cleared).
     void showAsset();
     // Title and status bar for the document (also after a failed or cancelled open).
@@ -139,6 +143,7 @@ private:
 
     DecodeJob* job_ = nullptr;
     bool interactive_ = true;
+    bool closeIfOpenFails_ = false;
     double frameMs_ = 0;
     bool docksSized_ = false;
 };

@@ -79,7 +79,7 @@ public:
     // Sets a control by full name or abbreviation; false when the rig has no such control.
     bool setFacsByName(const QString& name, float weight);
 
-    // Animations: the asset's own, then one loaded from a .sanim file (by bone names).
+    // Animations: the asset's own, then one loaded from a .sanim or .anim file (by bone names).
     int animationCount() const;
     const Animation* animation(int index) const;
     QString animationName(int index) const;
@@ -139,7 +139,7 @@ private:
     Pose pose_;
     float jointSize_ = 0.02f;
 
-    std::unique_ptr<DecodeResult> external_;  // a loaded .sanim
+    std::unique_ptr<DecodeResult> external_;  // a loaded .sanim or .anim
     int animation_ = -1;
     double frame_ = 0;
 };

@@ -42,7 +42,8 @@ bool isColorType(const std::string& type) {
     return type.find("Color3") != std::string::npos || type == "Color" || type == "Color4";
 }
 
-// Colour of a Color3 value: floats 0..1, or 0..255 for Color3uint8.
+// Colour of a Color3 value. Decoders give Color3uint8 as floats 0..1 like Color3 (binary and
+// XML alike), so components are read as bytes only when one is past 1 (hand-made assets).
 QColor colorOf(const Property& p) {
     double r = 0, g = 0, b = 0;
     if (const auto* v3 = std::get_if<Vec3>(&p.value)) {
@@ -55,7 +56,7 @@ QColor colorOf(const Property& p) {
     } else {
         return {};
     }
-    const bool bytes = p.type.find("uint8") != std::string::npos || r > 1.0 || g > 1.0 || b > 1.0;
+    const bool bytes = r > 1.0 || g > 1.0 || b > 1.0;
     const double scale = bytes ? 1.0 / 255.0 : 1.0;
     auto c = [&](double v) { return std::clamp(std::isfinite(v) ? v * scale : 0.0, 0.0, 1.0); };
     return QColor::fromRgbF(float(c(r)), float(c(g)), float(c(b)));
@@ -153,6 +154,9 @@ QString PropertiesDock::valueText(const Property& p) {
                     .arg(vec({v.position.x, v.position.y, v.position.z}), vec({e[0], e[1], e[2]}));
             } else if constexpr (std::is_same_v<T, NodeRef>) {
                 return v.node < 0 ? QStringLiteral("nil") : QStringLiteral("→ node %1").arg(v.node);
+            } else if constexpr (std::is_same_v<T, SharedStringRef>) {
+                // addProperty shows the content; a bare reference names its table entry.
+                return QStringLiteral("shared string %1").arg(v.index);
             } else {
                 QStringList parts;
                 for (double d : v) parts << num(d);
@@ -163,6 +167,14 @@ QString PropertiesDock::valueText(const Property& p) {
 }
 
 void PropertiesDock::addProperty(QTreeWidgetItem* parent, const Property& p) {
+    if (const auto* shared = std::get_if<SharedStringRef>(&p.value);
+        shared && document_ && document_->hasAsset()) {
+        // Shown as its content, as a string value is (one node's properties at a time).
+        addProperty(parent, Property{p.name, p.type,
+                                     std::string(document_->asset().sharedString(shared->index)),
+                                     p.offset, p.length});
+        return;
+    }
     const QString name = QString::fromStdString(p.name);
     const QString type = QString::fromStdString(p.type);
     QTreeWidgetItem* item = row(parent, name, valueText(p), type);

@@ -22,7 +22,8 @@ std::optional<BrickColorDisplay> brickColorDisplay(const Property& p) {
 }
 
 bool isBinaryProperty(const Property& p) {
-    if (std::holds_alternative<Bytes>(p.value)) return true;
+    if (std::holds_alternative<Bytes>(p.value) || std::holds_alternative<SharedStringRef>(p.value))
+        return true;
     return std::holds_alternative<std::string>(p.value) &&
            (p.type == "SharedString" || p.type == "BinaryString" || p.type == "Bytecode");
 }

@@ -109,13 +109,24 @@ void SkeletonDock::setDocument(AssetDocument* document) {
     if (document_) disconnect(document_, nullptr, this, nullptr);
     document_ = document;
     if (!document_) return;
+    // A bone node selects that bone for posing; any other node deselects it, so its weight heat
+    // map does not stay over the newly selected part.
     connect(document_, &AssetDocument::selectionChanged, this, [this](int node) {
         const Asset& a = document_->asset();
-        if (node < 0 || node >= int(a.nodes.size())) return;
-        const NodeLinks& links = a.links(node);
-        if (links.bone >= 0 && links.skeleton == controller_->skeletonIndex())
-            selectBone(links.bone);
+        const NodeLinks* links = node >= 0 && node < int(a.nodes.size()) ? &a.links(node) : nullptr;
+        if (links && links->bone >= 0 && links->skeleton == controller_->skeletonIndex())
+            selectBone(links->bone);
+        else
+            selectBone(-1);
     });
+}
+
+QString SkeletonDock::emptyText() const {
+    const Asset& a = controller_->asset();
+    if (a.nodes.empty() && a.meshes.empty()) return tr("No file open");
+    return tr(
+        "No skeleton in this file: nothing here is skinned to bones. Skinned FileMeshes "
+        "(v4+), Second Life skins, Unigine skinned meshes and rigs list their bones here.");
 }
 
 int SkeletonDock::boneCount() const {
@@ -143,6 +154,13 @@ void SkeletonDock::rebuild() {
         setWindowTitle(tr("Skeleton — %n bones", nullptr, int(s->bones.size())));
     } else {
         setWindowTitle(tr("Skeleton"));
+        // Say why the list is empty (a row, not a label: the dock keeps its size, and with it
+        // the 3D view). Disabled rows cannot be selected, so no bone index is ever read off it.
+        auto* why = new QTreeWidgetItem(tree_);
+        why->setText(0, emptyText());
+        why->setFlags(Qt::NoItemFlags);
+        why->setFirstColumnSpanned(true);
+        why->setToolTip(0, why->text(0));
     }
     updating_ = false;
     showBone(-1);

@@ -23,12 +23,15 @@ class SkeletonDock : public QDockWidget {
     Q_OBJECT
 public:
     explicit SkeletonDock(PoseController* controller, QWidget* parent = nullptr);
-    // Follows `document`'s selection: a bone node of the posed skeleton selects that bone.
+    // Follows `document`'s selection: a bone node of the posed skeleton selects that bone, any
+    // other node none.
     void setDocument(AssetDocument* document);
 
     // Selects bone `bone` of the posed skeleton (-1: none).
     void selectBone(int bone);
     int boneCount() const;
+    // What the bone list says when there are no bones (why the panel is empty).
+    QString emptyText() const;
     QDoubleSpinBox* rotationField(int axis) const { return rotation_[std::size_t(axis)]; }
     QDoubleSpinBox* translationField(int axis) const { return translation_[std::size_t(axis)]; }
 

@@ -2,19 +2,15 @@
 #include "thumbnail.h"
 
 #include <QCommandLineParser>
-#include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QImageWriter>
 #include <QSettings>
-#include <QWindow>
 #include <cstdio>
 
 #include "meshscope/core/decode.h"
-#include "meshscope/core/part_meshes.h"
-#include "meshscope/render/viewport.h"
-#include "settings.h"
+#include "meshscope/core/preview.h"
 
 namespace meshscope::shell {
 
@@ -103,41 +99,19 @@ int runThumbnail(const ThumbnailOptions& options) {
         return 1;
     }
 
-    // The viewport alone, as a small frameless tool window that takes no focus and is fully
-    // transparent where a compositor runs: Qt 3D only renders into an exposed window, but the
-    // image itself comes from the offscreen capture branch at the requested size.
-    render::Viewport::setWindowSamples(0);
-    render::Viewport viewport;
-    viewport.setWindowFlags(Qt::Tool | Qt::FramelessWindowHint | Qt::WindowDoesNotAcceptFocus |
-                            Qt::BypassWindowManagerHint);
-    viewport.setAttribute(Qt::WA_ShowWithoutActivating);
-    viewport.setWindowOpacity(0.0);
-    viewport.setGridVisible(false);
-    viewport.resize(64, 64);
-    viewport.move(0, 0);
-    // A model's MeshParts as the viewer draws them: meshes from the saved asset folders.
-    PartMeshOptions partOptions;
-    for (const QString& f : settings::searchAssetFolders())
-        partOptions.folders.emplace_back(QFile::encodeName(f).toStdString());
-    const PartMeshes parts = resolvePartMeshes(result.asset, partOptions);
-    viewport.setAsset(result.asset, &parts);
-    viewport.show();
-    QElapsedTimer t;
-    t.start();
-    while (!viewport.renderWindow()->isExposed() && t.elapsed() < 10000)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-    if (!viewport.renderWindow()->isExposed()) {
-        printErr(QStringLiteral("the 3D view could not be shown (is there a display?)"));
+    // Drawn in software (core's preview renderer): file managers run thumbnailers headless and
+    // sandboxed, where no display or OpenGL context exists.
+    PreviewOptions preview;
+    preview.width = preview.height = options.size;
+    preview.transparentBackground = true;
+    const PreviewImage picture = renderPreview(previewMeshes(result.asset), preview);
+    if (picture.empty() || picture.trianglesDrawn == 0) {
+        printErr(QStringLiteral("%1: nothing to draw (no triangles)").arg(options.input));
         return 1;
     }
-    render::CaptureOptions capture;
-    capture.size = QSize(options.size, options.size);
-    capture.transparentBackground = true;
-    const QImage image = viewport.captureImageBlocking(capture);
-    if (image.isNull()) {
-        printErr(QStringLiteral("the 3D view could not be captured (no OpenGL rendering?)"));
-        return 1;
-    }
+    const QImage image = QImage(picture.rgba.data(), picture.width, picture.height,
+                                picture.width * 4, QImage::Format_RGBA8888)
+                             .copy();
     QImageWriter writer(options.output, QByteArray("png"));
     if (!writer.write(image)) {
         printErr(QStringLiteral("%1: %2").arg(options.output, writer.errorString()));

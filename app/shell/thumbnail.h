@@ -27,7 +27,8 @@ bool isThumbnailCommand(const QStringList& arguments);
 // QApplication exists. Returns the exit code when it must stop (2: usage, 1: refused input).
 std::optional<int> parseThumbnailArguments(const QStringList& arguments, ThumbnailOptions& options);
 
-// Decodes, renders and writes the PNG (needs the QApplication). Returns the exit code.
+// Decodes, renders in software and writes the PNG: needs no display, no OpenGL and no
+// QApplication (run before one exists). Returns the exit code.
 int runThumbnail(const ThumbnailOptions& options);
 
 }  // namespace meshscope::shell

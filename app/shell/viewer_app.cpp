@@ -90,7 +90,10 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
         QStringLiteral("Screenshot with a transparent background (PNG), without the grid."));
     const QCommandLineOption noGrid(QStringLiteral("no-grid"),
                                     QStringLiteral("Hide the ground grid."));
-    parser.addOptions({screenshot, size, lod, wireframe, transparent, noGrid});
+    const QCommandLineOption noBones(
+        QStringLiteral("no-bones"),
+        QStringLiteral("Hide the skeleton overlay (bones and joints) of skinned meshes."));
+    parser.addOptions({screenshot, size, lod, wireframe, transparent, noGrid, noBones});
     parser.addOption(QCommandLineOption(
         QStringLiteral("thumbnail"),
         QStringLiteral("Write a SIZE×SIZE PNG thumbnail: --thumbnail SIZE IN OUT.png "
@@ -132,6 +135,7 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
     options.wireframe = parser.isSet(wireframe);
     options.transparent = parser.isSet(transparent);
     options.grid = !parser.isSet(noGrid);
+    options.bonesOverlay = !parser.isSet(noBones);
     options.pose = parser.value(poseOption);
     options.bones = parser.values(boneOption);
     if (parser.isSet(size)) {
@@ -241,6 +245,7 @@ int writeScreenshots(MainWindow& window, const ViewerOptions& options) {
     window.viewport()->setOnscreenDrawing(false);
     window.viewport()->setGridVisible(options.grid);
     window.setWireframe(options.wireframe);
+    window.poseController()->setSkeletonVisible(options.bonesOverlay);
     window.show();
     const int count = std::max<int>(1, int(options.files.size()));
     const QSize size = options.size.isValid() ? options.size : QSize(1280, 960);
@@ -290,6 +295,7 @@ int writeScreenshots(MainWindow& window, const ViewerOptions& options) {
 
 QList<MainWindow*> openViewerWindows(MainWindow& window, const ViewerOptions& options) {
     if (options.wireframe) window.setWireframe(true);
+    if (!options.bonesOverlay) window.poseController()->setSkeletonVisible(false);
     window.show();
     QList<MainWindow*> windows;
     if (options.files.isEmpty()) {

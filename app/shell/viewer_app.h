@@ -25,6 +25,7 @@ struct ViewerOptions {
     bool wireframe = false;
     bool transparent = false;
     bool grid = true;
+    bool bonesOverlay = true;                   // --no-bones hides the skeleton overlay
     std::optional<ThumbnailOptions> thumbnail;  // --thumbnail SIZE IN OUT
     QString pose;       // --pose "JawDrop=1,LeftEyeClosed=0.5" (FACS controls)
     QStringList bones;  // --bone NAME=rx,ry,rz (degrees), repeatable

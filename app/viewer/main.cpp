@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
     ViewerOptions options;
     if (const auto exitCode = parseViewerOptions(arguments, options)) return *exitCode;
+    // Thumbnails are drawn in software: no display, no window, no QApplication.
+    if (options.thumbnail) return runThumbnail(*options.thumbnail);
     if (const QString reason = missingDisplayReason(); !reason.isEmpty()) {
         std::fprintf(stderr, "meshscope: %s\n", qPrintable(reason));
         return 1;

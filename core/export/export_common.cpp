@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 #include <unordered_set>
 
 #include "export/export_internal.h"
+#include "meshscope/core/asset_resolver.h"
 
 namespace meshscope::exporting {
 
@@ -153,8 +155,154 @@ std::vector<std::uint32_t> sliceIndices(const Mesh& mesh, const LodSlice& slice)
     return out;
 }
 
+std::vector<SurfaceIndices> sliceIndicesBySurface(const Mesh& mesh, const LodSlice& slice,
+                                                  bool split) {
+    if (!split || mesh.surfaces.empty()) {
+        std::vector<std::uint32_t> all = sliceIndices(mesh, slice);
+        if (all.empty()) return {};
+        return {{-1, std::move(all)}};
+    }
+    const std::size_t first = slice.firstTriangle, count = slice.triangleCount;
+    // owner[t]: the surface of slice triangle t (-1: none).
+    std::vector<int> owner(count, -1);
+    for (std::size_t s = 0; s < mesh.surfaces.size(); ++s) {
+        const Surface& sf = mesh.surfaces[s];
+        const std::size_t a = std::max<std::size_t>(sf.firstTriangle, first);
+        const std::size_t b =
+            std::min<std::size_t>(std::size_t(sf.firstTriangle) + sf.triangleCount, first + count);
+        for (std::size_t t = a; t < b; ++t)
+            if (owner[t - first] < 0) owner[t - first] = int(s);
+    }
+    const std::size_t nv = mesh.positions.size();
+    std::vector<std::uint32_t> remap;
+    if (!slice.allVertices()) {
+        remap.assign(nv, 0xFFFFFFFFu);
+        for (std::size_t i = 0; i < slice.vertices.size(); ++i)
+            remap[slice.vertices[i]] = std::uint32_t(i);
+    }
+    std::vector<std::vector<std::uint32_t>> groups(mesh.surfaces.size() + 1);
+    for (std::size_t t = 0; t < count; ++t) {
+        const std::size_t i = (first + t) * 3;
+        const std::uint32_t v[3] = {mesh.indices[i], mesh.indices[i + 1], mesh.indices[i + 2]};
+        if (v[0] >= nv || v[1] >= nv || v[2] >= nv) continue;
+        auto& g = groups[std::size_t(owner[t] + 1)];
+        for (std::uint32_t x : v) g.push_back(remap.empty() ? x : remap[x]);
+    }
+    std::vector<SurfaceIndices> out;
+    for (std::size_t s = 1; s < groups.size(); ++s)
+        if (!groups[s].empty()) out.push_back({int(s) - 1, std::move(groups[s])});
+    if (!groups[0].empty()) out.push_back({-1, std::move(groups[0])});
+    return out;
+}
+
 std::size_t sliceVertexCount(const Mesh& mesh, const LodSlice& slice) {
     return slice.allVertices() ? mesh.positions.size() : slice.vertices.size();
+}
+
+namespace {
+
+// Second Life stores one mesh per level under these block names, finest first.
+constexpr std::array<std::string_view, 4> kSecondLifeLevels = {"high_lod", "medium_lod", "low_lod",
+                                                               "lowest_lod"};
+
+bool physicsMesh(const Asset& asset, const Mesh& mesh) {
+    return asset.format == "secondlife-mesh" &&
+           (mesh.name == "physics_mesh" || mesh.name == "physics_convex");
+}
+
+}  // namespace
+
+std::vector<ExportItem> exportItems(const Asset& asset, std::vector<std::string>& warnings) {
+    std::vector<ExportItem> items;
+    std::array<int, kSecondLifeLevels.size()> slLevels;
+    slLevels.fill(-1);
+    int slItem = -1;
+    for (std::size_t mi = 0; mi < asset.meshes.size(); ++mi) {
+        const Mesh& mesh = asset.meshes[mi];
+        const std::string name = meshName(asset, int(mi));
+        if (mesh.positions.empty() || mesh.indices.empty()) {
+            warnings.push_back("mesh \"" + name + "\" has no vertices or no faces: not exported");
+            continue;
+        }
+        ExportItem item;
+        item.name = name;
+        item.physics = physicsMesh(asset, mesh);
+        if (mesh.primitive == Primitive::Lines) {
+            item.lines = true;
+            item.levels.push_back({int(mi), {}});
+            items.push_back(std::move(item));
+            continue;
+        }
+        // A Second Life level mesh joins the asset's one levelled model.
+        if (asset.format == "secondlife-mesh" && !item.physics) {
+            const auto it = std::find(kSecondLifeLevels.begin(), kSecondLifeLevels.end(),
+                                      std::string_view(mesh.name));
+            if (it != kSecondLifeLevels.end() &&
+                slLevels[std::size_t(it - kSecondLifeLevels.begin())] < 0) {
+                slLevels[std::size_t(it - kSecondLifeLevels.begin())] = int(mi);
+                if (slItem < 0) {
+                    slItem = int(items.size());
+                    item.name = "high_lod";
+                    items.push_back(std::move(item));
+                }
+                continue;
+            }
+        }
+        for (LodSlice& s : selectLods(asset, int(mi), -1, warnings))
+            item.levels.push_back({int(mi), std::move(s)});
+        items.push_back(std::move(item));
+    }
+    if (slItem >= 0) {
+        ExportItem& item = items[std::size_t(slItem)];
+        for (int mi : slLevels) {
+            if (mi < 0) continue;
+            for (LodSlice& s : selectLods(asset, mi, -1, warnings)) {
+                s.name = asset.meshes[std::size_t(mi)].name;
+                item.levels.push_back({mi, std::move(s)});
+            }
+        }
+        item.name = item.levels.front().slice.name;
+    }
+    return items;
+}
+
+std::size_t chosenLevel(const ExportItem& item, int lod, std::vector<std::string>& warnings) {
+    const std::size_t want = lod < 0 ? 0 : std::size_t(lod);
+    if (item.levels.empty()) return 0;
+    if (want < item.levels.size()) return want;
+    if (!item.lines)
+        warnings.push_back("mesh \"" + item.name + "\" has " + std::to_string(item.levels.size()) +
+                           " LOD(s): LOD " + std::to_string(item.levels.size() - 1) +
+                           " written instead of LOD " + std::to_string(want));
+    return item.levels.size() - 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Axes
+
+Mat4 SourceAxes::matrix(const Mat4& m) const {
+    if (!zUp) return m;
+    Mat4 r;  // (x, y, z) -> (x, z, -y)
+    r.at(1, 1) = 0;
+    r.at(1, 2) = 1;
+    r.at(2, 1) = -1;
+    r.at(2, 2) = 0;
+    Mat4 rt = r;
+    rt.at(1, 2) = -1;
+    rt.at(2, 1) = 1;
+    return r * m * rt;
+}
+
+SourceAxes sourceAxes(const Asset& asset) {
+    SourceAxes a;
+    if (asset.format == "secondlife-mesh" || asset.format == "unigine") {
+        a.zUp = true;
+        a.upAxis = "Z";
+    } else if (asset.format.starts_with("roblox")) {
+        a.unit = "stud";
+        a.metresPerUnit = 0.28;
+    }
+    return a;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -265,11 +413,59 @@ std::uint8_t colorByte(float f) {
 
 }  // namespace
 
-PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings) {
+std::optional<RobloxMaterialLook> robloxMaterialLook(std::int64_t material) {
+    // Enum.Material values; roughness and metalness chosen to read like Roblox draws them.
+    static constexpr std::pair<std::int64_t, RobloxMaterialLook> kLooks[] = {
+        {256, {"Plastic", 0.6f, 0, false}},
+        {272, {"SmoothPlastic", 0.3f, 0, false}},
+        {288, {"Neon", 0.5f, 0, true}},
+        {512, {"Wood", 0.8f, 0, false}},
+        {528, {"WoodPlanks", 0.8f, 0, false}},
+        {784, {"Marble", 0.35f, 0, false}},
+        {788, {"Basalt", 0.85f, 0, false}},
+        {800, {"Slate", 0.8f, 0, false}},
+        {804, {"CrackedLava", 0.8f, 0, false}},
+        {816, {"Concrete", 0.9f, 0, false}},
+        {820, {"Limestone", 0.85f, 0, false}},
+        {832, {"Granite", 0.7f, 0, false}},
+        {836, {"Pavement", 0.9f, 0, false}},
+        {848, {"Brick", 0.9f, 0, false}},
+        {864, {"Pebble", 0.9f, 0, false}},
+        {880, {"Cobblestone", 0.9f, 0, false}},
+        {896, {"Rock", 0.9f, 0, false}},
+        {912, {"Sandstone", 0.9f, 0, false}},
+        {1040, {"CorrodedMetal", 0.8f, 0.6f, false}},
+        {1056, {"DiamondPlate", 0.45f, 1, false}},
+        {1072, {"Foil", 0.25f, 1, false}},
+        {1088, {"Metal", 0.4f, 1, false}},
+        {1280, {"Grass", 0.95f, 0, false}},
+        {1284, {"LeafyGrass", 0.95f, 0, false}},
+        {1296, {"Sand", 0.95f, 0, false}},
+        {1312, {"Fabric", 0.95f, 0, false}},
+        {1328, {"Snow", 0.85f, 0, false}},
+        {1344, {"Mud", 0.9f, 0, false}},
+        {1360, {"Ground", 0.95f, 0, false}},
+        {1376, {"Asphalt", 0.9f, 0, false}},
+        {1392, {"Salt", 0.85f, 0, false}},
+        {1536, {"Ice", 0.15f, 0, false}},
+        {1552, {"Glacier", 0.3f, 0, false}},
+        {1568, {"Glass", 0.05f, 0, false}},
+        {1584, {"ForceField", 0.5f, 0, true}},
+        {2048, {"Water", 0.05f, 0, false}},
+    };
+    for (const auto& [value, look] : kLooks)
+        if (value == material) return look;
+    return std::nullopt;
+}
+
+PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
+                      const std::vector<std::string>& assetFolders) {
     PartTree tree;
     const std::size_t count = asset.nodes.size();
     std::vector<int> partOf(count, -1);
-    std::size_t transparent = 0, unresolved = 0;
+    std::size_t transparent = 0, unresolved = 0, negated = 0, unions = 0;
+    std::vector<std::filesystem::path> folders(assetFolders.begin(), assetFolders.end());
+    const AssetResolver resolver(std::move(folders));
     // Shape, colour and transparency as the viewer reads them (roblox_parts.h); only parts
     // that store a CFrame and a size are written (no defaults invented for a file).
     for (const RobloxPart& rp : extractRobloxParts(asset)) {
@@ -288,10 +484,32 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings) {
         p.cframe = rp.cframe;
         p.size = rp.size;
         if (!p.size.finite() || !p.cframe.position.finite()) continue;
-        if (meshBacked(p.className)) {
+        if (p.className == "NegateOperation") {
+            ++negated;
+            continue;
+        }
+        if (isUnionClass(p.className)) {
+            // Geometry in the part's own frame: placed with an identity CFrame.
+            RobloxPart local = rp;
+            local.cframe = CFrame{};
+            UnionMesh u = unionPartMesh(asset, local, &resolver);
+            if (u.ok()) {
+                p.mesh = std::make_shared<const Mesh>(std::move(*u.placed));
+                p.vertexColors = !rp.usePartColor;
+                ++unions;
+            }
+        }
+        if (meshBacked(p.className) && !p.mesh) {
             p.unresolvedMesh = true;
             ++unresolved;
         }
+        if (const auto m = asset.property(rp.node, "Material");
+            m && std::holds_alternative<std::int64_t>(m->value))
+            p.material = std::get<std::int64_t>(m->value);
+        if (const auto r = asset.property(rp.node, "Reflectance");
+            r && std::holds_alternative<double>(r->value) &&
+            std::isfinite(std::get<double>(r->value)))
+            p.reflectance = float(std::clamp(std::get<double>(r->value), 0.0, 1.0));
         p.color = {colorByte(rp.color.x), colorByte(rp.color.y), colorByte(rp.color.z),
                    std::uint8_t(std::lround((1.0 - double(rp.transparency)) * 255.0))};
         partOf[std::size_t(rp.node)] = int(tree.parts.size());
@@ -300,6 +518,11 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings) {
     if (transparent)
         warnings.push_back(std::to_string(transparent) +
                            " fully transparent part(s) (Transparency 1) left out");
+    if (negated)
+        warnings.push_back(
+            std::to_string(negated) +
+            " negated part(s) (NegateOperation) left out: they only cut other parts");
+    (void)unions;
     if (unresolved)
         warnings.push_back(std::to_string(unresolved) +
                            " MeshPart/union part(s) written as boxes of their size: their meshes "

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +47,50 @@ std::vector<LodSlice> selectLods(const Asset& asset, int meshIndex, int lod,
 // out-of-range index are skipped.
 std::vector<std::uint32_t> sliceIndices(const Mesh& mesh, const LodSlice& slice);
 std::size_t sliceVertexCount(const Mesh& mesh, const LodSlice& slice);
+// The same triangles split by the mesh's surfaces (each triangle goes to the first surface whose
+// range holds it; those no surface holds to surface -1), in surface order, empty groups left
+// out. `split` false: one group, surface -1.
+struct SurfaceIndices {
+    int surface = -1;
+    std::vector<std::uint32_t> indices;
+};
+std::vector<SurfaceIndices> sliceIndicesBySurface(const Mesh& mesh, const LodSlice& slice,
+                                                  bool split);
+
+// What a viewer shows as one model with levels: a mesh's LOD ranges, or a Second Life asset's
+// high_lod ... lowest_lod meshes. `levels` finest first (one mesh and slice each).
+struct MeshLevel {
+    int mesh = -1;
+    LodSlice slice;
+};
+struct ExportItem {
+    std::string name;
+    std::vector<MeshLevel> levels;
+    bool physics = false;  // a physics mesh or hull (Second Life physics_mesh / physics_convex)
+    bool lines = false;    // a line mesh (one level, the whole mesh)
+};
+// Every mesh with vertices and indices as an item (meshes without are reported and left out).
+std::vector<ExportItem> exportItems(const Asset& asset, std::vector<std::string>& warnings);
+// The level `lod` of an item (clamped to its last level, with a warning naming the item).
+std::size_t chosenLevel(const ExportItem& item, int lod, std::vector<std::string>& warnings);
+
+// ---------------------------------------------------------------------------------------------
+// Axes and units: every export is Y-up. Second Life and Unigine are Z-up (X forward, right
+// handed): their positions turn by -90 degrees about X, (x, y, z) -> (x, z, -y), a rotation, so
+// triangle winding and handedness are kept. Units stay the source's and are stated in
+// asset.extras.
+
+struct SourceAxes {
+    bool zUp = false;
+    std::string upAxis = "Y";    // of the source
+    std::string unit = "metre";  // of the source ("stud" for Roblox)
+    double metresPerUnit = 1.0;  // 0.28 for Roblox studs
+    Vec3 point(const Vec3& p) const { return zUp ? Vec3{p.x, p.z, -p.y} : p; }
+    Vec4 tangent(const Vec4& t) const { return zUp ? Vec4{t.x, t.z, -t.y, t.w} : t; }
+    // R · m · Rᵀ: a bone's world or inverse bind matrix in the turned space.
+    Mat4 matrix(const Mat4& m) const;
+};
+SourceAxes sourceAxes(const Asset& asset);
 
 // ---------------------------------------------------------------------------------------------
 // Clean streams (counts of repaired values go to warnings, once per mesh and stream)
@@ -73,7 +119,23 @@ struct PartInstance {
     Vec3 size;
     Rgba8 color{163, 162, 165, 255};  // Medium stone grey when the part stores no Color
     bool unresolvedMesh = false;      // MeshPart / union written as a box
+    // A union's decoded geometry in the part's own frame (fitted to Size; the CFrame is the
+    // node's), with vertex colours; written instead of the shape when set.
+    std::shared_ptr<const Mesh> mesh;
+    bool vertexColors = false;  // UsePartColor false: the mesh's colours, not `color`
+    std::int64_t material = 256;      // Enum.Material value (256 Plastic when none is stored)
+    float reflectance = 0;            // Reflectance, 0..1
 };
+
+// A Roblox Enum.Material as a glTF metallic-roughness material.
+struct RobloxMaterialLook {
+    const char* name;  // "Plastic" ...; "Material <n>" style names are made by the caller
+    float roughness = 0.8f;
+    float metallic = 0;
+    bool emissive = false;  // Neon glows in its colour
+};
+// nullopt for a value not in the table.
+std::optional<RobloxMaterialLook> robloxMaterialLook(std::int64_t material);
 
 // A node of the exported part tree: a part, or an instance that contains parts (kept so that
 // Models and folders group their parts). Parts nested in parts hang under the nearest non-part
@@ -93,7 +155,10 @@ struct PartTree {
 
 // Collects the visible parts (BasePart classes with a CFrame and a size; fully transparent parts
 // are left out) in tree order.
-PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings);
+// Unions get their decoded geometry (MeshData2 / MeshData, else AssetId through
+// `assetFolders`); NegateOperations are left out (they cut other parts, Roblox does not draw them).
+PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
+                      const std::vector<std::string>& assetFolders = {});
 
 // Shapes, their unit meshes (partShapeMesh) and scales (partShapeScale) are roblox_parts.h's.
 // Column-major world transform of a CFrame (rotation and translation).

@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 #include "export/export_internal.h"
 #include "export/tinygltf_config.h"
@@ -62,6 +64,16 @@ std::vector<double> quaternionOf(const float r[3][3]) {
     const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     if (!(n > 0) || !std::isfinite(n)) return {0, 0, 0, 1};
     return {q[0] / n, q[1] / n, q[2] / n, q[3] / n};
+}
+
+// `m` with its last row exactly (0, 0, 0, 1), as glTF requires of node and inverse bind
+// matrices (products and inverses leave rounding noise there).
+Mat4 affine(Mat4 m) {
+    m.at(3, 0) = 0;
+    m.at(3, 1) = 0;
+    m.at(3, 2) = 0;
+    m.at(3, 3) = 1;
+    return m;
 }
 
 // Writes `m` as translation / rotation / scale when it decomposes (rotation times positive or
@@ -120,19 +132,30 @@ public:
         : asset_(asset), options_(options), result_(result) {}
 
     void build() {
+        axes_ = sourceAxes(asset_);
         model.asset.version = "2.0";
         model.asset.generator = std::string("Meshscope ") + version();
+        {
+            // Every export is Y-up; the unit is the source's, stated here.
+            tinygltf::Value::Object extras;
+            extras["sourceFormat"] = tinygltf::Value(validUtf8(asset_.format));
+            extras["sourceUpAxis"] = tinygltf::Value(axes_.upAxis);
+            extras["upAxis"] = tinygltf::Value(std::string("Y"));
+            extras["unit"] = tinygltf::Value(axes_.unit);
+            extras["metresPerUnit"] = tinygltf::Value(axes_.metresPerUnit);
+            model.asset.extras = tinygltf::Value(std::move(extras));
+        }
         model.buffers.resize(1);
         model.scenes.resize(1);
         model.defaultScene = 0;
-        const PartTree parts = collectParts(asset_, result_.warnings);
+        const PartTree parts = collectParts(asset_, result_.warnings, options_.assetFolders);
         // tinygltf::Node is large: reserve so that growing the vector never moves them all.
-        std::size_t nodes = parts.nodes.size();
+        std::size_t nodes = parts.nodes.size() + 1;
         for (const Skeleton& s : asset_.skeletons) nodes += s.bones.size();
         for (const Mesh& m : asset_.meshes) nodes += std::max<std::size_t>(1, m.lods.size());
         model.nodes.reserve(nodes);
         for (std::size_t s = 0; s < asset_.skeletons.size(); ++s) addSkeleton(int(s));
-        for (std::size_t m = 0; m < asset_.meshes.size(); ++m) addMesh(int(m));
+        addItems();
         addParts(parts);
         if (!asset_.animations.empty())
             result_.warnings.push_back(std::to_string(asset_.animations.size()) +
@@ -140,9 +163,14 @@ public:
         result_.stats.nodes = model.nodes.size();
         result_.stats.meshes = model.meshes.size();
         result_.stats.skins = model.skins.size();
-        if (model.nodes.empty())
+        if (model.nodes.empty()) {
+            result_.nothingToExport = true;
             throw std::runtime_error(
                 "nothing to export: the file holds no meshes, skeletons or visible parts");
+        }
+        // A glTF buffer may not be empty (a skeleton alone has no binary data).
+        if (model.buffers[0].data.empty()) model.buffers.clear();
+        for (const std::string& e : usedExtensions_) model.extensionsUsed.push_back(e);
     }
 
     tinygltf::Model model;
@@ -221,12 +249,19 @@ private:
     int addNode(tinygltf::Node node, int parent) {
         model.nodes.push_back(std::move(node));
         const int index = int(model.nodes.size()) - 1;
+        attach(index, parent);
+        return index;
+    }
+
+    // Puts node `index` into the scene, under `parent` (-1: as a root).
+    void attach(int index, int parent) {
         if (parent < 0)
             model.scenes[0].nodes.push_back(index);
         else
             model.nodes[std::size_t(parent)].children.push_back(index);
-        return index;
     }
+
+    SourceAxes axes_;
 
     // -- skeletons -------------------------------------------------------------------------------
 
@@ -255,6 +290,7 @@ private:
                 world[b] = Mat4::identity();
                 ++badMatrices;
             }
+            world[b] = affine(axes_.matrix(world[b]));
         }
         auto& nodes = skeletons_.back().joints;
         nodes.assign(sk.bones.size(), -1);
@@ -263,9 +299,9 @@ private:
             const int parent = order.parent[std::size_t(b)];
             tinygltf::Node n;
             n.name = validUtf8(sk.bones[std::size_t(b)].name);
-            const Mat4 local = parent < 0
-                                   ? world[std::size_t(b)]
-                                   : inverse(world[std::size_t(parent)]) * world[std::size_t(b)];
+            const Mat4 local =
+                parent < 0 ? world[std::size_t(b)]
+                           : affine(inverse(world[std::size_t(parent)]) * world[std::size_t(b)]);
             setTransform(n, local);
             nodes[std::size_t(b)] =
                 addNode(std::move(n), parent < 0 ? -1 : nodes[std::size_t(parent)]);
@@ -274,7 +310,21 @@ private:
                 skeletons_.back().root = nodes[std::size_t(b)];
             }
         }
-        if (roots != 1) skeletons_.back().root = -1;
+        if (roots != 1) {
+            // glTF wants a skin's joints under one common root: a group node holds the roots.
+            tinygltf::Node group;
+            group.name = validUtf8(sk.name.empty() ? "skeleton" + std::to_string(s) : sk.name);
+            const int g = addNode(std::move(group), -1);
+            auto& sceneNodes = model.scenes[0].nodes;
+            for (int b : order.order) {
+                if (order.parent[std::size_t(b)] >= 0) continue;
+                const int n = nodes[std::size_t(b)];
+                sceneNodes.erase(std::remove(sceneNodes.begin(), sceneNodes.end(), n),
+                                 sceneNodes.end());
+                model.nodes[std::size_t(g)].children.push_back(n);
+            }
+            skeletons_.back().root = g;
+        }
         if (badMatrices)
             result_.warnings.push_back("skeleton \"" + validUtf8(sk.name) +
                                        "\": " + std::to_string(badMatrices) +
@@ -290,7 +340,8 @@ private:
             const Bone& bone = sk.bones[b];
             Mat4 m = bone.inverseBind ? *bone.inverseBind : inverse(bone.world);
             if (!finite(m)) m = Mat4::identity();
-            ibm[b] = m;
+            // glTF requires the last row to be exactly (0, 0, 0, 1).
+            ibm[b] = affine(axes_.matrix(m));
         }
         tinygltf::Skin skin;
         skin.name = validUtf8(sk.name.empty() ? "skeleton" + std::to_string(s) : sk.name);
@@ -365,67 +416,81 @@ private:
         return out;
     }
 
-    void addMesh(int mi) {
+    // Cleaned vertex streams of one mesh, in the exported (Y-up) axes, made once and shared by
+    // its levels.
+    struct MeshStreams {
+        bool ok = false;
+        std::string name;
+        std::vector<Vec3> positions, normals;
+        std::vector<Vec4> tangents;
+        std::vector<Vec2> uv0, uv1;
+        bool colors = false;
+        bool skinned = false;
+        std::vector<std::array<std::uint16_t, 4>> joints;
+        std::vector<Vec4> weights;
+        int skin = -1;
+        Facs facs;
+    };
+    std::map<int, MeshStreams> streams_;
+
+    const MeshStreams& streamsOf(int mi, bool allowSkin) {
+        const int key = allowSkin ? mi : -1 - mi;
+        if (auto it = streams_.find(key); it != streams_.end()) return it->second;
+        MeshStreams& st = streams_[key];
         const Mesh& mesh = asset_.meshes[std::size_t(mi)];
         const std::string name = meshName(asset_, mi);
-        auto& warn = result_.warnings;
+        st.name = name;
+        // Warnings about a mesh's streams come once, not once per variant.
+        std::vector<std::string> scratch;
+        auto& warn = warnedStreams_.insert(mi).second ? result_.warnings : scratch;
         const std::size_t nv = mesh.positions.size();
-        if (nv == 0 || mesh.indices.empty()) {
-            warn.push_back("mesh \"" + name + "\" has no vertices or no faces: not exported");
-            return;
-        }
         auto sized = [&](std::size_t n, const char* what) {
             if (n == 0 || n == nv) return n == nv;
             warn.push_back("mesh \"" + name + "\": " + what + " has " + std::to_string(n) +
                            " entries for " + std::to_string(nv) + " vertices: dropped");
             return false;
         };
-        const std::vector<Vec3> positions = cleanPositions(mesh, name, warn);
-        std::vector<Vec3> normals;
+        st.positions = cleanPositions(mesh, name, warn);
+        for (Vec3& p : st.positions) p = axes_.point(p);
         if (sized(mesh.normals.size(), "the normal stream"))
-            normals = cleanNormals(mesh, name, warn);
-        std::vector<Vec4> tangents;
+            st.normals = cleanNormals(mesh, name, warn);
         if (sized(mesh.tangents.size(), "the tangent stream")) {
-            if (normals.empty())
+            if (st.normals.empty()) {
                 warn.push_back("mesh \"" + name + "\": tangents without normals dropped");
-            else
-                tangents = cleanTangents(mesh, normals, name, warn);
+            } else {
+                st.tangents = cleanTangents(mesh, st.normals, name, warn);
+                for (Vec4& t : st.tangents) t = axes_.tangent(t);
+            }
         }
-        std::vector<Vec2> uv0, uv1;
-        if (sized(mesh.uv0.size(), "UV set 0")) uv0 = cleanUvs(mesh.uv0);
-        if (sized(mesh.uv1.size(), "UV set 1")) uv1 = cleanUvs(mesh.uv1);
-        const bool colors = sized(mesh.colors.size(), "the colour stream");
-
-        if (mesh.primitive == Primitive::Lines) {
-            addLines(mesh, name, positions, colors);
-            return;
-        }
+        for (Vec3& n : st.normals) n = axes_.point(n);
+        if (sized(mesh.uv0.size(), "UV set 0")) st.uv0 = cleanUvs(mesh.uv0);
+        if (sized(mesh.uv1.size(), "UV set 1")) st.uv1 = cleanUvs(mesh.uv1);
+        st.colors = sized(mesh.colors.size(), "the colour stream");
+        st.ok = true;
+        if (mesh.primitive == Primitive::Lines || !allowSkin) return st;
 
         // Skin: joints index the skeleton's bones, which are the skin's joints in order.
         const bool hasSkeleton = mesh.skeleton >= 0 &&
                                  std::size_t(mesh.skeleton) < asset_.skeletons.size() &&
                                  !asset_.skeletons[std::size_t(mesh.skeleton)].bones.empty();
-        bool skinned = false;
-        std::vector<std::array<std::uint16_t, 4>> joints;
-        std::vector<Vec4> weights;
         if (!mesh.skin.empty()) {
             if (!hasSkeleton)
                 warn.push_back("mesh \"" + name + "\": skin weights without a skeleton dropped");
             else if (sized(mesh.skin.size(), "the skin"))
-                skinned = true;
+                st.skinned = true;
         }
-        if (skinned) {
+        if (st.skinned) {
             const Skeleton& sk = asset_.skeletons[std::size_t(mesh.skeleton)];
             const std::size_t bones = sk.bones.size();
             if (bones > 0xFFFF) {
                 warn.push_back("mesh \"" + name + "\": more than 65535 bones, skin dropped");
-                skinned = false;
+                st.skinned = false;
             } else {
                 const BoneOrder order = boneOrder(sk);
                 const auto root = std::uint16_t(order.order.empty() ? 0 : order.order.front());
                 std::size_t unweighted = 0, badJoints = 0;
-                joints.resize(nv);
-                weights.resize(nv);
+                st.joints.resize(nv);
+                st.weights.resize(nv);
                 for (std::size_t v = 0; v < nv; ++v) {
                     const VertexInfluences& in = mesh.skin[v];
                     float w[4];
@@ -441,15 +506,15 @@ private:
                             w[k] = 0;
                             j = 0;
                         }
-                        joints[v][std::size_t(k)] = w[k] > 0 ? j : 0;
+                        st.joints[v][std::size_t(k)] = w[k] > 0 ? j : 0;
                         sum += w[k];
                     }
                     if (!(sum > 0)) {
                         ++unweighted;
-                        joints[v] = {root, 0, 0, 0};
-                        weights[v] = {1, 0, 0, 0};
+                        st.joints[v] = {root, 0, 0, 0};
+                        st.weights[v] = {1, 0, 0, 0};
                     } else {
-                        weights[v] = {w[0] / sum, w[1] / sum, w[2] / sum, w[3] / sum};
+                        st.weights[v] = {w[0] / sum, w[1] / sum, w[2] / sum, w[3] / sum};
                     }
                 }
                 if (badJoints)
@@ -461,75 +526,136 @@ private:
                                    validUtf8(sk.bones[root].name) + "\"");
             }
         }
-        const int skin = skinned ? skinFor(mesh.skeleton) : -1;
-        const Facs facs = facsTargets(mesh, name, skinned);
+        st.skin = st.skinned ? skinFor(mesh.skeleton) : -1;
+        st.facs = facsTargets(mesh, name, st.skinned);
+        for (auto& d : st.facs.deltas)
+            for (Vec3& v : d) v = axes_.point(v);
+        return st;
+    }
+    std::set<int> warnedStreams_;
 
-        const std::vector<LodSlice> slices = selectLods(asset_, mi, options_.lod, warn);
-        const bool multi = mesh.lods.size() > 1;
-        for (const LodSlice& slice : slices) {
-            const std::vector<std::uint32_t> idx = sliceIndices(mesh, slice);
-            if (idx.empty()) {
-                warn.push_back("mesh \"" + name + "\" " + slice.name +
-                               " has no triangles: not exported");
-                continue;
-            }
-            const std::size_t count = sliceVertexCount(mesh, slice);
-            tinygltf::Primitive prim;
-            prim.mode = TINYGLTF_MODE_TRIANGLES;
-            prim.attributes["POSITION"] = vec3Accessor(gather(positions, slice), true);
-            if (!normals.empty())
-                prim.attributes["NORMAL"] = vec3Accessor(gather(normals, slice), false);
-            if (!tangents.empty())
-                prim.attributes["TANGENT"] = plainAccessor(
-                    gather(tangents, slice), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4);
-            if (!uv0.empty())
-                prim.attributes["TEXCOORD_0"] = plainAccessor(
-                    gather(uv0, slice), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
-            if (!uv1.empty())
-                prim.attributes["TEXCOORD_1"] = plainAccessor(
-                    gather(uv1, slice), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
-            if (colors)
-                prim.attributes["COLOR_0"] =
-                    plainAccessor(gather(mesh.colors, slice), TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
-                                  TINYGLTF_TYPE_VEC4, true);
-            if (skinned) {
-                prim.attributes["JOINTS_0"] =
-                    plainAccessor(gather(joints, slice), TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
-                                  TINYGLTF_TYPE_VEC4);
-                prim.attributes["WEIGHTS_0"] = plainAccessor(
-                    gather(weights, slice), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4);
-                result_.stats.skinnedVertices += count;
-            }
-            for (const auto& d : facs.deltas)
-                prim.targets.push_back({{"POSITION", vec3Accessor(gather(d, slice), true)}});
-            prim.indices = indexAccessor(idx, count);
+    // White, alpha-blended: the vertex colours (COLOR_0, alpha included) give the colour.
+    int blendMaterial() {
+        if (blendMaterial_ >= 0) return blendMaterial_;
+        tinygltf::Material m;
+        m.name = "vertex colour blend";
+        m.alphaMode = "BLEND";
+        m.pbrMetallicRoughness.baseColorFactor = {1.0, 1.0, 1.0, 1.0};
+        m.pbrMetallicRoughness.metallicFactor = 0.0;
+        m.pbrMetallicRoughness.roughnessFactor = 0.3;
+        model.materials.push_back(std::move(m));
+        return blendMaterial_ = int(model.materials.size()) - 1;
+    }
+    int blendMaterial_ = -1;
 
-            tinygltf::Mesh gm;
-            gm.name = multi || slices.size() > 1 ? name + " " + slice.name : name;
-            gm.primitives.push_back(std::move(prim));
-            if (!facs.names.empty()) {
-                gm.weights.assign(facs.names.size(), 0.0);
-                tinygltf::Value::Array names;
-                for (const auto& n : facs.names) names.emplace_back(n);
-                tinygltf::Value::Object extras;
-                extras["targetNames"] = tinygltf::Value(std::move(names));
-                gm.extras = tinygltf::Value(std::move(extras));
-                result_.stats.morphTargets += facs.names.size();
-            }
-            tinygltf::Node node;
-            node.name = gm.name;
-            model.meshes.push_back(std::move(gm));
-            node.mesh = int(model.meshes.size()) - 1;
-            node.skin = skin;
-            addNode(std::move(node), -1);
-            result_.stats.vertices += count;
-            result_.stats.triangles += idx.size() / 3;
-        }
+    // The material of a mesh surface: named by the surface (Second Life faces, Unigine surfaces)
+    // or the mesh, white so that vertex colours (COLOR_0) show as they are.
+    int meshMaterial(const std::string& name) {
+        if (auto it = meshMaterials_.find(name); it != meshMaterials_.end()) return it->second;
+        tinygltf::Material m;
+        m.name = name;
+        m.pbrMetallicRoughness.baseColorFactor = {1, 1, 1, 1};
+        m.pbrMetallicRoughness.metallicFactor = 0.0;
+        m.pbrMetallicRoughness.roughnessFactor = 0.7;
+        model.materials.push_back(std::move(m));
+        return meshMaterials_[name] = int(model.materials.size()) - 1;
+    }
+    std::map<std::string, int> meshMaterials_;
+
+    // Surfaces are material slots in Second Life and Unigine files; a FileMesh's subsets only
+    // group bones.
+    bool surfacesAreMaterials() const {
+        return asset_.format == "secondlife-mesh" || asset_.format == "unigine";
     }
 
-    void addLines(const Mesh& mesh, const std::string& name, const std::vector<Vec3>& positions,
-                  bool colors) {
-        const std::size_t nv = positions.size();
+    // One level of an item as a node holding its mesh (not attached to the scene); -1 when the
+    // level has nothing to draw.
+    int levelNode(const ExportItem& item, const MeshLevel& level, bool levelled, bool allowSkin) {
+        const Mesh& mesh = asset_.meshes[std::size_t(level.mesh)];
+        const MeshStreams& st = streamsOf(level.mesh, allowSkin);
+        if (!st.ok) return -1;
+        if (item.lines) return linesNode(mesh, st);
+        const LodSlice& slice = level.slice;
+        const std::string& name = st.name;
+        auto groups = sliceIndicesBySurface(mesh, slice, surfacesAreMaterials());
+        if (groups.empty()) {
+            result_.warnings.push_back("mesh \"" + name + "\" " + slice.name +
+                                       " has no triangles: not exported");
+            return -1;
+        }
+        const std::size_t count = sliceVertexCount(mesh, slice);
+        std::map<std::string, int> attributes;
+        attributes["POSITION"] = vec3Accessor(gather(st.positions, slice), true);
+        if (!st.normals.empty())
+            attributes["NORMAL"] = vec3Accessor(gather(st.normals, slice), false);
+        if (!st.tangents.empty())
+            attributes["TANGENT"] = plainAccessor(
+                gather(st.tangents, slice), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4);
+        if (!st.uv0.empty())
+            attributes["TEXCOORD_0"] = plainAccessor(
+                gather(st.uv0, slice), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
+        if (!st.uv1.empty())
+            attributes["TEXCOORD_1"] = plainAccessor(
+                gather(st.uv1, slice), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
+        if (st.colors)
+            attributes["COLOR_0"] =
+                plainAccessor(gather(mesh.colors, slice), TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
+                              TINYGLTF_TYPE_VEC4, true);
+        if (st.skinned) {
+            attributes["JOINTS_0"] =
+                plainAccessor(gather(st.joints, slice), TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                              TINYGLTF_TYPE_VEC4);
+            attributes["WEIGHTS_0"] = plainAccessor(
+                gather(st.weights, slice), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4);
+            result_.stats.skinnedVertices += count;
+        }
+        std::vector<std::map<std::string, int>> targets;
+        for (const auto& d : st.facs.deltas)
+            targets.push_back({{"POSITION", vec3Accessor(gather(d, slice), true)}});
+
+        tinygltf::Mesh gm;
+        gm.name = levelled ? name + " " + slice.name : name;
+        std::size_t triangles = 0;
+        for (const SurfaceIndices& g : groups) {
+            tinygltf::Primitive prim;
+            prim.mode = TINYGLTF_MODE_TRIANGLES;
+            prim.attributes = attributes;
+            prim.targets = targets;
+            prim.indices = indexAccessor(g.indices, count);
+            std::string materialName = name;
+            if (g.surface >= 0 && !mesh.surfaces[std::size_t(g.surface)].name.empty())
+                materialName = validUtf8(mesh.surfaces[std::size_t(g.surface)].name);
+            // Translucent vertex colours (a place's water surface) need a blended material.
+            prim.material = st.colors && std::any_of(mesh.colors.begin(), mesh.colors.end(),
+                                                     [](Rgba8 c) { return c.a < 255; })
+                                ? blendMaterial()
+                                : meshMaterial(materialName);
+            triangles += g.indices.size() / 3;
+            gm.primitives.push_back(std::move(prim));
+        }
+        if (!st.facs.names.empty()) {
+            gm.weights.assign(st.facs.names.size(), 0.0);
+            tinygltf::Value::Array names;
+            for (const auto& n : st.facs.names) names.emplace_back(n);
+            tinygltf::Value::Object extras;
+            extras["targetNames"] = tinygltf::Value(std::move(names));
+            gm.extras = tinygltf::Value(std::move(extras));
+            result_.stats.morphTargets += st.facs.names.size();
+        }
+        tinygltf::Node node;
+        node.name = gm.name;
+        model.meshes.push_back(std::move(gm));
+        node.mesh = int(model.meshes.size()) - 1;
+        node.skin = st.skin;
+        model.nodes.push_back(std::move(node));
+        result_.stats.vertices += count;
+        result_.stats.triangles += triangles;
+        return int(model.nodes.size()) - 1;
+    }
+
+    int linesNode(const Mesh& mesh, const MeshStreams& st) {
+        const std::string& name = st.name;
+        const std::size_t nv = st.positions.size();
         std::vector<std::uint32_t> idx;
         idx.reserve(mesh.indices.size());
         std::size_t bad = 0;
@@ -547,15 +673,16 @@ private:
                 " segment(s) with an index beyond the vertex count left out");
         if (idx.empty()) {
             result_.warnings.push_back("line mesh \"" + name + "\" has no segments: not exported");
-            return;
+            return -1;
         }
         tinygltf::Primitive prim;
         prim.mode = TINYGLTF_MODE_LINE;
-        prim.attributes["POSITION"] = vec3Accessor(positions, true);
-        if (colors)
+        prim.attributes["POSITION"] = vec3Accessor(st.positions, true);
+        if (st.colors)
             prim.attributes["COLOR_0"] = plainAccessor(
                 mesh.colors, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4, true);
         prim.indices = indexAccessor(idx, nv);
+        prim.material = meshMaterial(name);
         tinygltf::Mesh gm;
         gm.name = name;
         gm.primitives.push_back(std::move(prim));
@@ -563,9 +690,78 @@ private:
         tinygltf::Node node;
         node.name = name;
         node.mesh = int(model.meshes.size()) - 1;
-        addNode(std::move(node), -1);
+        model.nodes.push_back(std::move(node));
         result_.stats.vertices += nv;
         result_.stats.lines += idx.size() / 2;
+        return int(model.nodes.size()) - 1;
+    }
+
+    // The chosen level in the scene (under `parent`, -1 for a root); with allLods the others as
+    // MSFT_lod alternates: nodes outside the scene that only the extension names.
+    void addItem(const ExportItem& item, int parent) {
+        const bool levelled = item.levels.size() > 1;
+        const std::size_t chosen = chosenLevel(item, options_.lod, result_.warnings);
+        const bool allowSkin = !item.physics;
+        const int node = levelNode(item, item.levels[chosen], levelled, allowSkin);
+        if (node < 0) return;
+        attach(node, parent);
+        if (!options_.allLods || !levelled) return;
+        tinygltf::Value::Array ids;
+        tinygltf::Value::Array coverage;
+        for (std::size_t l = chosen + 1; l < item.levels.size(); ++l) {
+            const int alt = levelNode(item, item.levels[l], levelled, allowSkin);
+            if (alt < 0) continue;
+            ids.emplace_back(alt);
+            // Screen coverage thresholds: each coarser level takes over at half the size.
+            coverage.emplace_back(0.5 / double(1 << std::min<std::size_t>(ids.size() - 1, 20)));
+        }
+        if (chosen > 0)
+            result_.warnings.push_back("mesh \"" + item.name + "\": the " + std::to_string(chosen) +
+                                       " level(s) finer than the chosen LOD are not written");
+        if (ids.empty()) return;
+        coverage.emplace_back(0.0);
+        tinygltf::Value::Object ext;
+        ext["ids"] = tinygltf::Value(std::move(ids));
+        model.nodes[std::size_t(node)].extensions["MSFT_lod"] = tinygltf::Value(std::move(ext));
+        tinygltf::Value::Object extras;
+        if (model.nodes[std::size_t(node)].extras.IsObject())
+            extras = model.nodes[std::size_t(node)].extras.Get<tinygltf::Value::Object>();
+        extras["MSFT_screencoverage"] = tinygltf::Value(std::move(coverage));
+        model.nodes[std::size_t(node)].extras = tinygltf::Value(std::move(extras));
+        usedExtensions_.insert("MSFT_lod");
+    }
+    std::set<std::string> usedExtensions_;
+
+    void addItems() {
+        const std::vector<ExportItem> items = exportItems(asset_, result_.warnings);
+        std::size_t physics = 0;
+        for (const ExportItem& item : items) {
+            if (item.physics) {
+                ++physics;
+                continue;
+            }
+            addItem(item, -1);
+        }
+        if (!physics) return;
+        if (!options_.physics) {
+            result_.warnings.push_back(std::to_string(physics) +
+                                       " physics mesh(es) left out (export with --physics)");
+            return;
+        }
+        // Physics shapes under one group node, hidden: KHR_node_visibility for the importers
+        // that know it, extras.hidden for the others.
+        tinygltf::Node group;
+        group.name = "physics";
+        tinygltf::Value::Object vis;
+        vis["visible"] = tinygltf::Value(false);
+        group.extensions["KHR_node_visibility"] = tinygltf::Value(std::move(vis));
+        tinygltf::Value::Object extras;
+        extras["hidden"] = tinygltf::Value(true);
+        group.extras = tinygltf::Value(std::move(extras));
+        const int g = addNode(std::move(group), -1);
+        usedExtensions_.insert("KHR_node_visibility");
+        for (const ExportItem& item : items)
+            if (item.physics) addItem(item, g);
     }
 
     // -- model parts -----------------------------------------------------------------------------
@@ -575,7 +771,8 @@ private:
         std::size_t vertices = 0, triangles = 0;
     };
     std::map<PartShape, PrimitiveAccessors> primitives_;
-    std::map<std::uint32_t, int> materials_;               // packed RGBA → material
+    // (packed RGBA, Material, Reflectance %) → material
+    std::map<std::tuple<std::uint32_t, std::int64_t, int>, int> materials_;
     std::map<std::pair<PartShape, int>, int> partMeshes_;  // (shape, material) → mesh
 
     static double linear(std::uint8_t c) {
@@ -583,31 +780,43 @@ private:
         return s <= 0.04045 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
     }
 
-    int material(Rgba8 c) {
-        const std::uint32_t key =
-            std::uint32_t(c.r) << 24 | std::uint32_t(c.g) << 16 | std::uint32_t(c.b) << 8 | c.a;
+    // A part's material: its Color (sRGB) and Transparency, its Material's roughness and
+    // metalness, Reflectance making it smoother and more metallic, Neon glowing.
+    int material(const PartInstance& p) {
+        const Rgba8 c = p.color;
+        const int reflectance = int(std::lround(p.reflectance * 100));
+        const auto key = std::make_tuple(
+            std::uint32_t(c.r) << 24 | std::uint32_t(c.g) << 16 | std::uint32_t(c.b) << 8 | c.a,
+            p.material, reflectance);
         if (auto it = materials_.find(key); it != materials_.end()) return it->second;
+        const auto look = robloxMaterialLook(p.material);
         tinygltf::Material m;
-        char name[32];
-        std::snprintf(name, sizeof name, "Color %u %u %u", unsigned(c.r), unsigned(c.g),
-                      unsigned(c.b));
+        char name[96];
+        std::snprintf(name, sizeof name, "%s %u %u %u",
+                      look ? look->name : ("Material " + std::to_string(p.material)).c_str(),
+                      unsigned(c.r), unsigned(c.g), unsigned(c.b));
         m.name = name;
         if (c.a < 255) {
             m.name += " alpha " + std::to_string(c.a);
             m.alphaMode = "BLEND";
         }
+        if (reflectance > 0) m.name += " reflectance " + std::to_string(reflectance) + "%";
         // Part colours are sRGB; glTF factors are linear.
         m.pbrMetallicRoughness.baseColorFactor = {linear(c.r), linear(c.g), linear(c.b),
                                                   c.a / 255.0};
-        m.pbrMetallicRoughness.metallicFactor = 0.0;
-        m.pbrMetallicRoughness.roughnessFactor = 0.8;
+        const double r = reflectance / 100.0;
+        const double metallic = look ? look->metallic : 0.0;
+        const double roughness = look ? look->roughness : 0.8;
+        m.pbrMetallicRoughness.metallicFactor = std::max(metallic, r);
+        m.pbrMetallicRoughness.roughnessFactor = roughness * (1.0 - r);
+        if (look && look->emissive) m.emissiveFactor = {linear(c.r), linear(c.g), linear(c.b)};
         model.materials.push_back(std::move(m));
-        materials_[key] = int(model.materials.size()) - 1;
-        return materials_[key];
+        return materials_[key] = int(model.materials.size()) - 1;
     }
 
-    int partMesh(PartShape shape, Rgba8 color) {
-        const int mat = material(color);
+    int partMesh(const PartInstance& part) {
+        const PartShape shape = part.shape;
+        const int mat = material(part);
         if (auto it = partMeshes_.find({shape, mat}); it != partMeshes_.end()) return it->second;
         PrimitiveAccessors& pa = primitives_[shape];
         if (pa.position < 0) {
@@ -635,6 +844,29 @@ private:
         return index;
     }
 
+    // A union's decoded geometry (one glTF mesh per union): the part's colour as material, or
+    // white with the blob's colours as COLOR_0 when UsePartColor is false.
+    int unionMesh(const PartInstance& p) {
+        const Mesh& m = *p.mesh;
+        tinygltf::Primitive prim;
+        prim.mode = TINYGLTF_MODE_TRIANGLES;
+        prim.attributes["POSITION"] = vec3Accessor(m.positions, true);
+        if (m.normals.size() == m.positions.size())
+            prim.attributes["NORMAL"] = vec3Accessor(m.normals, false);
+        if (p.vertexColors && m.colors.size() == m.positions.size())
+            prim.attributes["COLOR_0"] = plainAccessor(
+                m.colors, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4, true);
+        prim.indices = indexAccessor(m.indices, m.positions.size());
+        PartInstance look = p;  // the part's Material; white under the blob's own colours
+        if (p.vertexColors) look.color = Rgba8{255, 255, 255, p.color.a};
+        prim.material = material(look);
+        tinygltf::Mesh gm;
+        gm.name = p.name;
+        gm.primitives.push_back(std::move(prim));
+        model.meshes.push_back(std::move(gm));
+        return int(model.meshes.size()) - 1;
+    }
+
     void addParts(const PartTree& tree) {
         if (tree.parts.empty()) return;
         std::vector<int> nodeOf(tree.nodes.size(), -1);
@@ -646,7 +878,7 @@ private:
             } else {
                 const PartInstance& p = tree.parts[std::size_t(tn.part)];
                 n.name = p.name;
-                n.mesh = partMesh(p.shape, p.color);
+                n.mesh = p.mesh ? unionMesh(p) : partMesh(p);
                 if (p.cframe.position != Vec3{})
                     n.translation = {p.cframe.position.x, p.cframe.position.y, p.cframe.position.z};
                 float r[3][3];
@@ -660,11 +892,17 @@ private:
                     const auto q = quaternionOf(r);
                     if (!(q[0] == 0 && q[1] == 0 && q[2] == 0)) n.rotation = q;
                 }
-                const Vec3 s = partShapeScale(p.shape, p.size);
-                n.scale = {s.x, s.y, s.z};
-                const PrimitiveAccessors& pa = primitives_[p.shape];
-                result_.stats.vertices += pa.vertices;
-                result_.stats.triangles += pa.triangles;
+                if (p.mesh) {
+                    // The union's mesh is already fitted to Size.
+                    result_.stats.vertices += p.mesh->positions.size();
+                    result_.stats.triangles += p.mesh->indices.size() / 3;
+                } else {
+                    const Vec3 s = partShapeScale(p.shape, p.size);
+                    n.scale = {s.x, s.y, s.z};
+                    const PrimitiveAccessors& pa = primitives_[p.shape];
+                    result_.stats.vertices += pa.vertices;
+                    result_.stats.triangles += pa.triangles;
+                }
                 ++result_.stats.parts;
             }
             const int parent = tn.parent < 0 ? -1 : nodeOf[std::size_t(tn.parent)];

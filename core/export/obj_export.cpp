@@ -3,6 +3,7 @@
 // line segments ("l"). Parts are baked into world space with their CFrame and size.
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -101,7 +102,11 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                 warn.push_back("mesh \"" + name + "\" has no vertices or no faces: not exported");
                 continue;
             }
-            droppedColors = droppedColors || !mesh.colors.empty();
+            // A place's terrain surfaces keep their colours: per-vertex "v x y z r g b" (an
+            // extension most readers take), and the water its own translucent material.
+            const bool terrainMesh =
+                mesh.node >= 0 && asset.kind(mesh.node) == "Terrain" && mesh.colors.size() == nv;
+            droppedColors = droppedColors || (!mesh.colors.empty() && !terrainMesh);
             droppedRig = droppedRig || mesh.skinned() || mesh.facs >= 0 || mesh.skeleton >= 0;
             if (!meshMaterial) {
                 mtl.text += "newmtl mesh\nKd 0.8 0.8 0.8\nd 1\n";
@@ -136,8 +141,17 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                                " has no triangles: not exported");
                 continue;
             }
+            std::string usemtl = "mesh";
+            if (terrainMesh && mesh.name == "water") {
+                const Rgba8 w = mesh.colors.front();
+                char buf[160];
+                std::snprintf(buf, sizeof buf, "newmtl water_%zu\nKd %.4f %.4f %.4f\nd %.4f\n", mi,
+                              w.r / 255.0, w.g / 255.0, w.b / 255.0, w.a / 255.0);
+                mtl.text += buf;
+                usemtl = "water_" + std::to_string(mi);
+            }
             obj.text += "o " + objName(name + (mesh.lods.size() > 1 ? "_" + slice.name : "")) +
-                        "\nusemtl mesh\n";
+                        "\nusemtl " + usemtl + "\n";
             const std::size_t count = sliceVertexCount(mesh, slice);
             auto each = [&](auto&& fn) {
                 if (slice.allVertices())
@@ -145,9 +159,16 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                 else
                     for (std::uint32_t v : slice.vertices) fn(std::size_t(v));
             };
-            each([&](std::size_t v) {
-                obj.line("v", {positions[v].x, positions[v].y, positions[v].z});
-            });
+            if (terrainMesh)
+                each([&](std::size_t v) {
+                    const Rgba8 k = mesh.colors[v];
+                    obj.line("v", {positions[v].x, positions[v].y, positions[v].z, k.r / 255.0f,
+                                   k.g / 255.0f, k.b / 255.0f});
+                });
+            else
+                each([&](std::size_t v) {
+                    obj.line("v", {positions[v].x, positions[v].y, positions[v].z});
+                });
             if (hasUv) each([&](std::size_t v) { obj.line("vt", {uvs[v].x, 1.0f - uvs[v].y}); });
             if (hasNormals)
                 each([&](std::size_t v) {
@@ -168,7 +189,7 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
         if (!asset.animations.empty())
             warn.push_back(std::to_string(asset.animations.size()) + " animation(s) not exported");
 
-        const PartTree tree = collectParts(asset, warn);
+        const PartTree tree = collectParts(asset, warn, options.assetFolders);
         std::map<std::uint32_t, std::string> materials;
         std::map<PartShape, Mesh> primitives;
         for (const PartInstance& p : tree.parts) {
@@ -186,17 +207,22 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                 it = materials.emplace(key, name).first;
             }
             auto prim = primitives.find(p.shape);
-            if (prim == primitives.end())
+            if (!p.mesh && prim == primitives.end())
                 prim = primitives.emplace(p.shape, partShapeMesh(p.shape)).first;
-            const Mesh& m = prim->second;
-            const Vec3 s = partShapeScale(p.shape, p.size);
+            // A union's geometry is already fitted to its Size (scale 1); OBJ keeps no vertex
+            // colours, so it takes the part's colour.
+            const Mesh& m = p.mesh ? *p.mesh : prim->second;
+            const Vec3 s = p.mesh ? Vec3{1, 1, 1} : partShapeScale(p.shape, p.size);
             obj.text += "o " + objName(p.name) + "\nusemtl " + it->second + "\n";
             for (const Vec3& v : m.positions) {
                 const Vec3 w =
                     rotate(p.cframe, {v.x * s.x, v.y * s.y, v.z * s.z}) + p.cframe.position;
                 obj.line("v", {w.x, w.y, w.z});
             }
-            for (const Vec2& t : m.uv0) obj.line("vt", {t.x, 1.0f - t.y});
+            if (m.uv0.size() == m.positions.size())
+                for (const Vec2& t : m.uv0) obj.line("vt", {t.x, 1.0f - t.y});
+            else
+                for (std::size_t k = 0; k < m.positions.size(); ++k) obj.line("vt", {0.0f, 0.0f});
             for (const Vec3& n : m.normals) {
                 // Normals transform by the inverse scale; a zero scale keeps the unscaled normal.
                 Vec3 q{s.x != 0 ? n.x / s.x : n.x, s.y != 0 ? n.y / s.y : n.y,
@@ -218,9 +244,11 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             ++result.stats.meshes;
             ++result.stats.parts;
         }
-        if (result.stats.meshes == 0)
+        if (result.stats.meshes == 0) {
+            result.nothingToExport = true;
             throw std::runtime_error(
                 "nothing to export: the file holds no meshes or visible parts");
+        }
 
         auto save = [](const std::string& file, const std::string& text) {
             std::ofstream f(file, std::ios::binary | std::ios::trunc);

@@ -5,6 +5,7 @@
 
 namespace meshscope {
 
+const FormatDecoder& robloxCsgFormat();
 const FormatDecoder& robloxMeshFormat();
 const FormatDecoder& robloxModelBinaryFormat();
 const FormatDecoder& robloxModelXmlFormat();

@@ -75,6 +75,12 @@ public:
     }
     // The decoder's own progress, 0..1 (from then on checkCancel reports none).
     void progress(double fraction) const;
+    // A second phase after the decoder's own (a place's terrain meshed after its tree): progress
+    // starts again from 0.
+    void restartProgress() const {
+        ownProgress_ = true;
+        reportedProgress_ = -1.0;
+    }
     // A cancelled decoder hands its working data here instead of freeing it on the way out
     // (DecodeResult::discarded keeps it).
     void discard(std::shared_ptr<void> data) { discarded_.push_back(std::move(data)); }

@@ -10,6 +10,8 @@
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
+#include "meshscope/core/roblox_model_writer.h"
+#include "meshscope/core/secondlife_writer.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -133,4 +135,95 @@ TEST(CliConvert, DroppedFeaturesAreWarnedOnStderrAndTheResultDecodes) {
     ASSERT_TRUE(d7.ok());
     EXPECT_EQ(d7.asset.version, "7.00");
     EXPECT_EQ(d7.asset.facs.size(), 1u);
+}
+
+TEST(CliExport, NothingToExportExitsThreeNotOne) {
+    const auto dir = test::tempDir("cli_export_nothing");
+    // A model holding only a Folder: readable, but nothing to draw.
+    Asset folder;
+    folder.format = "roblox-model";
+    folder.addNode("Stuff", "Folder");
+    const auto w = writeRobloxModel(folder);
+    ASSERT_TRUE(w.ok());
+    const auto in = dir / "folder.rbxm";
+    test::writeFile(in, w.bytes);
+    ASSERT_TRUE(decodeFile(in.string()).ok());
+    for (const char* to : {"glb", "obj"}) {
+        const auto r =
+            runCli({"export", "--to", to, in.string(), (dir / "out").string() + "." + to});
+        EXPECT_EQ(r.status, 3) << to << ": " << r.err;
+        EXPECT_NE(r.err.find("nothing to export"), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir / "out.glb"));
+    const auto help = runCli({"export", "--help"});
+    EXPECT_EQ(help.status, 0);
+    EXPECT_NE(help.out.find("3 nothing to"), std::string::npos) << help.out;
+}
+
+TEST(CliExport, SecondLifeLodsPhysicsAndAllLods) {
+    const auto dir = test::tempDir("cli_export_secondlife");
+    // Four levels of different detail, and a physics mesh.
+    Asset src;
+    src.format = "generated";
+    const char* names[] = {"high_lod", "medium_lod", "low_lod", "lowest_lod", "physics_mesh"};
+    for (int l = 0; l < 5; ++l) {
+        Asset s = makeUvSphere(12 >> std::min(l, 3), 16 >> std::min(l, 3));
+        Mesh m = s.meshes[0];
+        m.name = names[l];
+        src.meshes.push_back(m);
+    }
+    const auto w = writeSecondLifeMesh(src);
+    ASSERT_TRUE(w.ok());
+    const auto in = dir / "sl.llmesh";
+    test::writeFile(in, w.bytes);
+    const DecodeResult d = decodeFile(in.string());
+    ASSERT_TRUE(d.ok());
+    auto load = [](const std::filesystem::path& p) {
+        tinygltf::TinyGLTF loader;
+        tinygltf::Model m;
+        std::string err, warn;
+        EXPECT_TRUE(loader.LoadBinaryFromFile(&m, &err, &warn, p.string())) << err;
+        return m;
+    };
+    auto triangles = [](const tinygltf::Model& m) {
+        std::size_t t = 0;
+        for (const auto& mesh : m.meshes)
+            for (const auto& p : mesh.primitives)
+                t += m.accessors[std::size_t(p.indices)].count / 3;
+        return t;
+    };
+    // --lod 2: low_lod alone, no warning about levels.
+    auto r =
+        runCli({"export", "--to", "glb", "--lod", "2", in.string(), (dir / "l2.glb").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("LOD"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("1 physics mesh(es) left out"), std::string::npos) << r.err;
+    auto m = load(dir / "l2.glb");
+    ASSERT_EQ(m.meshes.size(), 1u);
+    EXPECT_EQ(triangles(m), d.asset.meshes[2].indices.size() / 3);
+    // --lod 9: the last level, one warning.
+    r = runCli({"export", "--to", "glb", "--lod", "9", in.string(), (dir / "l9.glb").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::size_t warnings = 0;
+    for (std::size_t at = r.err.find("written instead of LOD 9"); at != std::string::npos;
+         at = r.err.find("written instead of LOD 9", at + 1))
+        ++warnings;
+    EXPECT_EQ(warnings, 1u) << r.err;
+    EXPECT_EQ(triangles(load(dir / "l9.glb")), d.asset.meshes[3].indices.size() / 3);
+    // --all-lods --physics: four levels (one in the scene) and the physics mesh under a hidden
+    // group node.
+    r = runCli({"export", "--to", "glb", "--all-lods", "--physics", in.string(),
+                (dir / "all.glb").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    m = load(dir / "all.glb");
+    EXPECT_EQ(m.meshes.size(), 5u);
+    ASSERT_EQ(m.scenes[0].nodes.size(), 2u);
+    const auto& top = m.nodes[std::size_t(m.scenes[0].nodes[0])];
+    ASSERT_TRUE(top.extensions.contains("MSFT_lod"));
+    EXPECT_EQ(top.extensions.at("MSFT_lod").Get("ids").ArrayLen(), 3u);
+    const auto& physics = m.nodes[std::size_t(m.scenes[0].nodes[1])];
+    EXPECT_EQ(physics.name, "physics");
+    EXPECT_TRUE(physics.extras.Get("hidden").Get<bool>());
+    ASSERT_EQ(physics.children.size(), 1u);
+    EXPECT_EQ(m.nodes[std::size_t(physics.children[0])].name, "physics_mesh");
 }

@@ -170,3 +170,110 @@ TEST(CliPose, EndToEndOnAWrittenFileMesh) {
                     (*findBone(expected, "Jaw"))["world"][i].get<double>(), 1e-3);
     EXPECT_EQ(runCli({"pose", "--bone", "Tail=1,2,3", file.string()}).status, 2);
 }
+
+// ------------------------------------------------------------------------------------------
+// Roblox rigs posed by KeyframeSequences (issue #23)
+
+namespace {
+
+CFrame cframeAt(Vec3 p) {
+    CFrame cf;
+    cf.position = p;
+    return cf;
+}
+
+// Torso at the origin, Arm joined below it by a Motor6D (C0 up 1, C1 down 1), and a looping
+// KeyframeSequence moving Arm's joint from x = 0 (t = 0) to x = 2 (t = 1), linearly; plus a track
+// for a part the rig lacks.
+Asset rigWithAnimation() {
+    Asset a;
+    a.format = "roblox-model";
+    const int model = a.addNode("Model", "Model");
+    const int torso = a.addNode("Torso", "Part", model);
+    const int arm = a.addNode("Arm", "Part", model);
+    a.addProperty(arm, test::prop("CFrame", "CFrame", cframeAt({0, 2, 0})));
+    const int motor = a.addNode("Shoulder", "Motor6D", torso);
+    a.addProperty(motor, test::prop("Part0", "Ref", NodeRef{torso}));
+    a.addProperty(motor, test::prop("Part1", "Ref", NodeRef{arm}));
+    a.addProperty(motor, test::prop("C0", "CFrame", cframeAt({0, 1, 0})));
+    a.addProperty(motor, test::prop("C1", "CFrame", cframeAt({0, -1, 0})));
+    const int seq = a.addNode("Swing", "KeyframeSequence", model);
+    a.addProperty(seq, test::prop("Loop", "bool", true));
+    for (float time : {0.0f, 1.0f}) {
+        const int kf = a.addNode("Keyframe", "Keyframe", seq);
+        a.addProperty(kf, test::prop("Time", "float", double(time)));
+        const int pose = a.addNode("Arm", "Pose", kf);
+        a.addProperty(pose, test::prop("CFrame", "CFrame", cframeAt({2 * time, 0, 0})));
+        a.addProperty(pose, test::prop("Weight", "float", 1.0));
+        const int tail = a.addNode("Tail", "Pose", kf);
+        a.addProperty(tail, test::prop("Weight", "float", 1.0));
+    }
+    return a;
+}
+
+}  // namespace
+
+TEST(CliPoseRig, AnimationSampledOnMotor6DRig) {
+    const Asset a = rigWithAnimation();
+    std::string error;
+    for (const auto& [time, x] : {std::pair{0.5f, 1.0f}, std::pair{1.25f, 0.5f}}) {
+        const auto j = cli::rigPoseJson(a, nullptr, time, error);
+        ASSERT_TRUE(j.has_value()) << error;
+        const Json* arm = findBone(*j, "Arm");
+        ASSERT_NE(arm, nullptr);
+        // Arm origin = C0 · T · C1⁻¹ · 0 = (0,1,0) + (x,0,0) + (0,1,0); 1.25 s loops to 0.25 s.
+        EXPECT_NEAR((*arm)["position"][0].get<double>(), x, 1e-5) << time;
+        EXPECT_NEAR((*arm)["position"][1].get<double>(), 2.0, 1e-5);
+        EXPECT_EQ((*arm)["joint"], "Shoulder");
+        EXPECT_EQ((*j)["animation"]["unmatched"], Json::array({"Tail"}));
+        EXPECT_EQ((*j)["rig"]["source"], "motor6d");
+        ASSERT_FALSE((*j)["warnings"].empty());
+    }
+    Asset none;
+    none.format = "roblox-model";
+    EXPECT_FALSE(cli::rigPoseJson(none, nullptr, 0, error).has_value());
+}
+
+TEST(CliPoseRig, BadArgumentsExitTwo) {
+    EXPECT_EQ(runCli({"pose", "--time", "abc", "rig.rbxm"}).status, 2);
+    EXPECT_EQ(runCli({"pose", "--animation"}).status, 2);
+}
+
+TEST(CliPoseRig, R15IdleOnR15Character) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const std::string rig =
+        (corpus / "rbxm/AntiBoomz_BTRoblox/res/previewer/characterR15.rbxm").string();
+    const std::string idle =
+        (corpus / "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R15/Animations/Idle.rbxmx")
+            .string();
+    auto at = [&](const std::string& time) {
+        auto r = runCli({"pose", "--json", "--animation", idle, "--time", time, rig});
+        EXPECT_EQ(r.status, 0) << r.err;
+        return Json::parse(r.out);
+    };
+    const Json j0 = at("0"), j1 = at("1.2");
+    EXPECT_EQ(j0["bones"].size(), 16u);  // HumanoidRootPart and the 15 body parts
+    EXPECT_EQ(j0["rig"]["joints"], 15);
+    EXPECT_TRUE(j0["animation"]["unmatched"].empty());
+    EXPECT_TRUE(j0["animation"]["unanimated"].empty());
+    EXPECT_TRUE(j0["animation"]["loop"].get<bool>());
+    ASSERT_FALSE(j0["bounds"].is_null());
+    // Something moves between the two times, and every value is a number.
+    bool moved = false;
+    for (std::size_t i = 0; i < j0["bones"].size(); ++i)
+        for (int k = 0; k < 3; ++k) {
+            ASSERT_TRUE(j1["bones"][i]["position"][k].is_number());
+            moved = moved || std::abs(j0["bones"][i]["position"][k].get<double>() -
+                                      j1["bones"][i]["position"][k].get<double>()) > 1e-3;
+        }
+    EXPECT_TRUE(moved);
+    // Looping: one length later is the same pose.
+    const double length = j0["animation"]["length"].get<double>();
+    const Json jl = at(std::to_string(1.2 + length));
+    for (std::size_t i = 0; i < j1["bones"].size(); ++i)
+        for (int k = 0; k < 3; ++k)
+            EXPECT_NEAR(jl["bones"][i]["position"][k].get<double>(),
+                        j1["bones"][i]["position"][k].get<double>(), 1e-3);
+    // A file with no rig (the animation itself) cannot be posed: exit 1.
+    EXPECT_EQ(runCli({"pose", "--animation", idle, idle}).status, 1);
+}

@@ -84,14 +84,20 @@ std::string printable(std::string_view s) {
 constexpr std::size_t kInflateAheadFrom = 256 << 10;
 constexpr std::size_t kInflateAheadBytes = 32 << 20;
 
+// ... and only when its chunks are this large on average: each chunk handed over costs a lock
+// and often a thread switch, which chunks of a few hundred bytes do not repay (corpus
+// UnitTest/Files/Binary.rbxl: 6 532 chunks of 60 compressed bytes on average).
+constexpr std::size_t kInflateAheadChunkBytes = 4096;
+
 #ifdef MESHSCOPE_FUZZ_BOTH_INFLATE_PATHS
 // Fuzz builds: either path, picked by the input (the parity of its compressed bytes).
-bool inflateAhead(std::size_t compressedBytes) {
+bool inflateAhead(std::size_t compressedBytes, std::size_t chunks) {
     return compressedBytes % 2 == 1;
 }
 #else
-bool inflateAhead(std::size_t compressedBytes) {
-    return compressedBytes >= kInflateAheadFrom;
+bool inflateAhead(std::size_t compressedBytes, std::size_t chunks) {
+    return compressedBytes >= kInflateAheadFrom &&
+           compressedBytes >= kInflateAheadChunkBytes * chunks;
 }
 #endif
 
@@ -173,7 +179,7 @@ private:
             payloads.push_back({c.body, c.uncompressedLength, c.bodyOffset, c.zstd});
             compressedBytes += c.body.size();
         }
-        if (inflateAhead(compressedBytes)) {
+        if (inflateAhead(compressedBytes, payloads.size())) {
             aheadStore_.emplace(ctx_, std::move(payloads), kInflateAheadBytes);
             ahead_ = &*aheadStore_;
         }
@@ -409,11 +415,15 @@ private:
         }
         const std::uint32_t count = r.u32("shared string count");
         r.checkCount(count, 20, "shared strings");
-        sharedStrings_.reserve(sharedStrings_.size() + count);
+        // Stored once, in the asset: SharedString values refer to them by index.
+        auto& shared = asset_.sharedStrings;
+        shared.reserve(shared.size() + count);
         for (std::uint32_t i = 0; i < count; ++i) {
             const std::size_t start = r.pos();
             r.skip(16, "MD5 hash");
-            sharedStrings_.push_back(readString(r, "shared string"));
+            const std::uint32_t n = r.u32("shared string");
+            shared.emplace_back(r.string(n, "shared string"));
+            ++sharedCount_;
             mapIn(r, start, r.pos() - start, RangeKind::Record,
                   "strings[" + std::to_string(i) + "]");
         }
@@ -991,21 +1001,26 @@ private:
                            columns(r, n, 8, type == kInt64 ? "int64 values" : "capabilities"), n, 8,
                            &int64Value);
                 break;
-            case kSharedString:
-                col.storage = Storage::Values;
-                readU32s(r, n, u32_, "shared string indices");
-                col.values.reserve(n);
+            case kSharedString: {
+                // Indices into Asset::sharedStrings (the SSTR strings, stored once), not copies:
+                // a place's thousands of values share a few large strings.
+                col.storage = Storage::Shared;
+                readU32s(r, n, col.u32s, "shared string indices");
+                const std::uint32_t base =
+                    std::uint32_t(asset_.sharedStrings.size() - sharedCount_);
+                std::uint32_t* idx = col.u32s.data();
                 for (std::size_t i = 0; i < n; ++i) {
-                    if (u32_[i] < sharedStrings_.size()) {
-                        col.values.emplace_back(sharedStrings_[u32_[i]]);
+                    if (idx[i] < sharedCount_) {
+                        idx[i] += base;
                     } else {
                         ctx_.warn(chunk_->offset, "bad-shared-string",
-                                  "shared string index " + std::to_string(u32_[i]) + " >= " +
-                                      std::to_string(sharedStrings_.size()) + " strings in SSTR");
-                        col.values.emplace_back();
+                                  "shared string index " + std::to_string(idx[i]) +
+                                      " >= " + std::to_string(sharedCount_) + " strings in SSTR");
+                        idx[i] = PropertyColumn::kNoSharedString;
                     }
                 }
                 break;
+            }
             case kUniqueId: {
                 // Kept as the stored byte planes (index, time, random, interleaved); the text
                 // form is made when a value is read.
@@ -1524,7 +1539,8 @@ private:
     std::unordered_map<std::uint32_t, ClassInfo> classes_;
     std::vector<int> denseRefs_;
     std::unordered_map<std::int32_t, int> sparseRefs_;
-    std::vector<std::string> sharedStrings_;
+    // SSTR strings read so far: the last sharedCount_ of Asset::sharedStrings.
+    std::uint32_t sharedCount_ = 0;
     std::vector<PendingRef> pendingRefs_;
     std::vector<std::pair<std::int32_t, std::int32_t>> links_;
     std::size_t nodeCount_ = 0;  // the instances of the INST chunks read: Asset::nodes to be
@@ -1563,6 +1579,7 @@ private:
 
 void decodeBinaryModel(DecodeContext& ctx) {
     BinaryDecoder(ctx).run();
+    addTerrain(ctx);
 }
 
 }  // namespace meshscope::rbx

@@ -15,7 +15,8 @@
 //   ColorSequence {t, r, g, b, envelope}*; PhysicalProperties {} (default) or {density,
 //   friction, elasticity, frictionWeight, elasticityWeight, acousticAbsorption}  -> vector<double>
 //   CFrame -> CFrame; OptionalCFrame -> CFrame or monostate; Ref -> NodeRef
-//   SharedString -> std::string (the shared content); Bytecode -> Bytes (never interpreted)
+//   SharedString -> SharedStringRef (its content stored once in Asset::sharedStrings; the
+//   writer also takes a std::string); Bytecode -> Bytes (never interpreted)
 //   UniqueId -> 32 hex digits as XML writes them: random (16), time (8), index (8)
 //   Font -> "Family=<uri>; Weight=<n>; Style=<Normal|Italic>; CachedFaceId=<uri>"
 #pragma once

@@ -449,7 +449,10 @@ private:
             case kSharedString: {
                 std::vector<std::uint32_t> idx(n);
                 for (std::size_t i = 0; i < n; ++i) {
-                    const std::string str = text(v[i]);
+                    // A decoded value refers to the asset's shared strings.
+                    const auto* ref = as<SharedStringRef>(v[i]);
+                    const std::string str =
+                        ref ? std::string(asset_.sharedString(ref->index)) : text(v[i]);
                     auto [it, added] = shared_.emplace(str, std::uint32_t(sharedList_.size()));
                     if (added) sharedList_.push_back(&it->first);
                     idx[i] = it->second;

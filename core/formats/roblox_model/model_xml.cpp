@@ -89,7 +89,7 @@ public:
     void handOver() {
         struct Working {
             std::shared_ptr<PiecewiseXml> xml;
-            std::unordered_map<std::string, std::string> sharedStrings;
+            std::unordered_map<std::string, std::uint32_t> sharedStrings;
             std::unordered_map<std::string, int> refs;
             std::vector<PendingRef> pendingRefs;
         };
@@ -164,7 +164,9 @@ private:
             std::string content;
             if (!decodeBase64(s.child_value(), content))
                 ctx_.warn(startOf(s), "bad-base64", "shared string is not valid base64");
-            sharedStrings_[s.attribute("md5").value()] = std::move(content);
+            // Stored once, in the asset: SharedString values refer to it by index.
+            sharedStrings_[s.attribute("md5").value()] = std::uint32_t(asset_.sharedStrings.size());
+            asset_.sharedStrings.push_back(std::move(content));
         }
     }
 
@@ -415,7 +417,7 @@ private:
             prop.type = "SharedString";
             auto it = sharedStrings_.find(std::string(trim(text)));
             if (it != sharedStrings_.end()) {
-                prop.value = it->second;
+                prop.value = SharedStringRef{it->second};
             } else {
                 ctx_.warn(
                     prop.offset, "bad-shared-string",
@@ -490,7 +492,7 @@ private:
     std::string_view text_;
     // Shared so that a cancelled decode can hand the parsed document back (handOver).
     std::shared_ptr<PiecewiseXml> xml_ = std::make_shared<PiecewiseXml>();
-    std::unordered_map<std::string, std::string> sharedStrings_;
+    std::unordered_map<std::string, std::uint32_t> sharedStrings_;  // md5 -> Asset::sharedStrings
     std::unordered_map<std::string, int> refs_;
     std::vector<PendingRef> pendingRefs_;
     bool named_ = false;  // the item being read had a Name property
@@ -506,6 +508,7 @@ void decodeXmlModel(DecodeContext& ctx) {
         if (f.error.code == "cancelled") decoder.handOver();
         throw;
     }
+    addTerrain(ctx);
 }
 
 }  // namespace meshscope::rbx

@@ -32,6 +32,7 @@ enum class Names : std::uint8_t {
     Scale,
     Offset,
     MeshType,
+    UsePartColor,
     Count
 };
 constexpr std::array<std::array<std::string_view, 2>, std::size_t(Names::Count)> kNames = {{
@@ -46,6 +47,7 @@ constexpr std::array<std::array<std::string_view, 2>, std::size_t(Names::Count)>
     {"Scale", {}},
     {"Offset", {}},
     {"MeshType", {}},
+    {"UsePartColor", {}},
 }};
 
 // Looks a node's properties up by one of those lists: the first property whose name matches a
@@ -384,6 +386,9 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
             // Part.Shape / FormFactor-era "shape" token (a few classes inherit it from Part).
             if (const auto s = find.get<std::int64_t>(int(i), Names::Shape))
                 if (*s >= 0 && *s <= 4) p.shape = PartShape(*s);
+        }
+        if (isUnionClass(kind)) {
+            if (const auto u = find.get<bool>(int(i), Names::UsePartColor)) p.usePartColor = *u;
         }
         PropertyFinder::Source source;
         if (kind == "MeshPart") {

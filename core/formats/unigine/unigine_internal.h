@@ -140,5 +140,15 @@ void decodeMesh(DecodeContext& ctx);         // mi08
 void decodeSkinnedMesh(DecodeContext& ctx);  // ms08
 void decodeAnimation(DecodeContext& ctx);    // as08
 void decodeMeshMr02(DecodeContext& ctx);     // mr02 (2005 engine; layout from the real files)
+// UNIGINE 2 .mesh ms10 / ms11 / ms14 (layout from the real files, see format.md).
+void decodeMeshV2(DecodeContext& ctx, int version);
+// UNIGINE 2 .anim an10 (layout from the real files, see format.md).
+void decodeAnimationV2(DecodeContext& ctx);
+
+// UNIGINE 2 "int": a compact signed integer (Stream::readInt2 / writeInt2). First byte: bit 7 =
+// more bytes follow, bit 6 = negative, bits 0..5 = the low 6 bits of the magnitude; each further
+// byte: bit 7 = more, bits 0..6 = the next 7 bits. Read as at most 5 bytes within ±INT32_MAX.
+std::int64_t readInt2(ByteReader& r, const char* what);
+void writeInt2(std::vector<std::uint8_t>& out, std::int64_t value);
 
 }  // namespace meshscope::unigine

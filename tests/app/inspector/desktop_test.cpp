@@ -63,6 +63,13 @@ TEST(Desktop, DesktopEntryValidates) {
     EXPECT_TRUE(r.out.isEmpty()) << "warnings: " << r.out.toStdString();
 }
 
+// The first bytes of a UNIGINE 2 file: its signature, then a header of binary floats.
+static Bytes unigine2Header(const char* signature) {
+    Bytes bytes(64, 0x3f);
+    std::copy(signature, signature + 4, bytes.begin());
+    return bytes;
+}
+
 TEST(Desktop, XdgMimeNamesTheTypeOfEachFormat) {
     const QString xdgMime = tool("xdg-mime");
     const QString update = tool("update-mime-database");
@@ -97,6 +104,13 @@ TEST(Desktop, XdgMimeNamesTheTypeOfEachFormat) {
         {write(files, "types.rbxm", model.bytes), "model/x-roblox-rbxm"},
         {write(files, "place.rbxl", model.bytes), "model/x-roblox-rbxl"},
         {write(files, "lods.llmesh", sl.bytes), "model/x-secondlife-mesh"},
+        // A raw Second Life asset as downloaded: no extension, typed by its LLSD header alone.
+        {write(files, "0b5f7c1e-asset", sl.bytes), "model/x-secondlife-mesh"},
+        // UNIGINE 2 meshes and animations of versions that no rule names one by one: the
+        // extension is shared with FileMesh, so only the magic can tell them apart.
+        {write(files, "ms12.mesh", unigine2Header("ms12")), "model/x-unigine-mesh"},
+        {write(files, "ms15.mesh", unigine2Header("ms15")), "model/x-unigine-mesh"},
+        {write(files, "walk.anim", unigine2Header("an11")), "model/x-unigine-sanim"},
     };
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_DATA_HOME"), QString::fromStdString(home.string()));

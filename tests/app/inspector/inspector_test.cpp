@@ -8,6 +8,7 @@
 #include <QDropEvent>
 #include <QListWidget>
 #include <QMimeData>
+#include <QPointer>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -26,6 +27,7 @@
 #include "meshscope/render/overlays.h"
 #include "meshscope/render/viewport.h"
 #include "node_tree_model.h"
+#include "open_dialog.h"
 #include "settings.h"
 #include "structure_dock.h"
 
@@ -227,6 +229,68 @@ TEST(Inspector, OpeningASecondFileOpensANewWindow) {
     EXPECT_EQ(other->document()->filePath(), second);
     EXPECT_EQ(window.document()->filePath(), first) << "the first window keeps its file";
     other->close();  // WA_DeleteOnClose
+}
+
+// A window opened only for a file that fails to decode closes instead of staying as an empty
+// "No file" window; the first window keeps its file.
+TEST(Inspector, AWindowOpenedForAFailedFileCloses) {
+    const QString first = writeFileMeshFixture("insp_failed_a", "first.mesh", makeUvSphere());
+    const auto dir = test::tempDir("insp_failed_b");
+    std::filesystem::create_directories(dir);
+    const auto broken = dir / "broken.mesh";
+    test::writeFile(broken,
+                    Bytes{'v', 'e', 'r', 's', 'i', 'o', 'n', ' ', '4', '.', '0', '0', '\n', 1, 2});
+    MainWindow window;
+    window.setInteractive(false);
+    ASSERT_TRUE(window.openFileNow(first));
+    const QList<MainWindow*> opened = window.openPaths({QString::fromStdString(broken.string())});
+    ASSERT_EQ(opened.size(), 1);
+    QPointer<MainWindow> other = opened.first();
+    QSignalSpy failed(other.data(), &MainWindow::openFailed);
+    ASSERT_TRUE(failed.count() > 0 || failed.wait(15000));
+    QTRY_VERIFY_WITH_TIMEOUT(other.isNull(), 5000);  // closed and deleted (WA_DeleteOnClose)
+    EXPECT_EQ(window.document()->filePath(), first);
+}
+
+// "All supported files" lists files by content: an asset-id-named FileMesh without an
+// extension, a Second Life asset saved as .txt; not a text note or an unknown extension.
+TEST(Inspector, OpenDialogListsExtensionlessAssetsByContent) {
+    const auto dir = test::tempDir("insp_open_filter");
+    std::filesystem::create_directories(dir);
+    const QString mesh = writeFileMeshFixture("insp_open_filter", "sphere.mesh", makeUvSphere());
+    std::filesystem::copy_file(mesh.toStdString(), dir / "1818181818",
+                               std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(mesh.toStdString(), dir / "1818181818.2",
+                               std::filesystem::copy_options::overwrite_existing);
+    test::writeFile(dir / "notes", Bytes{'h', 'e', 'l', 'l', 'o', '\n'});
+    test::writeFile(dir / "notes.txt", Bytes{'h', 'e', 'l', 'l', 'o', '\n'});
+    std::filesystem::copy_file(mesh.toStdString(), dir / "sphere.xyz",
+                               std::filesystem::copy_options::overwrite_existing);
+    auto at = [&](const char* name) {
+        return QFileInfo(QString::fromStdString((dir / name).string()));
+    };
+    EXPECT_TRUE(isSupportedFile(at("sphere.mesh")));
+    EXPECT_TRUE(isSupportedFile(at("1818181818")));
+    EXPECT_TRUE(isSupportedFile(at("1818181818.2")));
+    EXPECT_FALSE(isSupportedFile(at("notes")));
+    EXPECT_FALSE(isSupportedFile(at("notes.txt")));
+    EXPECT_FALSE(isSupportedFile(at("sphere.xyz")));
+    const auto corpus = test::corpusDir();
+    if (!corpus) std::printf("corpus absent: Second Life .txt assets not checked\n");
+    const auto sl = corpus ? *corpus / "secondlife" : std::filesystem::path();
+    if (corpus && std::filesystem::exists(sl)) {
+        int txt = 0;
+        for (const auto& e : std::filesystem::recursive_directory_iterator(sl)) {
+            if (e.path().extension() != ".txt") continue;
+            const DecodeResult r = decodeFile(e.path().string());
+            if (!r.ok() || r.asset.format != "secondlife-mesh") continue;
+            EXPECT_TRUE(isSupportedFile(QFileInfo(QString::fromStdString(e.path().string()))))
+                << e.path();
+            ++txt;
+        }
+        std::printf("checked %d Second Life .txt assets\n", txt);
+    }
+    EXPECT_EQ(openNameFilters().first(), QObject::tr("All supported files (*)"));
 }
 
 TEST(Inspector, ADroppedFolderBecomesAnAssetFolder) {

@@ -4,10 +4,12 @@
 // .smesh, and the viewer's --pose / --bone arguments.
 #include <gtest/gtest.h>
 
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonObject>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
 #include <QTreeWidget>
@@ -300,6 +302,52 @@ TEST(SkeletonPanel, ListsTheBonesAndPosesTheSelectedOne) {
         sawRed = true;
     }
     EXPECT_TRUE(sawRed);
+    // Selecting a node that is not a bone ends the bone selection and its heat map.
+    const Asset& a = window.document()->asset();
+    int other = -1;
+    for (int n = 0; n < int(a.nodes.size()) && other < 0; ++n)
+        if (a.links(n).bone < 0) other = n;
+    ASSERT_GE(other, 0);
+    window.document()->selectNode(other);
+    EXPECT_EQ(window.poseController()->selectedBone(), -1);
+}
+
+// On a file without bones the Skeleton panel says why it is empty, in a row that cannot be
+// selected.
+TEST(SkeletonPanel, SaysWhyItIsEmptyOnAFileWithoutBones) {
+    const QString path = writeFileMeshFixture("sphere_nobones.mesh", makeUvSphere(), "2.00");
+    MainWindow window;
+    openShown(window, path);
+    SkeletonDock* dock = window.skeletonDock();
+    EXPECT_EQ(dock->boneCount(), 0);
+    auto* tree = dock->findChild<QTreeWidget*>();
+    ASSERT_NE(tree, nullptr);
+    ASSERT_EQ(tree->topLevelItemCount(), 1);
+    EXPECT_TRUE(tree->topLevelItem(0)->text(0).startsWith(QStringLiteral("No skeleton")));
+    EXPECT_EQ(tree->topLevelItem(0)->flags(), Qt::NoItemFlags);
+}
+
+// --no-bones hides the skeleton overlay in screenshots and windows (on by default).
+TEST(ViewerArguments, NoBonesHidesTheSkeletonOverlay) {
+    ViewerOptions options;
+    ASSERT_FALSE(
+        parseViewerOptions({QStringLiteral("meshscope"), QStringLiteral("f.mesh")}, options));
+    EXPECT_TRUE(options.bonesOverlay);
+    ASSERT_FALSE(parseViewerOptions(
+        {QStringLiteral("meshscope"), QStringLiteral("--no-bones"), QStringLiteral("f.mesh")},
+        options));
+    EXPECT_FALSE(options.bonesOverlay);
+    const QString path =
+        writeFileMeshFixture("cylinder_nobones.mesh", makeSkinnedCylinder(3), "4.00");
+    MainWindow window;
+    options.files = {path};
+    const QList<MainWindow*> windows = openViewerWindows(window, options);
+    ASSERT_FALSE(windows.isEmpty());
+    QSignalSpy opened(&window, &MainWindow::fileOpened);
+    ASSERT_TRUE(window.document()->hasAsset() || opened.wait(15000));
+    EXPECT_EQ(window.poseController()->boneCount(), 3);
+    EXPECT_FALSE(window.poseController()->skeletonVisible());
+    EXPECT_FALSE(window.skeletonDock()->findChild<QCheckBox*>()->isChecked());
 }
 
 TEST(ViewerArguments, PoseAndBoneArgumentsPoseTheFaceAndTheSkeleton) {

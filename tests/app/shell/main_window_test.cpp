@@ -5,14 +5,19 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <QApplication>
 #include <QDropEvent>
 #include <QElapsedTimer>
+#include <QGuiApplication>
 #include <QHeaderView>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTabBar>
 #include <QTest>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -496,4 +501,128 @@ TEST(MainWindow, FilterOnALargePlaceWaitsForAPauseInTheTyping) {
     dock->filterEdit()->clear();
     EXPECT_FALSE(dock->filterPending());
     EXPECT_EQ(model->rowCount(), roots);
+}
+
+// Decoders give Color3uint8 as floats 0..1 (binary and XML alike): the swatch and the hex name
+// are the colour's bytes, not those floats read as bytes (a grey part showed as #010101).
+TEST(PropertiesDock, Color3uint8ShowsTheColoursBytes) {
+    const Asset place = makeRobloxPlace(1);
+    const auto written = writeRobloxModel(place);
+    ASSERT_TRUE(written.ok());
+    const DecodeResult decoded = decodeBytes(ByteSpan(written.bytes.data(), written.bytes.size()));
+    ASSERT_TRUE(decoded.ok());
+    int checked = 0;
+    for (std::size_t n = 0; n < decoded.asset.nodes.size(); ++n) {
+        for (const Property& p : decoded.asset.properties(int(n))) {
+            if (p.type != "Color3uint8") continue;
+            const auto* v = std::get_if<Vec3>(&p.value);
+            ASSERT_NE(v, nullptr);
+            const QString want =
+                QColor(qRound(v->x * 255), qRound(v->y * 255), qRound(v->z * 255)).name().toUpper();
+            EXPECT_TRUE(PropertiesDock::valueText(p).startsWith(want))
+                << PropertiesDock::valueText(p).toStdString() << " want " << want.toStdString();
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 0) << "makeRobloxPlace wrote no Color3uint8 property";
+}
+
+// Tabified docks show whole titles ("Properties", "Face (FACS)"), not "Proper…".
+TEST(MainWindow, DockTabsShowWholeTitles) {
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1000, 700);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QApplication::processEvents();
+    int tabs = 0;
+    for (QTabBar* bar : window.findChildren<QTabBar*>()) {
+        if (!bar->isVisible()) continue;
+        for (int i = 0; i < bar->count(); ++i) {
+            EXPECT_GE(bar->tabRect(i).width(),
+                      bar->fontMetrics().horizontalAdvance(bar->tabText(i)))
+                << bar->tabText(i).toStdString();
+            ++tabs;
+        }
+    }
+    EXPECT_GE(tabs, 2) << "no tabified docks found";
+}
+
+// F3 repeats the hex view's last search while the focus is elsewhere in the window (the
+// structure tree here), not only in the hex view.
+TEST(MainWindow, FindNextWorksFromAnyPanel) {
+    const QString path = writeFixture("app_find_next", "sphere.mesh", makeLodSphere(2));
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openFileNow(path));
+    HexView* hex = window.hexDock()->hexView();
+    // "version" occurs once: every F3 finds it again (wrapping), at offset 0.
+    ASSERT_TRUE(hex->find("ersion"));
+    ASSERT_EQ(hex->selectionOffset(), 1u);
+    hex->selectRange(4, 1);
+    QTreeView* tree = window.structureDock()->view();
+    tree->setFocus();
+    window.activateWindow();
+    QApplication::processEvents();
+    QTest::keyClick(tree, Qt::Key_F3);
+    EXPECT_EQ(hex->selectionOffset(), 1u) << "F3 with the tree focused did not find again";
+}
+
+namespace {
+// The viewport as the screen shows it (the on-screen frame, not a capture: a capture changes
+// the frame graph, which hid the wireframe bug below).
+QImage onScreen(QWidget* view) {
+    const QPoint g = view->mapToGlobal(QPoint(0, 0));
+    return QGuiApplication::primaryScreen()
+        ->grabWindow(0, g.x(), g.y(), view->width(), view->height())
+        .toImage()
+        .convertToFormat(QImage::Format_RGB32);
+}
+
+// Waits until two grabs 200 ms apart agree (the on-demand renderer has drawn what changed).
+QImage settledOnScreen(QWidget* view) {
+    QImage last = onScreen(view);
+    for (int i = 0; i < 25; ++i) {
+        QTest::qWait(200);
+        QImage next = onScreen(view);
+        if (next == last) return next;
+        last = std::move(next);
+    }
+    return last;
+}
+
+int differing(const QImage& a, const QImage& b) {
+    if (a.size() != b.size()) return a.width() * a.height();
+    int n = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) n += a.pixel(x, y) != b.pixel(x, y);
+    return n;
+}
+}  // namespace
+
+// W draws the triangle edges on screen at once, and W again takes them away.
+TEST(MainWindow, WireframeToggleShowsOnScreen) {
+    const QString path = writeFixture("app_wire_screen", "sphere.mesh", makeUvSphere(16, 24, 1.0f));
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1100, 750);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openFileNow(path));
+    window.setWireframe(false);
+    const QImage shaded = settledOnScreen(window.viewport());
+    ASSERT_FALSE(shaded.isNull());
+    const QRgb corner = shaded.pixel(2, 2);
+    int drawn = 0;
+    for (int y = 0; y < shaded.height(); y += 4)
+        for (int x = 0; x < shaded.width(); x += 4) drawn += shaded.pixel(x, y) != corner;
+    ASSERT_GT(drawn, 50) << "the screen grab shows no scene (no GL on this display?)";
+    window.setWireframe(true);
+    const QImage wire = settledOnScreen(window.viewport());
+    EXPECT_GT(differing(shaded, wire), 200) << "W drew no lines on screen";
+    window.setWireframe(false);
+    const QImage back = settledOnScreen(window.viewport());
+    EXPECT_LT(differing(shaded, back), 50) << "the lines stayed after W again";
 }

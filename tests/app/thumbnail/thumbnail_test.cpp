@@ -88,6 +88,31 @@ TEST(Thumbnail, FileOverTheCapIsRefusedWithoutDecoding) {
     EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+// File managers run thumbnailers headless and sandboxed: no display, no OpenGL. The picture is
+// drawn in software, so it comes out the same without DISPLAY.
+TEST(Thumbnail, WorksWithoutADisplay) {
+    const auto fixture = writeFixture("thumb_headless", makeUvSphere(16, 24, 1.0f));
+    const auto out = fixture.parent_path() / "thumb.png";
+    std::filesystem::remove(out);
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove("DISPLAY");
+    env.remove("WAYLAND_DISPLAY");
+    env.remove("QT_QPA_PLATFORM");
+    p.setProcessEnvironment(env);
+    QElapsedTimer t;
+    t.start();
+    p.start(kViewer, {"--thumbnail", "96", qs(fixture), qs(out)});
+    ASSERT_TRUE(p.waitForFinished(20000));
+    EXPECT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+    const QImage image(qs(out));
+    ASSERT_FALSE(image.isNull());
+    EXPECT_EQ(image.size(), QSize(96, 96));
+    EXPECT_EQ(qAlpha(image.pixel(48, 48)), 255);
+    EXPECT_EQ(qAlpha(image.pixel(0, 0)), 0);
+    std::printf("[ measured ] headless thumbnail in %lld ms\n", t.elapsed());
+}
+
 TEST(Thumbnail, ThumbnailerEntryListsTheMimeTypes) {
     QSettings entry(kResources + "/meshscope.thumbnailer", QSettings::IniFormat);
     ASSERT_EQ(entry.status(), QSettings::NoError);

@@ -98,3 +98,13 @@ TEST(Registry, UnknownContentAndLfsPointerAreNamed) {
     ASSERT_FALSE(e.ok());
     EXPECT_NE(e.error->message.find("empty"), std::string::npos);
 }
+
+TEST(Registry, UnknownContentSaysWhichFormatsWereTried) {
+    const std::uint8_t junk[] = {0xa3, 0x1c, 0x06, 0xbd, 0x00, 0x11, 0x22, 0x33};
+    auto r = decodeBytes(junk);
+    ASSERT_FALSE(r.ok());
+    const std::string& m = r.error->message;
+    EXPECT_NE(m.find("first bytes a3 1c 06 bd"), std::string::npos) << m;
+    // Every registered format is named, so that a new decoder shows up without editing this.
+    for (const auto& d : decoders()) EXPECT_NE(m.find(d.name), std::string::npos) << d.name;
+}

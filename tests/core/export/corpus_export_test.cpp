@@ -40,9 +40,10 @@ std::vector<Decoded> decodedCorpus(const std::filesystem::path& dir) {
 // with a CFrame and a size, not fully transparent.
 std::size_t visibleParts(const Asset& a) {
     static const std::set<std::string, std::less<>> classes = {
-        "Part",     "WedgePart",      "CornerWedgePart",    "TrussPart",          "SpawnLocation",
-        "Seat",     "VehicleSeat",    "SkateboardPlatform", "FlagStand",          "Platform",
-        "MeshPart", "UnionOperation", "NegateOperation",    "IntersectOperation", "PartOperation"};
+        "Part",     "WedgePart",      "CornerWedgePart",    "TrussPart",    "SpawnLocation",
+        "Seat",     "VehicleSeat",    "SkateboardPlatform", "FlagStand",    "Platform",
+        "MeshPart", "UnionOperation", "IntersectOperation", "PartOperation"};
+    // NegateOperations are left out of exports (they only cut other parts).
     std::size_t n = 0;
     for (std::size_t i = 0; i < a.nodes.size(); ++i) {
         if (!classes.contains(a.kind(int(i)))) continue;
@@ -68,6 +69,9 @@ TEST(CorpusExport, EveryDecodableFileRoundTripsThroughGltf) {
     MESHSCOPE_REQUIRE_CORPUS(dir);
     const auto corpus = decodedCorpus(dir);
     ASSERT_FALSE(corpus.empty());
+    ExportOptions everything;  // every level and physics shape, as expectedMeshCounts counts
+    everything.allLods = true;
+    everything.physics = true;
     std::size_t exported = 0, withMeshes = 0, withParts = 0, withTargets = 0;
     for (const auto& [path, asset] : corpus) {
         SCOPED_TRACE(path.string());
@@ -76,7 +80,7 @@ TEST(CorpusExport, EveryDecodableFileRoundTripsThroughGltf) {
         bool bones = false;
         for (const auto& s : asset.skeletons) bones = bones || !s.bones.empty();
         if (expected.meshes == 0 && parts == 0 && !bones) continue;  // nothing to export
-        const GlbBytes glb = exportGlb(asset);
+        const GlbBytes glb = exportGlb(asset, everything);
         ASSERT_TRUE(glb.report.ok()) << glb.report.error.value_or("");
         tinygltf::Model m;
         std::string err;
@@ -136,7 +140,7 @@ TEST(CorpusExport, AssimpAgreesOnEveryRealFileMesh) {
         ASSERT_TRUE(r.ok()) << r.error.value_or("");
         const AssimpInfo info = assimpInfo(glb);
         ASSERT_TRUE(info.ok) << info.text;
-        const Counts c = expectedMeshCounts(asset);
+        const Counts c = expectedMeshCounts(asset, 0);  // the default export: LOD 0
         EXPECT_EQ(info.meshes, c.meshes) << info.text;
         EXPECT_EQ(info.vertices, c.vertices) << info.text;
         EXPECT_EQ(info.faces, c.triangles) << info.text;

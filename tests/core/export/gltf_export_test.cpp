@@ -5,11 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
+#include <sstream>
 
 #include "export_test_util.h"
+#include "gltf_validator_util.h"
+#include "meshscope/core/decode.h"
 #include "meshscope/core/export.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/pose.h"
+#include "meshscope/core/unigine_writer.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -17,8 +22,16 @@ using namespace meshscope::test;
 
 namespace {
 
+// Every level and physics shape: what expectedMeshCounts(asset) counts.
+ExportOptions everything() {
+    ExportOptions o;
+    o.allLods = true;
+    o.physics = true;
+    return o;
+}
+
 tinygltf::Model roundTrip(const Asset& asset, ExportResult* report = nullptr,
-                          ExportOptions options = {}) {
+                          ExportOptions options = everything()) {
     const GlbBytes glb = exportGlb(asset, options);
     EXPECT_TRUE(glb.report.ok()) << glb.report.error.value_or("");
     tinygltf::Model model;
@@ -149,8 +162,15 @@ TEST(GltfExport, SkinnedCylinderHasSkinJointsAndNormalizedWeights) {
     }
 }
 
-TEST(GltfExport, EveryLodIsItsOwnMeshAndNode) {
+TEST(GltfExport, OnlyTheChosenLodUnlessAllLodsThenMsftLodAlternates) {
     const Asset a = makeLodSphere(3);
+    // By default LOD 0 alone.
+    const auto m0 = roundTrip(a, nullptr, ExportOptions{});
+    EXPECT_EQ(gltfCounts(m0), expectedMeshCounts(a, 0));
+    EXPECT_EQ(m0.meshes.size(), 1u);
+    EXPECT_TRUE(m0.extensionsUsed.empty());
+    // --all-lods: every level is its own mesh; LOD 0's node is in the scene and names the
+    // others (outside the scene) through MSFT_lod.
     const auto m = roundTrip(a);
     EXPECT_EQ(gltfCounts(m), expectedMeshCounts(a));
     ASSERT_EQ(m.meshes.size(), 3u);
@@ -164,13 +184,23 @@ TEST(GltfExport, EveryLodIsItsOwnMeshAndNode) {
         EXPECT_EQ(m.accessors[std::size_t(p.indices)].count,
                   std::size_t(a.meshes[0].lods[std::size_t(l)].triangleCount) * 3);
     }
+    ASSERT_EQ(m.scenes[0].nodes.size(), 1u);
+    const auto& top = m.nodes[std::size_t(m.scenes[0].nodes[0])];
+    EXPECT_TRUE(top.name.ends_with("LOD0"));
+    ASSERT_TRUE(top.extensions.contains("MSFT_lod"));
+    const auto& ids = top.extensions.at("MSFT_lod").Get("ids");
+    ASSERT_EQ(ids.ArrayLen(), 2u);
+    EXPECT_TRUE(m.nodes[std::size_t(ids.Get(0).GetNumberAsInt())].name.ends_with("LOD1"));
+    EXPECT_TRUE(m.nodes[std::size_t(ids.Get(1).GetNumberAsInt())].name.ends_with("LOD2"));
+    EXPECT_EQ(top.extras.Get("MSFT_screencoverage").ArrayLen(), 3u);
+    EXPECT_EQ(m.extensionsUsed, std::vector<std::string>{"MSFT_lod"});
     // --lod 1 exports only that level.
     ExportOptions one;
     one.lod = 1;
     const auto m1 = roundTrip(a, nullptr, one);
     EXPECT_EQ(gltfCounts(m1), expectedMeshCounts(a, 1));
     EXPECT_EQ(m1.meshes.size(), 1u);
-    // A level beyond the last gives the last, with a warning.
+    // A level beyond the last gives the last, with one warning.
     ExportResult report;
     one.lod = 9;
     const auto m9 = roundTrip(a, &report, one);
@@ -282,6 +312,8 @@ TEST(GltfExport, AssimpReportsTheSameCounts) {
                                                                {"head", makeFacsHead()}};
     for (const auto& [name, asset] : assets) {
         for (ExportFormat f : {ExportFormat::Glb, ExportFormat::Gltf}) {
+            // The default export (LOD 0 alone): with --all-lods the other levels are MSFT_lod
+            // alternates, which assimp (without the extension) rightly does not load.
             ExportOptions o;
             o.format = f;
             const auto path = dir / (name + "." + exportFormatName(f));
@@ -289,7 +321,7 @@ TEST(GltfExport, AssimpReportsTheSameCounts) {
             ASSERT_TRUE(r.ok()) << r.error.value_or("");
             const AssimpInfo info = assimpInfo(path);
             ASSERT_TRUE(info.ok) << info.text;
-            const Counts c = expectedMeshCounts(asset);
+            const Counts c = expectedMeshCounts(asset, 0);
             EXPECT_EQ(info.meshes, c.meshes) << name << "\n" << info.text;
             EXPECT_EQ(info.vertices, c.vertices) << name << "\n" << info.text;
             EXPECT_EQ(info.faces, c.triangles) << name << "\n" << info.text;
@@ -298,30 +330,162 @@ TEST(GltfExport, AssimpReportsTheSameCounts) {
     }
 }
 
+namespace {
+
+// What Blender (run in the background with the shim below) reports for one imported file.
+struct BlenderImport {
+    bool ok = false;
+    std::size_t meshes = 0, polygons = 0, materials = 0;
+    Vec3 min, max;  // world bounds of every mesh object, Blender axes (Z up)
+};
+
+// Runs Blender once over `files`. Debian 12's Blender 3.4 glTF importer uses numpy.bool, which
+// Debian's numpy 1.24 no longer has: the script restores the alias before the importer loads.
+std::map<std::string, BlenderImport> blenderImport(const std::vector<std::filesystem::path>& files,
+                                                   const std::filesystem::path& dir,
+                                                   std::string& text) {
+    const auto script = dir / "import.py";
+    std::ofstream(script) << R"(import sys, warnings
+try:
+    import numpy
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        numpy.bool = bool
+except ImportError:
+    pass
+import bpy
+for path in sys.argv[sys.argv.index("--") + 1:]:
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    try:
+        bpy.ops.import_scene.gltf(filepath=path)
+    except Exception as e:
+        print("MESHSCOPE-FAILED", path, e)
+        continue
+    meshes = [o for o in bpy.data.objects if o.type == "MESH"]
+    lo = [float("inf")] * 3
+    hi = [float("-inf")] * 3
+    for o in meshes:
+        for v in o.data.vertices:
+            w = o.matrix_world @ v.co
+            for k in range(3):
+                lo[k] = min(lo[k], w[k])
+                hi[k] = max(hi[k], w[k])
+    print("MESHSCOPE", len(meshes), sum(len(o.data.polygons) for o in meshes),
+          len(bpy.data.materials), *lo, *hi, path)
+)";
+    std::string cmd =
+        "blender -b --factory-startup --python " + shellQuote(script.string()) + " --";
+    for (const auto& f : files) cmd += " " + shellQuote(f.string());
+    cmd += " 2>&1";
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+    std::map<std::string, BlenderImport> out;
+    if (!pipe) return out;
+    std::array<char, 4096> buf;
+    while (std::fgets(buf.data(), int(buf.size()), pipe.get())) text += buf.data();
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        if (!line.starts_with("MESHSCOPE ")) continue;
+        std::istringstream in(line.substr(10));
+        BlenderImport b;
+        std::string path;
+        in >> b.meshes >> b.polygons >> b.materials >> b.min.x >> b.min.y >> b.min.z >> b.max.x >>
+            b.max.y >> b.max.z;
+        std::getline(in >> std::ws, path);
+        b.ok = !in.fail() || !path.empty();
+        out[path] = b;
+    }
+    return out;
+}
+
+}  // namespace
+
 TEST(GltfExport, BlenderImportsWhenInstalled) {
     if (std::system("blender --version > /dev/null 2>&1") != 0)
         GTEST_SKIP() << "SKIPPED: Blender is not installed; the glTF files are checked with "
-                        "tinygltf and assimp only";
+                        "tinygltf, assimp and the Khronos validator only";
     const auto dir = tempDir("export_blender");
-    const Asset a = makeFacsHead();
-    const auto path = dir / "head.glb";
-    ASSERT_TRUE(exportAsset(a, path.string()).ok());
-    const auto script = dir / "count.py";
-    std::ofstream(script) << "import bpy, sys\n"
-                             "bpy.ops.wm.read_factory_settings(use_empty=True)\n"
-                             "bpy.ops.import_scene.gltf(filepath=sys.argv[-1])\n"
-                             "m=[o for o in bpy.data.objects if o.type=='MESH']\n"
-                             "print('MESHSCOPE', len(m), sum(len(o.data.polygons) for o in m))\n";
-    const std::string cmd = "blender -b --factory-startup --python \"" + script.string() +
-                            "\" -- \"" + path.string() + "\" 2>&1";
-    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-    ASSERT_TRUE(pipe);
+    auto write = [&](const std::string& name, const Asset& a, ExportOptions o = {}) {
+        const auto path = dir / name;
+        const ExportResult r = exportAsset(a, path.string(), o);
+        EXPECT_TRUE(r.ok()) << name << ": " << r.error.value_or("");
+        return path;
+    };
+    // Blender must import a trivial glTF at all, or the check cannot run here.
+    const auto trivial = write("trivial.glb", makeUvSphere(2, 3));
     std::string text;
-    std::array<char, 4096> buf;
-    while (std::fgets(buf.data(), int(buf.size()), pipe.get())) text += buf.data();
-    const Counts c = expectedMeshCounts(a);
-    EXPECT_NE(
-        text.find("MESHSCOPE " + std::to_string(c.meshes) + " " + std::to_string(c.triangles)),
-        std::string::npos)
-        << text;
+    if (!blenderImport({trivial}, dir, text)[trivial.string()].ok)
+        GTEST_SKIP() << "SKIPPED: this Blender cannot import a trivial glTF (its glTF importer "
+                        "fails even with the numpy.bool shim; python3-numpy missing?):\n"
+                     << text;
+
+    // A FACS head: one mesh, its triangles.
+    const Asset head = makeFacsHead();
+    const auto headGlb = write("head.glb", head);
+    // A FileMesh (Y-up, Roblox): the skinned tube stands along +Y, 4 studs tall.
+    const Asset tube = makeSkinnedCylinder(3);
+    const auto tubeFile = writeFileMeshFixture("export_blender_filemesh", "tube.mesh", tube);
+    const DecodeResult tubeDecoded = decodeFile(tubeFile.string());
+    ASSERT_TRUE(tubeDecoded.ok());
+    const auto tubeGlb = write("tube.glb", tubeDecoded.asset);
+    // A standing Unigine mesh (Z-up): the same tube turned to stand along +Z, as two surfaces.
+    Asset standing = makeSkinnedCylinder(3);
+    standing.skeletons.clear();
+    standing.meshes[0].skin.clear();
+    standing.meshes[0].skeleton = -1;
+    for (Vec3& p : standing.meshes[0].positions) p = {p.x, -p.z, p.y};
+    for (Vec3& n : standing.meshes[0].normals) n = {n.x, -n.z, n.y};
+    standing.meshes[0].tangents.clear();
+    standing.meshes[0].computeBounds();
+    standing.meshes.push_back(standing.meshes[0]);
+    standing.meshes[0].name = "body";
+    standing.meshes[1].name = "cap";
+    for (Vec3& p : standing.meshes[1].positions) p.x += 2;
+    const UnigineWriteResult mi = writeUnigineMesh(standing);
+    ASSERT_TRUE(mi.ok());
+    DecodeOptions miOptions;
+    miOptions.fileName = "standing.mesh";
+    const DecodeResult unigine = decodeBytes(mi.bytes, miOptions);
+    ASSERT_TRUE(unigine.ok()) << unigine.error->toString();
+    const auto unigineGlb = write("standing.glb", unigine.asset);
+    // LODs: one level by default; --all-lods adds the others as MSFT_lod alternates, which
+    // Blender 3.4 (without MSFT_lod) imports as further objects.
+    const Asset lods = makeLodSphere(3);
+    const auto lod0 = write("lods.glb", lods);
+    ExportOptions all;
+    all.allLods = true;
+    const auto lodAll = write("lods_all.glb", lods, all);
+
+    text.clear();
+    auto got = blenderImport({headGlb, tubeGlb, unigineGlb, lod0, lodAll}, dir, text);
+    const Counts c = expectedMeshCounts(head);
+    ASSERT_TRUE(got[headGlb.string()].ok) << text;
+    EXPECT_EQ(got[headGlb.string()].meshes, c.meshes) << text;
+    EXPECT_EQ(got[headGlb.string()].polygons, c.triangles) << text;
+    EXPECT_GE(got[headGlb.string()].materials, 1u) << text;
+
+    // Right way up: glTF Y (the FileMesh's Y) is Blender's Z; the source's Z is Blender's -Y.
+    const BlenderImport& t = got[tubeGlb.string()];
+    ASSERT_TRUE(t.ok) << text;
+    const Bounds& tb = tubeDecoded.asset.meshes[0].bounds;
+    EXPECT_NEAR(t.min.z, tb.min.y, 1e-3f) << text;
+    EXPECT_NEAR(t.max.z, tb.max.y, 1e-3f) << text;
+    EXPECT_NEAR(t.min.x, tb.min.x, 1e-3f) << text;
+    EXPECT_NEAR(t.max.y, -tb.min.z, 1e-3f) << text;
+    EXPECT_NEAR(t.max.z - t.min.z, 4.0f, 1e-3f) << "the tube stands 4 tall along Blender's Z";
+
+    // The standing Unigine mesh stands in Blender too: its tallest axis is Z (glTF Y).
+    const BlenderImport& u = got[unigineGlb.string()];
+    ASSERT_TRUE(u.ok) << text;
+    const float ux = u.max.x - u.min.x, uy = u.max.y - u.min.y, uz = u.max.z - u.min.z;
+    EXPECT_GT(uz, ux) << text;
+    EXPECT_GT(uz, uy) << text;
+    EXPECT_NEAR(uz, 4.0f, 1e-3f) << text;
+    EXPECT_GE(u.min.z, -1e-3f) << "the tube stands on the ground, not below it";
+    EXPECT_EQ(u.meshes, 2u) << text;
+    EXPECT_EQ(u.materials, 2u) << "one material per Unigine surface\n" << text;
+
+    // LOD count.
+    EXPECT_EQ(got[lod0.string()].meshes, 1u) << text;
+    EXPECT_EQ(got[lodAll.string()].meshes, 3u) << text;
 }

@@ -232,3 +232,58 @@ TEST(PartsExport, ObjBakesPartsIntoWorldSpace) {
     }
     EXPECT_EQ(vertices, 24u);
 }
+
+TEST(PartsExport, MaterialsFollowRobloxMaterialReflectanceAndTransparency) {
+    Asset a;
+    a.format = "roblox-model";
+    const int ws = a.addNode("Workspace", "Workspace");
+    auto part = [&](const char* name, std::int64_t material, double reflectance,
+                    double transparency) {
+        const int n = a.addNode(name, "Part", ws);
+        add(a, n, "CFrame", "CFrame", yawed({0, 0, 0}, 0));
+        add(a, n, "size", "Vector3", Vec3{1, 1, 1});
+        add(a, n, "Color", "Color3uint8", Vec3{1.0f, 0.5f, 0.0f});
+        add(a, n, "Material", "Enum", material);
+        add(a, n, "Reflectance", "float", reflectance);
+        add(a, n, "Transparency", "float", transparency);
+    };
+    part("Plastic", 256, 0, 0);
+    part("Metal", 1088, 0, 0);
+    part("Shiny", 256, 0.5, 0);
+    part("Neon", 288, 0, 0);
+    part("Glass", 1568, 0, 0.5);
+    part("Plastic2", 256, 0, 0);  // shares Plastic's material
+    const GlbBytes glb = exportGlb(a);
+    ASSERT_TRUE(glb.report.ok()) << glb.report.error.value_or("");
+    tinygltf::Model m;
+    std::string err;
+    ASSERT_TRUE(loadGlb(glb.bytes, m, err)) << err;
+    std::map<std::string, const tinygltf::Material*> byPart;
+    for (const auto& n : m.nodes)
+        if (n.mesh >= 0)
+            byPart[n.name] =
+                &m.materials[std::size_t(m.meshes[std::size_t(n.mesh)].primitives[0].material)];
+    ASSERT_EQ(byPart.size(), 6u);
+    EXPECT_EQ(m.materials.size(), 5u);
+    EXPECT_EQ(byPart["Plastic"], byPart["Plastic2"]);
+    const auto& plastic = byPart["Plastic"]->pbrMetallicRoughness;
+    const auto& metal = byPart["Metal"]->pbrMetallicRoughness;
+    const auto& shiny = byPart["Shiny"]->pbrMetallicRoughness;
+    EXPECT_EQ(plastic.metallicFactor, 0.0);
+    EXPECT_EQ(metal.metallicFactor, 1.0);
+    EXPECT_LT(metal.roughnessFactor, plastic.roughnessFactor);
+    // Reflectance 0.5: half as rough, half metallic.
+    EXPECT_NEAR(shiny.roughnessFactor, plastic.roughnessFactor * 0.5, 1e-6);
+    EXPECT_NEAR(shiny.metallicFactor, 0.5, 1e-6);
+    EXPECT_TRUE(byPart["Plastic"]->name.starts_with("Plastic"));
+    EXPECT_TRUE(byPart["Metal"]->name.starts_with("Metal"));
+    // Neon glows in its (linear) colour; Glass with Transparency 0.5 blends.
+    ASSERT_EQ(byPart["Neon"]->emissiveFactor.size(), 3u);
+    EXPECT_NEAR(byPart["Neon"]->emissiveFactor[0], 1.0, 1e-6);
+    EXPECT_NEAR(byPart["Neon"]->emissiveFactor[1], std::pow((128 / 255.0 + 0.055) / 1.055, 2.4),
+                1e-6);
+    EXPECT_EQ(byPart["Plastic"]->emissiveFactor, (std::vector<double>{0, 0, 0}));
+    EXPECT_EQ(byPart["Glass"]->alphaMode, "BLEND");
+    EXPECT_NEAR(byPart["Glass"]->pbrMetallicRoughness.baseColorFactor[3], 0.5, 0.01);
+    EXPECT_LT(byPart["Glass"]->pbrMetallicRoughness.roughnessFactor, 0.1);
+}

@@ -94,6 +94,14 @@ private:
     }
 
     bool sameValue(const Value& a, const Value& b) const {
+        // Shared strings are compared by content: each asset numbers its own.
+        const bool sharedA = std::holds_alternative<SharedStringRef>(a);
+        const bool sharedB = std::holds_alternative<SharedStringRef>(b);
+        if (sharedA || sharedB) {
+            const bool textA = sharedA || std::holds_alternative<std::string>(a);
+            const bool textB = sharedB || std::holds_alternative<std::string>(b);
+            return textA && textB && l_.textOf(a) == r_.textOf(b);
+        }
         if (a.index() != b.index()) return false;
         if (auto x = std::get_if<double>(&a)) return near(*x, std::get<double>(b));
         if (auto x = std::get_if<Vec2>(&a)) {

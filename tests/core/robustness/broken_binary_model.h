@@ -120,7 +120,7 @@ inline Bytes chunkBytes(const std::string& name, std::uint32_t compressed,
 
 inline void addBinaryModelCases(std::vector<BrokenCase>& out) {
     using namespace rbxm;
-    auto add = [&](std::string name, Bytes bytes, std::optional<Expect> error,
+    auto add = [&](std::string name, CaseBytes bytes, std::optional<Expect> error,
                    std::optional<Expect> warning = {},
                    std::function<void(const DecodeResult&)> keeps = {}) {
         out.push_back({"roblox_model", std::move(name), ".rbxm", std::move(bytes), std::move(error),
@@ -174,15 +174,14 @@ inline void addBinaryModelCases(std::vector<BrokenCase>& out) {
         add("lz4_corrupt", b, diag("lz4", c.body(), "LZ4"));
     }
     // 16 MiB of zeros as one ZSTD chunk (a few hundred bytes) before END.
-    {
-        const Bytes zeros = bombPayload();
-        Bytes z(ZSTD_compressBound(zeros.size()));
-        z.resize(ZSTD_compress(z.data(), z.size(), zeros.data(), zeros.size(), 3));
-        add("zstd_bomb",
-            insertAt(raw, end.at,
-                     chunkBytes("BOMB", std::uint32_t(z.size()), std::uint32_t(zeros.size()), z)),
-            diag("limit", end.at + 16, "would exceed the decompression budget"));
-    }
+    add("zstd_bomb", CaseBytes::lazy([raw, at = end.at] {
+            const Bytes zeros = bombPayload();
+            Bytes z(ZSTD_compressBound(zeros.size()));
+            z.resize(ZSTD_compress(z.data(), z.size(), zeros.data(), zeros.size(), 3));
+            return insertAt(raw, at,
+                            chunkBytes("BOMB", std::uint32_t(z.size()), std::uint32_t(zeros.size()), z));
+        }),
+        diag("limit", end.at + 16, "would exceed the decompression budget"));
     // Zero-length chunks: one of an unknown name (kept), an INST with no bytes (fails, the
     // instances of the chunks before it are kept).
     add("zero_length_unknown_chunk", insertAt(raw, end.at, chunkBytes("ZERO", 0, 0, {})), {},

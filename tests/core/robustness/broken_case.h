@@ -30,11 +30,29 @@ struct Expect {
     std::string message;  // a stable substring of the message
 };
 
+// A case's bytes, or how to make them where that is costly (a compression bomb deflates 16 MiB
+// of zeros): every test process lists the cases (their names name the tests), but only the
+// check of the files against their generators needs the bytes of all of them.
+class CaseBytes {
+public:
+    CaseBytes(Bytes bytes) : bytes_(std::move(bytes)) {}  // NOLINT: implicit, as a plain Bytes
+    static CaseBytes lazy(std::function<Bytes()> make) {
+        CaseBytes b{Bytes{}};
+        b.make_ = std::move(make);
+        return b;
+    }
+    Bytes get() const { return make_ ? make_() : bytes_; }
+
+private:
+    Bytes bytes_;
+    std::function<Bytes()> make_;
+};
+
 struct BrokenCase {
     std::string format;  // corpus folder: roblox_mesh, roblox_model, roblox_model_xml ...
     std::string name;    // file stem and test name: [a-z0-9_]
     std::string ext;     // ".mesh"
-    Bytes bytes;
+    CaseBytes bytes;
     std::optional<Expect> error;    // the decode must fail like this; unset: it must succeed
     std::optional<Expect> warning;  // a diagnostic that must be present
     // Checks on what the (partial) result keeps; may be empty.

@@ -179,7 +179,7 @@ inline std::string inBlock(std::size_t pos) {
 
 inline void addSecondLifeCases(std::vector<BrokenCase>& out) {
     using namespace secondlife;
-    auto add = [&](std::string name, Bytes bytes, std::optional<Expect> error,
+    auto add = [&](std::string name, CaseBytes bytes, std::optional<Expect> error,
                    std::optional<Expect> warning = {},
                    std::function<void(const DecodeResult&)> keeps = {}) {
         out.push_back({"secondlife", std::move(name), ".llmesh", std::move(bytes), std::move(error),
@@ -230,16 +230,23 @@ inline void addSecondLifeCases(std::vector<BrokenCase>& out) {
     }
     // medium_lod pointed at 16 MiB of zeros appended after the blocks (a zlib bomb).
     {
-        SecondLifeWriteOptions o;
-        o.trailingBytes = deflateBytes(bombPayload(), false);
-        const Bytes withBomb = write(asset, o);
-        const Layout wl = layoutOf(withBomb);
-        const Block& medium = wl.blocks.at("medium_lod");
-        const std::size_t bombAt = withBomb.size() - o.trailingBytes.size();
-        Bytes b = putBe32(withBomb, medium.offsetAt + 1, std::uint32_t(bombAt - wl.headerEnd));
-        b = putBe32(b, medium.sizeAt + 1, std::uint32_t(o.trailingBytes.size()));
-        add("block_zlib_bomb", b, diag("limit", bombAt, "would exceed the decompression budget"),
-            {}, keepsMesh("high_lod"));
+        // The writer appends the trailing bytes after the last block: the bomb starts where the
+        // file without them ends.
+        const std::size_t bombAt = file.size();
+        add("block_zlib_bomb", CaseBytes::lazy([asset, bombAt] {
+                SecondLifeWriteOptions o;
+                o.trailingBytes = deflateBytes(bombPayload(), false);
+                const Bytes withBomb = write(asset, o);
+                if (withBomb.size() - o.trailingBytes.size() != bombAt)
+                    throw std::runtime_error("the trailing bytes are not at the end");
+                const Layout wl = layoutOf(withBomb);
+                const Block& medium = wl.blocks.at("medium_lod");
+                Bytes b =
+                    putBe32(withBomb, medium.offsetAt + 1, std::uint32_t(bombAt - wl.headerEnd));
+                return putBe32(b, medium.sizeAt + 1, std::uint32_t(o.trailingBytes.size()));
+            }),
+            diag("limit", bombAt, "would exceed the decompression budget"), {},
+            keepsMesh("high_lod"));
     }
     // Nesting: a header whose first block entry holds 600 nested arrays. '{' count (5 bytes),
     // 'k' length "high_lod" (13), then '[' count (5 bytes each): the map is level 1, so the 512th

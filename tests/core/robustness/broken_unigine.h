@@ -153,6 +153,100 @@ inline Bytes mr02(const std::vector<std::array<float, 8>>& vertices, int surface
 
 }  // namespace unigine
 
+// --- UNIGINE 2 (ms10 / ms11 / ms14 .mesh, an10 .anim; layouts in core/formats/unigine/format.md)
+//   ms11: "ms11", bounds (40), int bones, bones {name, short parent}, int animations, names,
+//         int surfaces, per surface {name, bounds (40), int targets, target names}, "ms11",
+//         bind pose (40 per bone), animation blocks, per surface {int V, V × 12, int T, T × 8,
+//         int W, W × {u8 k, k × 4}, int n0, n0 × 8, int n1, n1 × 8, int C, C × 4, int I,
+//         I indices, int I, I indices}, "ms11"
+//   ms14: "ms14", int, bounds, int bones, int surfaces, per surface {name, 2 chars, int I, int I,
+//         bounds, int targets, per target {name, int V}}, long, "ms14", per surface {u64 size,
+//         u64 packed size, LZ4 block}, "ms14", spatial tree blocks the same way, "ms14",
+//         per surface a u64 block offset, "ms14"
+// "int" is the compact signed integer: bit 7 more, bit 6 sign, 6 then 7 bits per byte.
+inline Bytes compactInt(std::int64_t value) {
+    Bytes out;
+    std::uint64_t v = value < 0 ? std::uint64_t(-value) : std::uint64_t(value);
+    std::uint8_t b = std::uint8_t((v & 0x3f) | (value < 0 ? 0x40 : 0));
+    v >>= 6;
+    if (v) b |= 0x80;
+    out.push_back(b);
+    while (v) {
+        b = std::uint8_t(v & 0x7f);
+        v >>= 7;
+        if (v) b |= 0x80;
+        out.push_back(b);
+    }
+    return out;
+}
+
+inline std::int64_t readCompact(const Bytes& b, std::size_t& pos) {
+    std::uint8_t x = b.at(pos++);
+    const bool negative = x & 0x40;
+    std::int64_t v = x & 0x3f;
+    int shift = 6;
+    while (x & 0x80) {
+        x = b.at(pos++);
+        v |= std::int64_t(x & 0x7f) << shift;
+        shift += 7;
+    }
+    return negative ? -v : v;
+}
+
+// `b` with the compact int at `at` replaced by `value`.
+inline Bytes replaceCompact(const Bytes& b, std::size_t at, std::int64_t value) {
+    std::size_t end = at;
+    readCompact(b, end);
+    Bytes out(b.begin(), b.begin() + std::ptrdiff_t(at));
+    const Bytes v = compactInt(value);
+    out.insert(out.end(), v.begin(), v.end());
+    out.insert(out.end(), b.begin() + std::ptrdiff_t(end), b.end());
+    return out;
+}
+
+inline std::size_t compactNameEnd(const Bytes& b, std::size_t pos) {
+    const std::int64_t n = readCompact(b, pos);
+    return pos + std::size_t(n);
+}
+
+struct Ms11Layout {
+    std::size_t bones = 0, surfaceCount = 0, firstData = 0;
+    std::vector<std::size_t> parents;  // each bone's short parent
+};
+
+// ms10 / ms11 without animations: where the bone table, the surface count and surface 0's data
+// are.
+inline Ms11Layout ms11Layout(const Bytes& b) {
+    Ms11Layout l;
+    std::size_t pos = 44;
+    l.bones = pos;
+    const std::int64_t bones = readCompact(b, pos);
+    for (std::int64_t i = 0; i < bones; ++i) {
+        pos = compactNameEnd(b, pos);
+        l.parents.push_back(pos);
+        pos += 2;
+    }
+    if (readCompact(b, pos) != 0) throw std::runtime_error("ms11 layout: animations");
+    l.surfaceCount = pos;
+    const std::int64_t surfaces = readCompact(b, pos);
+    for (std::int64_t i = 0; i < surfaces; ++i) {
+        pos = compactNameEnd(b, pos) + 40;
+        const std::int64_t targets = readCompact(b, pos);
+        for (std::int64_t t = 0; t < targets; ++t) pos = compactNameEnd(b, pos);
+    }
+    l.firstData = pos + 4 + 40 * std::size_t(bones);
+    return l;
+}
+
+// ms14: the first geometry block (its size fields) and the block offset table.
+inline std::pair<std::size_t, std::size_t> ms14Blocks(const Bytes& b, std::size_t surfaces) {
+    std::size_t sig = 4;
+    while (std::string(b.begin() + std::ptrdiff_t(sig), b.begin() + std::ptrdiff_t(sig) + 4) !=
+           "ms14")
+        ++sig;
+    return {sig + 4, b.size() - 4 - 8 * surfaces};
+}
+
 inline void addUnigineCases(std::vector<BrokenCase>& out) {
     using namespace unigine;
     auto add = [&](std::string name, const char* ext, Bytes bytes, std::optional<Expect> error,
@@ -163,6 +257,86 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
     };
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();
+
+    // --- UNIGINE 2
+    {
+        const Asset asset = twoSurfaces();
+        const Bytes ms = checked(writeUnigine2Mesh(asset, "ms11"));
+        const Ms11Layout l = ms11Layout(ms);
+        add("ms11_truncated_in_bounds", ".mesh", cut(ms, 20),
+            diag("truncated", 20, "bounds needs 4 bytes, 0 remain"));
+        add("ms11_surface_count_past_end", ".mesh", replaceCompact(ms, l.surfaceCount, 0x7fffffff),
+            diag("count-too-large", l.surfaceCount + 5, "surfaces: 2147483647 × 2 bytes"));
+        add("ms11_negative_surface_count", ".mesh", replaceCompact(ms, l.surfaceCount, -1),
+            diag("bad-count", l.surfaceCount, "surface count is negative (-1)"));
+        Bytes endless = cut(ms, l.surfaceCount);
+        endless.insert(endless.end(), 6, 0xff);
+        add("ms11_compact_int_too_long", ".mesh", endless,
+            diag("bad-int", l.surfaceCount, "compact int longer than 5 bytes"));
+        const Bytes bigV = replaceCompact(ms, l.firstData, 0x01000000);
+        add("ms11_vertex_count_past_end", ".mesh", bigV,
+            diag("count-too-large", l.firstData + 4, "vertices: 16777216 × 12 bytes"));
+        add("ms11_vertex_count_over_cap", ".mesh", replaceCompact(ms, l.firstData, 0x7fffffff),
+            diag("limit", l.firstData, "vertex count exceeds maxVertices"));
+        add("ms11_truncated_in_first_surface", ".mesh", cut(ms, l.firstData + 30),
+            diag("count-too-large", l.firstData + 1, "vertices:"));
+
+        Asset skinned = skinnedWithAnimation();
+        skinned.animations.clear();
+        const Bytes sk = checked(writeUnigine2Mesh(skinned, "ms11"));
+        const Ms11Layout k = ms11Layout(sk);
+        // Surface 0: V, V × 12, T, T × 8, W, then the first weight record {u8 k, short bone ...}.
+        std::size_t pos = k.firstData;
+        const std::size_t V = std::size_t(readCompact(sk, pos));
+        pos += 12 * V;
+        const std::size_t T = std::size_t(readCompact(sk, pos));
+        pos += 8 * T;
+        readCompact(sk, pos);
+        const std::size_t firstBone = pos + 1;
+        add("ms11_weight_bone_out_of_range", ".mesh", putLe<std::int16_t>(sk, firstBone, 999), {},
+            diag("bad-bone-index", firstBone, "vertex weights name a bone past the"),
+            [V](const DecodeResult& r) {
+                ASSERT_EQ(r.asset.meshes.size(), 1u);
+                EXPECT_EQ(r.asset.meshes[0].skin.size(), r.asset.meshes[0].positions.size());
+                EXPECT_GE(r.asset.meshes[0].positions.size(), V);
+            });
+        // Bone 0's parent made the last bone: walking up from bone 0 meets it again through bone
+        // 1, whose link is cut.
+        add("ms11_bone_parent_cycle", ".mesh",
+            putLe<std::int16_t>(sk, k.parents[0], std::int16_t(k.parents.size() - 1)), {},
+            diag("bone-parent-cycle", k.parents[1],
+                 "bone 1 (\"Bone1\") has parent 0, which closes a cycle of parents"),
+            [](const DecodeResult& r) { EXPECT_EQ(r.asset.skeletons.size(), 1u); });
+        add("ms11_bone_parent_out_of_range", ".mesh", putLe<std::int16_t>(sk, k.parents[1], 500),
+            {}, diag("bad-parent", k.parents[1], "has parent 500"));
+
+        const Bytes m14 = checked(writeUnigine2Mesh(asset, "ms14"));
+        const auto [block, table] = ms14Blocks(m14, 2);
+        if (getLe<std::uint64_t>(m14, block + 8) >= getLe<std::uint64_t>(m14, block))
+            throw std::runtime_error("ms14 fixture block is not compressed");
+        Bytes corrupt = m14;
+        corrupt[block + 16] = 0x0f;  // a match before any literal
+        corrupt[block + 17] = 0xff;
+        corrupt[block + 18] = 0xff;
+        add("ms14_corrupt_lz4_block", ".mesh", corrupt, diag("lz4", block + 16, "LZ4 data"));
+        add("ms14_packed_size_past_end", ".mesh", putLe<std::uint64_t>(m14, block + 8, 1ull << 40),
+            diag("truncated", block + 8, "runs past the end of the file"));
+        add("ms14_wrong_block_offset", ".mesh", putLe<std::uint64_t>(m14, table, 7), {},
+            diag("bad-block-offset", table, "does not point at its block"),
+            [](const DecodeResult& r) { EXPECT_EQ(r.asset.meshes.size(), 2u); });
+        // The signature after the last geometry block (surface 1's, at its table offset).
+        const std::size_t last = std::size_t(getLe<std::uint64_t>(m14, table + 8));
+        const std::size_t sigAt = last + 16 + std::size_t(getLe<std::uint64_t>(m14, last + 8));
+        add("ms14_bad_signature_after_geometry", ".mesh", putLe<std::uint8_t>(m14, sigAt, 'x'),
+            diag("bad-signature", sigAt, "signature after the geometry"), {},
+            [](const DecodeResult& r) { EXPECT_EQ(r.asset.meshes.size(), 2u); });
+
+        const Bytes an = checked(writeUnigine2Animation(skinnedWithAnimation(), 0));
+        add("an10_truncated_in_frames", ".anim", cut(an, an.size() - 10),
+            diag("truncated", an.size() - 10, "change mask needs 1 bytes, 0 remain"));
+        add("ms12_refused_by_name", ".mesh", concat(text("ms12"), Bytes(60, 0)),
+            diag("unsupported-version", 0, "Unigine mesh version ms12 is not supported"));
+    }
 
     // --- mi08
     {

@@ -179,7 +179,8 @@ TEST(UnigineBroken, TextureCoordinateCountMismatchAndTrailingBytes) {
 }
 
 TEST(UnigineBroken, OtherVersionsAreRefusedByName) {
-    for (const char* v : {"ms09", "mi07", "an11", "mr01"}) {
+    for (const char* v :
+         {"ms09", "ms12", "ms13", "ms15", "mi07", "an11", "an12", "mr01", "sk10", "sn10"}) {
         std::vector<std::uint8_t> bytes(v, v + 4);
         bytes.resize(64, 0);
         const DecodeResult r = decode(bytes, "x.mesh");
@@ -201,4 +202,73 @@ TEST(UnigineBroken, ForcedDecoderOnForeignBytesFailsCleanly) {
         EXPECT_EQ(r.error->code, "bad-signature") << r.error->toString();
         EXPECT_EQ(r.error->offset, 0u);
     }
+}
+
+// --- UNIGINE 2 (ms10 / ms11 / ms14 / an10), from the UNIGINE 2 writers.
+
+TEST(Unigine2Broken, EveryPrefixFailsCleanly) {
+    const Asset skinned = unigine2SkinnedAsset(3);
+    std::vector<Bytes> files = {writeUnigine2Mesh(unigine2StaticAsset(), "ms10").bytes,
+                                writeUnigine2Mesh(skinned, "ms11").bytes,
+                                writeUnigine2Mesh(unigine2StaticAsset(), "ms14").bytes,
+                                writeUnigine2Animation(skinned, 0).bytes};
+    for (const Bytes& b : files) {
+        ASSERT_TRUE(decode(b).ok());
+        for (std::size_t n = 4; n < b.size(); ++n) {
+            const DecodeResult r = decode(Bytes(b.begin(), b.begin() + n));
+            ASSERT_FALSE(r.ok()) << std::string(b.begin(), b.begin() + 4) << " cut at " << n;
+            EXPECT_LE(r.error->offset, n);
+        }
+    }
+}
+
+TEST(Unigine2Broken, CountsPastTheEndAreRefusedBeforeAllocating) {
+    // ms11 plane-like file: signature, bounds (40), bones 0, animations 0, surfaces 1 at 46.
+    Bytes b = writeUnigine2Mesh(unigine2StaticAsset(), "ms11").bytes;
+    ASSERT_EQ(b[46], 2);
+    // A 5-byte compact count of 2^31 - 1 surfaces in place of the 1-byte one.
+    Bytes huge(b.begin(), b.begin() + 46);
+    for (std::uint8_t x : {0xbf, 0xff, 0xff, 0xff, 0x0f}) huge.push_back(x);
+    huge.insert(huge.end(), b.begin() + 47, b.end());
+    const DecodeResult r = decode(huge);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error->code, "count-too-large");
+    EXPECT_EQ(r.error->offset, 51u);
+    // A compact int longer than 5 bytes.
+    Bytes endless(b.begin(), b.begin() + 46);
+    endless.insert(endless.end(), 8, 0xff);
+    const DecodeResult e = decode(endless);
+    ASSERT_FALSE(e.ok());
+    EXPECT_EQ(e.error->code, "bad-int");
+    EXPECT_EQ(e.error->offset, 46u);
+}
+
+TEST(Unigine2Broken, CorruptLz4BlockFailsAtItsOffset) {
+    Asset in;
+    in.meshes.push_back(makeGrid("g", 8, 8, 0));  // compressible: stored as LZ4
+    Bytes b = writeUnigine2Mesh(in, "ms14").bytes;
+    // The geometry block follows the second signature.
+    std::size_t at = 4;
+    while (std::string(b.begin() + at, b.begin() + at + 4) != "ms14") ++at;
+    const std::size_t block = at + 4;
+    std::uint64_t usize, csize;
+    std::memcpy(&usize, b.data() + block, 8);
+    std::memcpy(&csize, b.data() + block + 8, 8);
+    ASSERT_LT(csize, usize);
+    // A match offset pointing before the start of the output.
+    Bytes bad = b;
+    bad[block + 16] = 0x0f;  // token: no literals, a match
+    bad[block + 17] = 0xff;
+    bad[block + 18] = 0xff;
+    const DecodeResult r = decode(bad);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error->offset, block + 16);
+    // The compressed size running past the end of the file.
+    Bytes past = b;
+    const std::uint64_t big = 1u << 30;
+    std::memcpy(past.data() + block + 8, &big, 8);
+    const DecodeResult p = decode(past);
+    ASSERT_FALSE(p.ok());
+    EXPECT_EQ(p.error->code, "truncated");
+    EXPECT_EQ(p.error->offset, block + 8);
 }

@@ -76,3 +76,33 @@ TEST(UnigineCli, InfoJsonListsSurfacesBonesAndWarnings) {
     ASSERT_EQ(j["warnings"].size(), 1u);
     EXPECT_NE(j["warnings"][0].get<std::string>().find("bone"), std::string::npos);
 }
+
+TEST(UnigineCli, InfoJsonOnRealUnigine2Files) {
+    if (!std::filesystem::exists(cliPath()))
+        GTEST_SKIP() << "SKIPPED: meshscope-cli is not built (ninja meshscope-cli)";
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto mesh = corpus / "unigine/wakqaz4_Unigine_FPS_Demo1/source/meshes/actor_00.mesh";
+    const auto anim =
+        corpus / "unigine/wakqaz4_Unigine_FPS_Demo1/source/meshes/actor_00/walk_fwd.anim";
+    if (!std::filesystem::exists(mesh) || !std::filesystem::exists(anim))
+        GTEST_SKIP() << "SKIPPED: actor_00 files held out";
+    const nlohmann::json m = infoJson(mesh);
+    ASSERT_TRUE(m.is_object());
+    EXPECT_EQ(m["version"], "ms11");
+    // One entry per surface, named; the 54 bones of the file's bone table.
+    ASSERT_EQ(m["meshes"].size(), 3u);
+    EXPECT_EQ(m["meshes"][0]["name"], "agent_body_lod1");
+    EXPECT_EQ(m["meshes"][0]["skinned"], true);
+    EXPECT_EQ(m["bones"].size(), 54u);
+    EXPECT_TRUE(m["warnings"].empty());
+    EXPECT_FALSE(m.contains("frames"));
+    const nlohmann::json a = infoJson(anim);
+    ASSERT_TRUE(a.is_object());
+    EXPECT_EQ(a["version"], "an10");
+    EXPECT_TRUE(a["meshes"].empty());
+    EXPECT_EQ(a["bones"].size(), 53u);
+    EXPECT_EQ(a["frames"], 26);
+    ASSERT_EQ(a["animations"].size(), 1u);
+    EXPECT_EQ(a["animations"][0]["name"], "walk_fwd");
+    EXPECT_EQ(a["animations"][0]["tracks"], 53);
+}

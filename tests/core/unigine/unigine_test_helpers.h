@@ -102,4 +102,61 @@ inline void expectFullyMapped(const Asset& a) {
             << "unparsed bytes at " << r.offset << " +" << r.length;
 }
 
+// UNIGINE 2 writer fixtures: two static grids (the first with colours), and a three-bone skinned
+// grid with an optional animation of `frames` frames.
+inline Asset unigine2StaticAsset() {
+    Asset a;
+    Mesh g = makeGrid("grid", 3, 2, 0.5f);
+    g.colors.assign(g.positions.size(), Rgba8{10, 20, 30, 255});
+    a.meshes.push_back(g);
+    a.meshes.push_back(makeGrid("second", 1, 1, -1));
+    return a;
+}
+
+inline Asset unigine2SkinnedAsset(std::size_t frames) {
+    Asset a;
+    Skeleton s;
+    s.name = "skeleton";
+    const float c = std::cos(0.3f), sn = std::sin(0.3f);
+    Mat4 root;  // rotation about X by 0.3 rad, scale 1.5, at (0.5, 1, -2)
+    root.at(0, 0) = 1.5f;
+    root.at(1, 1) = 1.5f * c, root.at(1, 2) = -1.5f * sn;
+    root.at(2, 1) = 1.5f * sn, root.at(2, 2) = 1.5f * c;
+    root.at(0, 3) = 0.5f, root.at(1, 3) = 1, root.at(2, 3) = -2;
+    Mat4 local;
+    local.at(0, 3) = 0.25f;
+    local.at(1, 3) = 3;
+    s.bones.push_back({"hips", -1, -1, root});
+    s.bones.push_back({"spine", 0, -1, root * local});
+    s.bones.push_back({"head", 1, -1, root * local * local});
+    a.skeletons.push_back(s);
+    Mesh m = makeGrid("skin", 2, 2, 0);
+    m.skeleton = 0;
+    m.skin.resize(m.positions.size());
+    for (std::size_t i = 0; i < m.skin.size(); ++i) {
+        m.skin[i].joints = {std::uint16_t(i % 3), std::uint16_t((i + 1) % 3), 0, 0};
+        m.skin[i].weights = {0.6f, 0.4f, 0, 0};
+    }
+    a.meshes.push_back(m);
+    if (frames) {
+        Animation anim;
+        anim.name = "wave";
+        anim.frameCount = std::uint32_t(frames);
+        anim.skeleton = 0;
+        for (const auto& b : s.bones) {
+            BoneTrack t;
+            t.bone = b.name;
+            for (std::size_t f = 0; f < frames; ++f) {
+                t.positions.push_back({float(f), 0.5f, -float(f)});
+                const float h = 0.1f * float(f);
+                t.rotations.push_back({std::sin(h), 0, 0, std::cos(h)});
+                t.scales.push_back({1, 1 + 0.5f * float(f), 1});
+            }
+            anim.tracks.push_back(t);
+        }
+        a.animations.push_back(anim);
+    }
+    return a;
+}
+
 }  // namespace meshscope::test

@@ -147,6 +147,14 @@ struct NodeRef {
     friend bool operator==(const NodeRef&, const NodeRef&) = default;
 };
 
+// A SharedString property's value: the index of its content in Asset::sharedStrings, where each
+// shared string is stored once however many values use it (a place's SSTR chunk or <SharedStrings>
+// section). Read the content through Asset::sharedString (a view, no copy).
+struct SharedStringRef {
+    std::uint32_t index = 0;
+    friend bool operator==(const SharedStringRef&, const SharedStringRef&) = default;
+};
+
 using Bytes = std::vector<std::uint8_t>;
 
 // An allocator whose vectors leave the elements they grow by unset, for buffers that are written
@@ -173,9 +181,10 @@ struct UninitializedAllocator : std::allocator<T> {
 using UninitializedBytes = std::vector<std::uint8_t, UninitializedAllocator<std::uint8_t>>;
 
 // A typed property value. `std::vector<double>` holds numeric tuples (UDim2, Rect, ranges,
-// sequences ...); its meaning is given by Property::type.
+// sequences ...); its meaning is given by Property::type. A decoded SharedString is a
+// SharedStringRef into its Asset (a std::string value is accepted too, e.g. by the writer).
 using Value = std::variant<std::monostate, bool, std::int64_t, double, std::string, Bytes, Vec2,
-                           Vec3, Vec4, CFrame, NodeRef, std::vector<double>>;
+                           Vec3, Vec4, CFrame, NodeRef, std::vector<double>, SharedStringRef>;
 
 struct Property {
     std::string name;
@@ -212,7 +221,10 @@ struct PropertyColumn {
                  // r at bytes[first + b * rows() + r]), after each row's head when headSize
                  // is set; `record` turns one row's bytes into a Value
         Values,  // values: anything else
+        Shared,  // u32s: Asset::sharedStrings index, kNoSharedString for none  -> SharedStringRef
+                 // (monostate for kNoSharedString)
     };
+    static constexpr std::uint32_t kNoSharedString = 0xffffffffu;
 
     std::string name;
     std::string type;  // Property::type
@@ -343,7 +355,9 @@ struct Asset {
     std::vector<std::vector<int>> childLists;          // children, in order
     std::vector<std::vector<Property>> propertyLists;  // nodes' own properties
     std::vector<NodeLinks> nodeLinks;                  // what nodes show
-    std::vector<PropertyTable> propertyTables;  // column storage of node properties
+    std::vector<PropertyTable> propertyTables;         // column storage of node properties
+    // SharedString contents, each stored once; SharedStringRef values index it.
+    std::vector<std::string> sharedStrings;
     std::vector<Mesh> meshes;
     std::vector<Skeleton> skeletons;
     std::vector<FacsRig> facs;
@@ -383,6 +397,14 @@ struct Asset {
     std::size_t propertyCount(int node) const;
     // The first property of that name, or nullopt.
     std::optional<Property> property(int node, std::string_view name) const;
+    // Shared string `index` without a copy ("" out of range).
+    std::string_view sharedString(std::uint32_t index) const {
+        return index < sharedStrings.size() ? std::string_view(sharedStrings[index])
+                                            : std::string_view();
+    }
+    // The bytes of a text value without a copy: a std::string's, or a SharedStringRef's shared
+    // string; "" for any other value.
+    std::string_view textOf(const Value& value) const;
     std::size_t warningCount() const;
     Bounds bounds() const;  // union of every mesh's bounds
 };

@@ -24,6 +24,9 @@ struct DecodeOptions {
     std::string fileName;  // hint only (extension breaks ties; used in messages)
     const std::atomic<bool>* cancel = nullptr;  // set to true to stop decoding
     std::function<void(double)> progress;       // 0..1, called from the decoding thread
+    // Roblox places: mesh Terrain.SmoothGrid into "terrain" and "water" meshes (a second
+    // progress phase from 0 to 1).
+    bool robloxTerrain = true;
 };
 
 // The asset holds whatever was decoded, also when `error` is set (a partial result: the byte map

@@ -3,16 +3,24 @@
 // these functions: failures come back in the result's `error`, and everything that was changed
 // or left out on the way comes back as one warning sentence each.
 //
-// What a glTF export holds:
-//  - every triangle mesh, one glTF mesh and one node per LOD ("<mesh> LOD<n>"): positions,
-//    normals, UV sets, tangents, vertex colours (the stored RGBA bytes, normalized), and skin
-//    joints and weights; line meshes (Second Life hull wireframes) as LINES primitives;
-//  - every skeleton as a node hierarchy (local transforms from the bind pose) and, for the meshes
-//    it skins, a skin with joints and inverse bind matrices (the file's own when stored);
+// What a glTF export holds (Y-up: Second Life and Unigine, which are Z-up, are turned by -90
+// degrees about X, a rotation that keeps winding; the source's unit and up axis are stated in
+// asset.extras: sourceFormat, sourceUpAxis, upAxis "Y", unit, metresPerUnit):
+//  - of every triangle mesh the chosen LOD (ExportOptions::lod) as one glTF mesh and node, one
+//    primitive per material (Second Life faces and Unigine surfaces are materials; other meshes
+//    get one white material, so that vertex colours show): positions, normals, UV sets,
+//    tangents, vertex colours (the stored RGBA bytes, normalized), and skin joints and weights;
+//    with allLods the other levels as MSFT_lod alternates; line meshes as LINES primitives;
+//    physics meshes and hulls only with `physics`, under a hidden "physics" node;
+//  - every skeleton as a node hierarchy (local transforms from the bind pose; several root bones
+//    under one group node) and, for the meshes it skins, a skin with joints and inverse bind
+//    matrices (the file's own when stored);
 //  - a FACS rig as one morph target per base control (position deltas of the FACS pose at weight
 //    1, named in mesh.extras.targetNames by FaceControls name), or a warning saying why not;
 //  - a model's or place's visible parts (BasePart classes with CFrame and size) as one node per
-//    part carrying the part's CFrame, scaled primitive meshes shared between parts.
+//    part carrying the part's CFrame, scaled primitive meshes shared between parts, materials
+//    from the part's Color, Transparency, Material and Reflectance; CSG unions as their decoded
+//    geometry (negated parts left out).
 // UVs keep the core's convention (V grows downwards), which is glTF's; OBJ gets 1 - V.
 #pragma once
 
@@ -35,10 +43,22 @@ const char* exportFormatName(ExportFormat format);  // "glb" ...
 
 struct ExportOptions {
     ExportFormat format = ExportFormat::Glb;
-    // -1: glTF writes every LOD, OBJ writes LOD 0. N >= 0: only LOD N of each mesh (a mesh with
-    // fewer levels gives its last one, with a warning).
-    int lod = -1;
+    // The level of detail written for every mesh (a FileMesh's LOD ranges; a Second Life asset's
+    // high_lod / medium_lod / low_lod / lowest_lod meshes). A model with fewer levels gives its
+    // last one, with one warning naming it. A negative value is read as 0 with allLods set.
+    int lod = 0;
+    // glTF: the other levels too, as MSFT_lod alternates of the chosen level's node (nodes
+    // outside the scene that only MSFT_lod names, so that importers without the extension show
+    // one level). OBJ writes the chosen level only.
+    bool allLods = false;
+    // Physics meshes and hulls (Second Life physics_mesh / physics_convex): left out unless set;
+    // glTF puts them under a "physics" node that is marked hidden (KHR_node_visibility and
+    // extras.hidden), OBJ in objects named physics_*.
+    bool physics = false;
     bool facsMorphTargets = true;
+    // Folders where a union's AssetId is looked up (roblox_parts.h unionPartMesh); unions whose
+    // blob is inside the file need none.
+    std::vector<std::string> assetFolders;
 };
 
 // What was written, counted the way a reader sees it.
@@ -61,6 +81,9 @@ struct ExportResult {
     std::vector<std::string> warnings;  // one sentence per thing changed or left out
     ExportStats stats;
     std::optional<std::string> error;  // set when nothing (usable) was written
+    // Set with `error` when the asset holds nothing the format can hold (no mesh, skeleton or
+    // visible part): the CLI exits with 3 then, not 1.
+    bool nothingToExport = false;
     bool ok() const { return !error.has_value(); }
 };
 

@@ -40,10 +40,16 @@ struct RobloxPart {
     bool specialMesh = false;  // meshId came from a SpecialMesh child (scale/offset apply)
     Vec3 meshScale{1, 1, 1};
     Vec3 meshOffset;
+    // Unions (UnionOperation ...): UsePartColor; false paints the union's own vertex colours.
+    bool usePartColor = true;
 };
 
 // True for the BasePart-derived class names the viewer draws.
 bool isRenderablePartClass(std::string_view className);
+
+// True for the CSG classes whose geometry is a union blob: UnionOperation, NegateOperation,
+// IntersectOperation, PartOperation.
+bool isUnionClass(std::string_view className);
 
 // True for a Roblox model or place, binary ("roblox-model") or XML ("roblox-model-xml"): an
 // instance tree whose nodes are Roblox classes.
@@ -137,6 +143,34 @@ Mat4 partMeshPlacement(const Mesh& mesh, const RobloxPart& part);
 // `skeleton` moved by `placement` (bind transforms and stored inverse binds), so that a placed
 // skinned mesh skins in place: its posed vertices are placement × the unplaced posed vertices.
 Skeleton placePartSkeleton(const Skeleton& skeleton, const Mat4& placement);
+
+// ---------------------------------------------------------------------------------------------
+// CSG unions
+
+class AssetResolver;
+
+// A union's geometry. `local` is the decoded mesh as stored (union space); `placed` is it
+// scaled from its own bounds to the part's Size (as Roblox fits a union to Size), moved by the
+// CFrame and painted: the part's colour, or the blob's per-vertex colours when UsePartColor is
+// false (alpha from Transparency either way).
+struct UnionMesh {
+    std::optional<Mesh> local;
+    std::optional<Mesh> placed;
+    std::string source;  // "MeshData2", "MeshData", "AssetId <path>"
+    std::string format;  // "CSGMDL2" ...
+    // When there is no mesh: why, as one sentence ("its MeshData is a CSGK reference ...").
+    std::string why;
+    bool ok() const { return placed.has_value(); }
+};
+
+// The geometry of union part `part` (isUnionClass): its MeshData2 (SharedString) blob, else its
+// MeshData (BinaryString) blob; when neither holds geometry (empty, or a CSGK reference) and a
+// resolver is given, its AssetId through the asset folders (a file holding the bare blob, or a
+// model whose PartOperationAsset / union instance holds it). Never throws.
+UnionMesh unionPartMesh(const Asset& asset, const RobloxPart& part,
+                        const AssetResolver* resolver = nullptr);
+// `local` placed and painted like unionPartMesh's `placed`.
+Mesh placeUnionMesh(const Mesh& local, const RobloxPart& part);
 
 // The part's 8 box corners in world space.
 std::array<Vec3, 8> partCorners(const RobloxPart& part);

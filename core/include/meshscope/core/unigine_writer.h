@@ -1,5 +1,6 @@
-// Unigine writers for the documented versions: mi08 .mesh, ms08 .smesh and as08 .sanim. Used by
-// the tests to make fixtures (no public file of these versions exists) and by conversion.
+// Unigine writers for the documented versions (mi08 .mesh, ms08 .smesh, as08 .sanim) and the
+// UNIGINE 2 ones the real files show (ms10/ms11/ms14 .mesh, an10 .anim). Used by the tests to
+// make fixtures and by conversion.
 #pragma once
 
 #include <optional>
@@ -38,5 +39,16 @@ UnigineWriteResult writeUnigineSkinnedMesh(const Asset& asset,
 // bounds from every frame, per frame and bone a change-flag byte and the 16-bit components that
 // changed since the previous frame (frame 0 stores all of them).
 UnigineWriteResult writeUnigineAnimation(const Asset& asset, int animation = 0);
+
+// UNIGINE 2 "ms10", "ms11" or "ms14" .mesh (format.md): every triangle mesh as one surface with
+// one morph target, coordinate and triangle indices both the mesh's indices, tangent-basis
+// quaternions from the normals and tangents, and for ms10/ms11 the skeleton of the skinned
+// meshes (bind pose local to the parent) and every animation of the asset. ms14 geometry blocks
+// are LZ4-compressed (stored when that does not shrink them), with empty spatial trees.
+UnigineWriteResult writeUnigine2Mesh(const Asset& asset, const std::string& version);
+
+// UNIGINE 2 an10 .anim of one animation: its skeleton's bones and bind pose (one root bone per
+// track when it has none), then the quantized frames.
+UnigineWriteResult writeUnigine2Animation(const Asset& asset, int animation = 0);
 
 }  // namespace meshscope

@@ -44,6 +44,9 @@ private:
     Qt3DRender::QRenderPass* wirePass_ = nullptr;
     Qt3DRender::QParameter* baseColor_ = nullptr;
     Qt3DRender::QParameter* highlight_ = nullptr;
+    // Present or absent in turn on each change of passes: see passesChanged().
+    Qt3DRender::QParameter* passesRevision_ = nullptr;
+    void passesChanged();
     bool highlighted_ = false;
     bool wireframe_ = false;
     bool translucent_ = false;

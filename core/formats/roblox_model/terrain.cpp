@@ -1,0 +1,880 @@
+// Roblox smooth terrain (see roblox_terrain.h): the SmoothGrid blob walked run by run, one
+// chunk expanded at a time, and surface nets over the occupancy field.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <list>
+#include <unordered_map>
+
+#include "formats/roblox_model/model_decoders.h"
+#include "meshscope/core/roblox_terrain.h"
+
+namespace meshscope {
+
+namespace {
+
+constexpr std::array<const char*, kTerrainMaterialCount> kMaterialNames = {
+    "Air",  "Water",      "Grass",  "Slate",       "Concrete", "Brick",
+    "Sand", "WoodPlanks", "Rock",   "Glacier",     "Snow",     "Sandstone",
+    "Mud",  "Basalt",     "Ground", "CrackedLava", "Asphalt",  "Cobblestone",
+    "Ice",  "LeafyGrass", "Salt",   "Limestone",   "Pavement"};
+
+// Roblox's default Terrain.MaterialColors (the values a new place stores).
+constexpr std::array<Rgba8, kTerrainMaterialCount> kDefaultColors = {{
+    {128, 128, 128, 255},  // Air (never drawn)
+    {12, 84, 92, 255},     // Water: the default WaterColor
+    {106, 127, 63, 255},   // Grass
+    {63, 127, 107, 255},   // Slate
+    {127, 102, 63, 255},   // Concrete
+    {138, 86, 62, 255},    // Brick
+    {143, 126, 95, 255},   // Sand
+    {139, 109, 79, 255},   // WoodPlanks
+    {102, 108, 111, 255},  // Rock
+    {101, 176, 234, 255},  // Glacier
+    {195, 199, 218, 255},  // Snow
+    {137, 90, 71, 255},    // Sandstone
+    {58, 46, 36, 255},     // Mud
+    {30, 30, 37, 255},     // Basalt
+    {102, 92, 59, 255},    // Ground
+    {232, 156, 74, 255},   // CrackedLava
+    {115, 123, 107, 255},  // Asphalt
+    {132, 123, 90, 255},   // Cobblestone
+    {129, 194, 224, 255},  // Ice
+    {115, 132, 74, 255},   // LeafyGrass
+    {198, 189, 181, 255},  // Salt
+    {206, 173, 148, 255},  // Limestone
+    {148, 148, 140, 255},  // Pavement
+}};
+
+constexpr std::size_t kChunkHeader = 12;
+
+std::string hex(std::uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+// Walks a blob, recording the first failure with its offset.
+struct GridReader {
+    std::span<const std::uint8_t> blob;
+    const TerrainDecodeOptions& options;
+    TerrainGrid& grid;
+
+    std::uint64_t fileOffset(std::size_t pos) const {
+        return options.mapped ? options.baseOffset + pos : options.baseOffset;
+    }
+    void fail(std::size_t pos, std::string code, std::string message, std::string where = {}) {
+        if (grid.error) return;
+        DecodeError e;
+        e.code = std::move(code);
+        e.offset = fileOffset(pos);
+        e.context = where.empty() ? options.context : options.context + kPathSeparator + where;
+        e.message = std::move(message) + " (at +" + hex(pos) + " in the SmoothGrid value)";
+        grid.error = std::move(e);
+    }
+};
+
+}  // namespace
+
+const char* terrainMaterialName(int material) {
+    return material >= 0 && material < kTerrainMaterialCount ? kMaterialNames[std::size_t(material)]
+                                                             : nullptr;
+}
+
+Rgba8 terrainDefaultColor(int material) {
+    return material >= 0 && material < kTerrainMaterialCount ? kDefaultColors[std::size_t(material)]
+                                                             : Rgba8{128, 128, 128, 255};
+}
+
+TerrainColors defaultTerrainColors() {
+    TerrainColors c;
+    std::copy(kDefaultColors.begin(), kDefaultColors.end(), c.begin());
+    return c;
+}
+
+TerrainColors decodeMaterialColors(std::span<const std::uint8_t> bytes) {
+    TerrainColors c = defaultTerrainColors();
+    // The first two triplets (Air, Water) are reserved and stored as zeros.
+    for (int m = 2; m < kTerrainMaterialCount; ++m) {
+        const std::size_t at = std::size_t(m) * 3;
+        if (at + 3 > bytes.size()) break;
+        c[std::size_t(m)] = Rgba8{bytes[at], bytes[at + 1], bytes[at + 2], 255};
+    }
+    return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+TerrainGrid decodeSmoothGrid(std::span<const std::uint8_t> blob,
+                             const TerrainDecodeOptions& options) {
+    TerrainGrid grid;
+    GridReader rd{blob, options, grid};
+    if (blob.size() < 2) {
+        if (!blob.empty())
+            rd.fail(blob.size(), "truncated", "the SmoothGrid header needs 2 bytes, 1 present");
+        return grid;
+    }
+    grid.version = blob[0];
+    if (grid.version != 1) {
+        rd.fail(0, "unsupported-version",
+                "SmoothGrid version " + std::to_string(grid.version) + " is not supported (1 is)");
+        return grid;
+    }
+    if (blob[1] > 8) {
+        rd.fail(1, "bad-chunk-size",
+                "chunk-size exponent " + std::to_string(blob[1]) + " is past 8 (256³ voxels)");
+        return grid;
+    }
+    grid.chunkExponent = blob[1];
+    if (grid.chunkExponent != 5)
+        grid.warnings.push_back({Severity::Warning, "chunk-size", rd.fileOffset(1), options.context,
+                                 "chunk-size exponent " + std::to_string(grid.chunkExponent) +
+                                     " (Roblox writes 5: 32³ voxels a chunk)"});
+    const std::uint64_t perChunk = grid.chunkVoxels();
+    std::int64_t px = 0, py = 0, pz = 0;
+    std::size_t pos = 2;
+    std::array<std::uint64_t, 64> materials{};
+    while (pos < blob.size()) {
+        if (options.cancel && (grid.chunks.size() & 63) == 0 &&
+            options.cancel->load(std::memory_order_relaxed)) {
+            grid.cancelled = true;
+            rd.fail(pos, "cancelled", "cancelled");
+            break;
+        }
+        const std::size_t start = pos;
+        const std::string where = "chunk " + std::to_string(grid.chunks.size());
+        if (grid.chunks.size() >= options.maxChunks) {
+            rd.fail(start, "limit",
+                    "more than " + std::to_string(options.maxChunks) +
+                        " chunks (the chunk cap; each holds " + std::to_string(perChunk) +
+                        " voxels)",
+                    where);
+            break;
+        }
+        if (blob.size() - pos < kChunkHeader) {
+            rd.fail(start, "truncated",
+                    "chunk header needs 12 bytes, " + std::to_string(blob.size() - pos) + " remain",
+                    where);
+            break;
+        }
+        std::int32_t delta[3];
+        for (int a = 0; a < 3; ++a) {
+            std::uint32_t v = 0;
+            for (int plane = 0; plane < 4; ++plane)
+                v = (v << 8) | blob[pos + std::size_t(a + 3 * plane)];
+            delta[a] = std::int32_t(v);
+        }
+        px += delta[0];
+        py += delta[1];
+        pz += delta[2];
+        const std::int64_t cap = options.maxChunkCoordinate;
+        if (px < -cap || px > cap || py < -cap || py > cap || pz < -cap || pz > cap) {
+            rd.fail(start, "chunk-coordinate",
+                    "chunk at (" + std::to_string(px) + ", " + std::to_string(py) + ", " +
+                        std::to_string(pz) + ") is past ±" + std::to_string(cap) +
+                        " chunks from the origin",
+                    where);
+            break;
+        }
+        pos += kChunkHeader;
+        TerrainChunk c;
+        c.x = std::int32_t(px);
+        c.y = std::int32_t(py);
+        c.z = std::int32_t(pz);
+        c.offset = start;
+        std::uint64_t filled = 0;
+        std::array<std::uint64_t, 64> chunkMaterials{};
+        bool uniform = true;
+        bool bad = false;
+        while (filled < perChunk) {
+            const std::size_t runAt = pos;
+            if (pos >= blob.size()) {
+                rd.fail(runAt, "truncated",
+                        "the chunk's runs end after " + std::to_string(filled) + " of " +
+                            std::to_string(perChunk) + " voxels",
+                        where);
+                bad = true;
+                break;
+            }
+            const std::uint8_t flag = blob[pos++];
+            TerrainVoxel v;
+            v.material = flag & 0x3f;
+            v.occupancy = v.material == kTerrainAir ? 0 : 255;
+            std::uint64_t count = 1;
+            const std::size_t need = ((flag & 0x40) ? 1u : 0u) + ((flag & 0x80) ? 1u : 0u);
+            if (blob.size() - pos < need) {
+                rd.fail(runAt, "truncated", "the run's flag byte asks for bytes past the end",
+                        where);
+                bad = true;
+                break;
+            }
+            if (flag & 0x40) v.occupancy = blob[pos++];
+            if (flag & 0x80) {
+                const std::uint8_t n = blob[pos++];
+                if (n == 0) {
+                    if (pos >= blob.size()) {
+                        rd.fail(runAt, "truncated",
+                                "a shoreline voxel's water occupancy is past the end", where);
+                        bad = true;
+                        break;
+                    }
+                    v.water = blob[pos++];
+                } else {
+                    count = std::uint64_t(n) + 1;
+                }
+            }
+            if (filled + count > perChunk) {
+                rd.fail(runAt, "run-overflow",
+                        "a run of " + std::to_string(count) + " voxels after " +
+                            std::to_string(filled) + " overflows the chunk's " +
+                            std::to_string(perChunk),
+                        where);
+                bad = true;
+                break;
+            }
+            if (c.runs == 0)
+                c.fill = v;
+            else if (!(v == c.fill))
+                uniform = false;
+            ++c.runs;
+            filled += count;
+            if (isSolidVoxel(v)) c.solidVoxels += std::uint32_t(count);
+            if (isWaterVoxel(v)) c.waterVoxels += std::uint32_t(count);
+            if (v.occupancy > 0 && v.material != kTerrainAir)
+                chunkMaterials[v.material] += count;
+            else if (v.water > 0)
+                chunkMaterials[kTerrainWater] += count;
+        }
+        if (bad) break;
+        c.uniform = uniform;
+        c.length = pos - start;
+        grid.solidVoxels += c.solidVoxels;
+        grid.waterVoxels += c.waterVoxels;
+        grid.runs += c.runs;
+        for (std::size_t m = 0; m < 64; ++m) materials[m] += chunkMaterials[m];
+        grid.chunks.push_back(c);
+    }
+    grid.materialVoxels = materials;
+    for (std::size_t m = kTerrainMaterialCount; m < 64; ++m)
+        if (materials[m]) {
+            grid.warnings.push_back({Severity::Warning, "unknown-material", rd.fileOffset(0),
+                                     options.context,
+                                     std::to_string(materials[m]) + " voxels of material " +
+                                         std::to_string(m) + " (unknown; drawn grey)"});
+        }
+    return grid;
+}
+
+bool expandTerrainChunk(std::span<const std::uint8_t> blob, const TerrainGrid& grid,
+                        const TerrainChunk& chunk, std::span<TerrainVoxel> out) {
+    const std::size_t perChunk = grid.chunkVoxels();
+    if (out.size() < perChunk) return false;
+    if (chunk.uniform) {
+        std::fill(out.begin(), out.begin() + std::ptrdiff_t(perChunk), chunk.fill);
+        return true;
+    }
+    std::size_t pos = std::size_t(chunk.offset) + kChunkHeader;
+    std::size_t filled = 0;
+    while (filled < perChunk) {
+        if (pos >= blob.size()) return false;
+        const std::uint8_t flag = blob[pos++];
+        TerrainVoxel v;
+        v.material = flag & 0x3f;
+        v.occupancy = v.material == kTerrainAir ? 0 : 255;
+        std::size_t count = 1;
+        if (flag & 0x40) {
+            if (pos >= blob.size()) return false;
+            v.occupancy = blob[pos++];
+        }
+        if (flag & 0x80) {
+            if (pos >= blob.size()) return false;
+            const std::uint8_t n = blob[pos++];
+            if (n == 0) {
+                if (pos >= blob.size()) return false;
+                v.water = blob[pos++];
+            } else {
+                count = std::size_t(n) + 1;
+            }
+        }
+        if (filled + count > perChunk) return false;
+        std::fill_n(out.begin() + std::ptrdiff_t(filled), count, v);
+        filled += count;
+    }
+    return true;
+}
+
+std::string writeSmoothGrid(std::span<const TerrainChunkVoxels> chunks, int exponent) {
+    exponent = std::clamp(exponent, 0, 8);
+    const std::size_t perChunk = std::size_t(1) << (3 * exponent);
+    std::string out;
+    out.push_back(char(1));
+    out.push_back(char(exponent));
+    std::int32_t px = 0, py = 0, pz = 0;
+    for (const TerrainChunkVoxels& c : chunks) {
+        const std::uint32_t d[3] = {std::uint32_t(c.x - px), std::uint32_t(c.y - py),
+                                    std::uint32_t(c.z - pz)};
+        for (int plane = 0; plane < 4; ++plane)
+            for (int a = 0; a < 3; ++a) out.push_back(char((d[a] >> (8 * (3 - plane))) & 0xff));
+        px = c.x;
+        py = c.y;
+        pz = c.z;
+        auto voxel = [&](std::size_t i) {
+            return i < c.voxels.size() ? c.voxels[i] : TerrainVoxel{};
+        };
+        for (std::size_t i = 0; i < perChunk;) {
+            const TerrainVoxel v = voxel(i);
+            std::size_t run = 1;
+            if (v.water == 0)
+                while (run < 256 && i + run < perChunk && voxel(i + run) == v) ++run;
+            const std::uint8_t defaultOcc = v.material == kTerrainAir ? 0 : 255;
+            std::uint8_t flag = v.material & 0x3f;
+            if (v.occupancy != defaultOcc) flag |= 0x40;
+            if (run > 1 || v.water) flag |= 0x80;
+            out.push_back(char(flag));
+            if (flag & 0x40) out.push_back(char(v.occupancy));
+            if (v.water) {
+                out.push_back(char(0));
+                out.push_back(char(v.water));
+            } else if (run > 1) {
+                out.push_back(char(run - 1));
+            }
+            i += run;
+        }
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Meshing
+
+namespace {
+
+struct ChunkKey {
+    std::int32_t x, y, z;
+    bool operator==(const ChunkKey&) const = default;
+};
+struct ChunkKeyHash {
+    std::size_t operator()(const ChunkKey& k) const {
+        std::uint64_t h = std::uint64_t(std::uint32_t(k.x)) * 0x9E3779B97F4A7C15ull;
+        h ^= std::uint64_t(std::uint32_t(k.y)) * 0xC2B2AE3D27D4EB4Full + (h >> 29);
+        h ^= std::uint64_t(std::uint32_t(k.z)) * 0x165667B19E3779F9ull + (h >> 31);
+        return std::size_t(h);
+    }
+};
+
+// Expanded chunks, least recently used dropped first.
+class ChunkCache {
+public:
+    ChunkCache(std::span<const std::uint8_t> blob, const TerrainGrid& grid, std::size_t capacity)
+        : blob_(blob), grid_(grid), capacity_(std::max<std::size_t>(capacity, 27)) {}
+
+    // Null when the chunk's runs cannot be expanded (never for a chunk decodeSmoothGrid kept).
+    const TerrainVoxel* get(std::size_t chunk) {
+        if (auto it = index_.find(chunk); it != index_.end()) {
+            lru_.splice(lru_.begin(), lru_, it->second);
+            return it->second->voxels.data();
+        }
+        Entry e;
+        if (lru_.size() >= capacity_) {
+            e = std::move(lru_.back());
+            index_.erase(e.chunk);
+            lru_.pop_back();
+        }
+        e.chunk = chunk;
+        e.voxels.resize(grid_.chunkVoxels());
+        if (!expandTerrainChunk(blob_, grid_, grid_.chunks[chunk], e.voxels)) return nullptr;
+        lru_.push_front(std::move(e));
+        index_[chunk] = lru_.begin();
+        return lru_.front().voxels.data();
+    }
+
+private:
+    struct Entry {
+        std::size_t chunk = 0;
+        std::vector<TerrainVoxel> voxels;
+    };
+    std::span<const std::uint8_t> blob_;
+    const TerrainGrid& grid_;
+    std::size_t capacity_;
+    std::list<Entry> lru_;
+    std::unordered_map<std::size_t, std::list<Entry>::iterator> index_;
+};
+
+// What the mesher reads at one voxel: solid occupancy and material, and the water field
+// (water occupancy, or the occupancy of a Water voxel).
+struct Sample {
+    float solid = 0;
+    float water = 0;
+    std::uint8_t material = 0;
+};
+
+Sample sampleOf(TerrainVoxel v) {
+    Sample s;
+    s.material = v.material;
+    const float occ = float(v.occupancy) / 255.0f;
+    if (v.material == kTerrainWater)
+        s.water = occ;
+    else if (v.material != kTerrainAir)
+        s.solid = occ;
+    s.water = std::max(s.water, float(v.water) / 255.0f);
+    return s;
+}
+
+constexpr float kIso = 0.5f;
+
+// One surface being built: vertices per cell of the current chunk, triangles appended.
+struct SurfaceBuilder {
+    Mesh& mesh;
+    std::uint64_t maxTriangles;
+    bool full = false;
+
+    void quad(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
+        if (full) return;
+        if (mesh.indices.size() / 3 + 2 > maxTriangles) {
+            full = true;
+            return;
+        }
+        mesh.indices.insert(mesh.indices.end(), {a, b, c, a, c, d});
+    }
+};
+
+class Mesher {
+public:
+    Mesher(std::span<const std::uint8_t> blob, const TerrainGrid& grid,
+           const TerrainMeshOptions& options, TerrainMeshes& out)
+        : blob_(blob),
+          grid_(grid),
+          options_(options),
+          out_(out),
+          cache_(blob, grid, options.cacheChunks),
+          n_(grid.chunkSize()),
+          p_(n_ + 2) {
+        for (std::size_t i = 0; i < grid.chunks.size(); ++i) {
+            const TerrainChunk& c = grid.chunks[i];
+            index_.emplace(ChunkKey{c.x, c.y, c.z}, i);  // a repeated position: the first wins
+        }
+        samples_.resize(std::size_t(p_) * p_ * p_);
+        cellVertex_.resize(std::size_t(n_ + 1) * (n_ + 1) * (n_ + 1));
+    }
+
+    void run() {
+        out_.terrain.name = "terrain";
+        out_.water.name = "water";
+        // Chunks sorted by position (x, then y, then z): neighbours stay in the cache.
+        std::vector<std::size_t> order(grid_.chunks.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            const TerrainChunk &ca = grid_.chunks[a], &cb = grid_.chunks[b];
+            return std::tie(ca.x, ca.y, ca.z) < std::tie(cb.x, cb.y, cb.z);
+        });
+        SurfaceBuilder solid{out_.terrain, options_.maxTriangles};
+        SurfaceBuilder water{out_.water, options_.maxTriangles};
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            if (options_.cancel && options_.cancel->load(std::memory_order_relaxed)) {
+                out_.cancelled = true;
+                break;
+            }
+            if (options_.progress && (k & 15) == 0) options_.progress(double(k) / order.size());
+            const std::size_t ci = order[k];
+            if (index_.at(ChunkKey{grid_.chunks[ci].x, grid_.chunks[ci].y, grid_.chunks[ci].z}) !=
+                ci)
+                continue;  // a second chunk at one position
+            if (quiet(ci)) continue;
+            if (!fill(ci)) continue;
+            meshChunk(ci, false, solid);
+            meshChunk(ci, true, water);
+            ++out_.chunksMeshed;
+            if (solid.full && water.full) break;
+        }
+        out_.truncated = solid.full || water.full;
+        for (Mesh* m : {&out_.terrain, &out_.water}) finish(*m);
+        if (options_.progress) options_.progress(1.0);
+    }
+
+private:
+    const TerrainChunk* at(std::int32_t x, std::int32_t y, std::int32_t z) const {
+        auto it = index_.find(ChunkKey{x, y, z});
+        return it == index_.end() ? nullptr : &grid_.chunks[it->second];
+    }
+
+    // Inside classes of a uniform voxel: solid inside, water inside.
+    static int classOf(TerrainVoxel v) {
+        const Sample s = sampleOf(v);
+        return (s.solid >= kIso ? 1 : 0) | (std::max(s.solid, s.water) >= kIso ? 2 : 0) |
+               (s.water > s.solid ? 4 : 0);
+    }
+
+    // True when the chunk and its 26 neighbours are uniform with one inside class (missing
+    // neighbours are air): no surface crosses the chunk.
+    bool quiet(std::size_t ci) const {
+        const TerrainChunk& c = grid_.chunks[ci];
+        if (!c.uniform) return false;
+        const int cls = classOf(c.fill);
+        for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    const TerrainChunk* nb = at(c.x + dx, c.y + dy, c.z + dz);
+                    if (!nb) {
+                        if (cls != 0) return false;
+                        continue;
+                    }
+                    if (!nb->uniform || classOf(nb->fill) != cls) return false;
+                }
+        return true;
+    }
+
+    std::size_t sampleIndex(int x, int y, int z) const {  // x, y, z in -1..n
+        return (std::size_t(y + 1) * p_ + std::size_t(z + 1)) * p_ + std::size_t(x + 1);
+    }
+
+    // The chunk's voxels and one layer of its neighbours' into samples_.
+    bool fill(std::size_t ci) {
+        const TerrainChunk& c = grid_.chunks[ci];
+        std::fill(samples_.begin(), samples_.end(), Sample{});
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dz = -1; dz <= 1; ++dz)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    const TerrainChunk* nb = at(c.x + dx, c.y + dy, c.z + dz);
+                    if (!nb) continue;
+                    // The voxel range of this neighbour inside the padded box, in its own
+                    // coordinates.
+                    auto range = [&](int d, int& lo, int& hi) {
+                        lo = d < 0 ? n_ - 1 : 0;
+                        hi = d > 0 ? 1 : n_;  // exclusive
+                        if (d == 0) hi = n_;
+                    };
+                    int x0, x1, y0, y1, z0, z1;
+                    range(dx, x0, x1);
+                    range(dy, y0, y1);
+                    range(dz, z0, z1);
+                    if (nb->uniform) {
+                        const Sample s = sampleOf(nb->fill);
+                        for (int y = y0; y < y1; ++y)
+                            for (int z = z0; z < z1; ++z)
+                                for (int x = x0; x < x1; ++x)
+                                    samples_[sampleIndex(x + dx * n_, y + dy * n_, z + dz * n_)] =
+                                        s;
+                        continue;
+                    }
+                    const TerrainVoxel* v = cache_.get(std::size_t(nb - grid_.chunks.data()));
+                    if (!v) {
+                        if (dx == 0 && dy == 0 && dz == 0) return false;
+                        continue;
+                    }
+                    for (int y = y0; y < y1; ++y)
+                        for (int z = z0; z < z1; ++z)
+                            for (int x = x0; x < x1; ++x)
+                                samples_[sampleIndex(x + dx * n_, y + dy * n_, z + dz * n_)] =
+                                    sampleOf(v[(std::size_t(y) * n_ + std::size_t(z)) * n_ +
+                                               std::size_t(x)]);
+                }
+        return true;
+    }
+
+    float field(const Sample& s, bool water) const {
+        return water ? std::max(s.solid, s.water) : s.solid;
+    }
+
+    std::size_t cellIndex(int x, int y, int z) const {  // x, y, z in -1..n-1
+        return (std::size_t(y + 1) * (n_ + 1) + std::size_t(z + 1)) * (n_ + 1) + std::size_t(x + 1);
+    }
+
+    // The vertex of cell (x, y, z) (corners x..x+1 ...), made on first use; UINT32_MAX when no
+    // surface crosses it.
+    std::uint32_t vertex(int x, int y, int z, bool water, Mesh& mesh) {
+        std::uint32_t& slot = cellVertex_[cellIndex(x, y, z)];
+        if (slot != kUnset) return slot;
+        float f[8];
+        const Sample* s[8];
+        for (int i = 0; i < 8; ++i) {
+            s[i] = &samples_[sampleIndex(x + (i & 1), y + ((i >> 1) & 1), z + ((i >> 2) & 1))];
+            f[i] = field(*s[i], water);
+        }
+        Vec3 sum;
+        int crossings = 0;
+        for (int a = 0; a < 8; ++a)
+            for (int bit : {1, 2, 4}) {
+                if (a & bit) continue;
+                const int b = a | bit;
+                if ((f[a] >= kIso) == (f[b] >= kIso)) continue;
+                const float t = (kIso - f[a]) / (f[b] - f[a]);
+                Vec3 pa{float(a & 1), float((a >> 1) & 1), float((a >> 2) & 1)};
+                Vec3 pb{float(b & 1), float((b >> 1) & 1), float((b >> 2) & 1)};
+                sum = sum + pa + (pb - pa) * t;
+                ++crossings;
+            }
+        if (crossings == 0) return slot = kNone;
+        const Vec3 local = sum * (1.0f / float(crossings));
+        const TerrainChunk& c = *current_;
+        const float vs = kTerrainVoxelStuds;
+        // Sample (voxel) v's centre is at (v + 0.5) · 4 studs.
+        const Vec3 p{(float(c.x) * n_ + float(x) + 0.5f + local.x) * vs,
+                     (float(c.y) * n_ + float(y) + 0.5f + local.y) * vs,
+                     (float(c.z) * n_ + float(z) + 0.5f + local.z) * vs};
+        Rgba8 color = options_.waterColor;
+        if (!water) {
+            float r = 0, g = 0, b = 0, w = 0;
+            for (int i = 0; i < 8; ++i) {
+                if (s[i]->solid <= 0) continue;
+                const std::uint8_t m = s[i]->material;
+                const Rgba8 mc =
+                    m < kTerrainMaterialCount ? options_.colors[m] : Rgba8{128, 128, 128, 255};
+                r += mc.r * s[i]->solid;
+                g += mc.g * s[i]->solid;
+                b += mc.b * s[i]->solid;
+                w += s[i]->solid;
+            }
+            color = w > 0 ? Rgba8{std::uint8_t(r / w + 0.5f), std::uint8_t(g / w + 0.5f),
+                                  std::uint8_t(b / w + 0.5f), 255}
+                          : Rgba8{128, 128, 128, 255};
+        }
+        slot = std::uint32_t(mesh.positions.size());
+        mesh.positions.push_back(p);
+        mesh.colors.push_back(color);
+        return slot;
+    }
+
+    void meshChunk(std::size_t ci, bool water, SurfaceBuilder& out) {
+        if (out.full) return;
+        current_ = &grid_.chunks[ci];
+        std::fill(cellVertex_.begin(), cellVertex_.end(), kUnset);
+        Mesh& mesh = out.mesh;
+        // Edges from an owned voxel (0..n-1) to the next along each axis; and where the
+        // neighbour on an axis's minus side is missing (nobody else meshes it), the edges from
+        // its voxel layer (-1) into this chunk.
+        const TerrainChunk& c = *current_;
+        const bool minus[3] = {at(c.x - 1, c.y, c.z) == nullptr, at(c.x, c.y - 1, c.z) == nullptr,
+                               at(c.x, c.y, c.z - 1) == nullptr};
+        for (int y = -1; y < n_; ++y)
+            for (int z = -1; z < n_; ++z)
+                for (int x = -1; x < n_; ++x) {
+                    const int negatives = (x < 0) + (y < 0) + (z < 0);
+                    if (negatives > 1) continue;
+                    const int negativeAxis = x < 0 ? 0 : y < 0 ? 1 : z < 0 ? 2 : -1;
+                    if (negativeAxis >= 0 && !minus[negativeAxis]) continue;
+                    const Sample& s0 = samples_[sampleIndex(x, y, z)];
+                    const float f0 = field(s0, water);
+                    for (int axis = 0; axis < 3; ++axis) {
+                        if (negativeAxis >= 0 && axis != negativeAxis) continue;
+                        const int x1 = x + (axis == 0), y1 = y + (axis == 1), z1 = z + (axis == 2);
+                        const Sample& s1 = samples_[sampleIndex(x1, y1, z1)];
+                        const float f1 = field(s1, water);
+                        const bool in0 = f0 >= kIso, in1 = f1 >= kIso;
+                        if (in0 == in1) continue;
+                        // The water surface only where the inside voxel is mostly water (not
+                        // where water meets solid terrain, nor the terrain's own surface).
+                        if (water) {
+                            const Sample& inside = in0 ? s0 : s1;
+                            if (!(inside.water > inside.solid)) continue;
+                        }
+                        // The four cells around the edge, counter-clockwise seen from the +axis
+                        // side.
+                        std::uint32_t v[4];
+                        bool ok = true;
+                        for (int q = 0; q < 4 && ok; ++q) {
+                            static constexpr int du[4] = {-1, 0, 0, -1};
+                            static constexpr int dv[4] = {-1, -1, 0, 0};
+                            int cx = x, cy = y, cz = z;
+                            if (axis == 0) {  // (y, z)
+                                cy += du[q];
+                                cz += dv[q];
+                            } else if (axis == 1) {  // (z, x)
+                                cz += du[q];
+                                cx += dv[q];
+                            } else {  // (x, y)
+                                cx += du[q];
+                                cy += dv[q];
+                            }
+                            v[q] = vertex(cx, cy, cz, water, mesh);
+                            ok = v[q] != kNone;
+                        }
+                        if (!ok) continue;
+                        if (in0)
+                            out.quad(v[0], v[1], v[2], v[3]);
+                        else
+                            out.quad(v[0], v[3], v[2], v[1]);
+                        if (out.full) return;
+                    }
+                }
+    }
+
+    static void finish(Mesh& m) {
+        // Normals: the triangles' area-weighted normals summed at their vertices.
+        m.normals.assign(m.positions.size(), Vec3{});
+        for (std::size_t i = 0; i + 2 < m.indices.size(); i += 3) {
+            const std::uint32_t a = m.indices[i], b = m.indices[i + 1], c = m.indices[i + 2];
+            const Vec3 e1 = m.positions[b] - m.positions[a];
+            const Vec3 e2 = m.positions[c] - m.positions[a];
+            const Vec3 n{e1.y * e2.z - e1.z * e2.y, e1.z * e2.x - e1.x * e2.z,
+                         e1.x * e2.y - e1.y * e2.x};
+            for (std::uint32_t v : {a, b, c}) m.normals[v] = m.normals[v] + n;
+        }
+        for (Vec3& n : m.normals) {
+            const float len = std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
+            n = len > 0 ? n * (1.0f / len) : Vec3{0, 1, 0};
+        }
+        // Vertices no triangle uses (made for a quad cut short) stay: harmless.
+        if (!m.indices.empty()) m.lods.push_back({0, std::uint32_t(m.indices.size() / 3), "LOD0"});
+        m.computeBounds();
+    }
+
+    static constexpr std::uint32_t kUnset = 0xFFFFFFFFu;
+    static constexpr std::uint32_t kNone = 0xFFFFFFFEu;
+
+    std::span<const std::uint8_t> blob_;
+    const TerrainGrid& grid_;
+    const TerrainMeshOptions& options_;
+    TerrainMeshes& out_;
+    ChunkCache cache_;
+    int n_;  // chunk size in voxels
+    int p_;  // padded: n + 2
+    std::unordered_map<ChunkKey, std::size_t, ChunkKeyHash> index_;
+    std::vector<Sample> samples_;
+    std::vector<std::uint32_t> cellVertex_;
+    const TerrainChunk* current_ = nullptr;
+};
+
+}  // namespace
+
+TerrainMeshes meshTerrain(std::span<const std::uint8_t> blob, const TerrainGrid& grid,
+                          const TerrainMeshOptions& options) {
+    TerrainMeshes out;
+    Mesher(blob, grid, options, out).run();
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Terrain of an asset
+
+int findTerrainNode(const Asset& asset) {
+    for (std::size_t i = 0; i < asset.nodes.size(); ++i)
+        if (asset.kind(int(i)) == "Terrain") return int(i);
+    return -1;
+}
+
+std::optional<TerrainInfo> readTerrain(const Asset& asset, int node) {
+    std::optional<Property> grid = asset.property(node, "SmoothGrid");
+    if (!grid) return std::nullopt;
+    TerrainInfo info;
+    info.node = node;
+    if (std::string* s = std::get_if<std::string>(&grid->value))
+        info.blob = std::move(*s);
+    else if (Bytes* b = std::get_if<Bytes>(&grid->value))
+        info.blob.assign(b->begin(), b->end());
+    else
+        return std::nullopt;
+    info.property = std::move(*grid);
+    info.property.value = std::monostate{};
+    const auto bytes =
+        std::span(reinterpret_cast<const std::uint8_t*>(info.blob.data()), info.blob.size());
+    TerrainDecodeOptions o;
+    o.baseOffset = info.property.offset;
+    o.context = std::string(asset.nameOrKind(node)) + kPathSeparator + "SmoothGrid";
+    info.grid = decodeSmoothGrid(bytes, o);
+    if (std::optional<Property> mc = asset.property(node, "MaterialColors")) {
+        if (const std::string* s = std::get_if<std::string>(&mc->value))
+            info.colors = decodeMaterialColors(
+                std::span(reinterpret_cast<const std::uint8_t*>(s->data()), s->size()));
+    }
+    float transparency = 0.3f;
+    if (std::optional<Property> t = asset.property(node, "WaterTransparency"))
+        if (const double* d = std::get_if<double>(&t->value))
+            if (std::isfinite(*d)) transparency = float(std::clamp(*d, 0.0, 1.0));
+    if (std::optional<Property> c = asset.property(node, "WaterColor"))
+        if (const Vec3* v = std::get_if<Vec3>(&c->value)) {
+            auto to8 = [](float f) {
+                return std::uint8_t(std::isfinite(f) ? std::clamp(f, 0.0f, 1.0f) * 255.0f + 0.5f
+                                                     : 0.0f);
+            };
+            info.waterColor = {to8(v->x), to8(v->y), to8(v->z), 255};
+        }
+    info.waterColor.a = std::uint8_t((1.0f - transparency) * 255.0f + 0.5f);
+    info.colors[kTerrainWater] =
+        Rgba8{info.waterColor.r, info.waterColor.g, info.waterColor.b, 255};
+    return info;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model decoders' terrain pass
+
+namespace rbx {
+
+void addTerrain(DecodeContext& ctx) {
+    if (!ctx.options().robloxTerrain) return;
+    Asset& asset = ctx.asset();
+    const int node = findTerrainNode(asset);
+    if (node < 0) return;
+    std::optional<TerrainInfo> info = readTerrain(asset, node);
+    if (!info || info->blob.size() <= 2) return;
+    const auto blob =
+        std::span(reinterpret_cast<const std::uint8_t*>(info->blob.data()), info->blob.size());
+    // Where the value's bytes are the file's own (a binary model's uncompressed PROP chunk: the
+    // row's 4-byte length, then the bytes), its chunks go into the byte map and errors name the
+    // exact byte.
+    std::optional<std::uint64_t> at;
+    const ByteSpan file = ctx.bytes();
+    for (std::uint64_t candidate : {info->property.offset + 4, info->property.offset}) {
+        if (candidate <= file.size() && file.size() - candidate >= blob.size() &&
+            std::memcmp(file.data() + candidate, blob.data(), blob.size()) == 0) {
+            at = candidate;
+            break;
+        }
+    }
+    TerrainDecodeOptions o;
+    o.baseOffset = at.value_or(info->property.offset);
+    o.mapped = at.has_value();
+    o.context = std::string(asset.nameOrKind(node)) + kPathSeparator + "SmoothGrid";
+    o.cancel = ctx.options().cancel;
+    TerrainGrid grid = decodeSmoothGrid(blob, o);
+    if (grid.cancelled) ctx.checkCancel(o.baseOffset);
+    for (Diagnostic& d : grid.warnings) asset.diagnostics.push_back(std::move(d));
+    if (grid.error) {
+        Diagnostic d = grid.error->asDiagnostic();
+        d.severity = Severity::Warning;
+        d.message +=
+            "; the terrain shows the " + std::to_string(grid.chunks.size()) + " chunks before it";
+        asset.diagnostics.push_back(std::move(d));
+    }
+    if (at) {
+        ctx.mapRange(*at, 2, RangeKind::Header, o.context + kPathSeparator + "header", node);
+        for (std::size_t i = 0; i < grid.chunks.size(); ++i) {
+            const TerrainChunk& c = grid.chunks[i];
+            const std::string name = o.context + kPathSeparator + "chunk " + std::to_string(i) +
+                                     " (" + std::to_string(c.x) + ", " + std::to_string(c.y) +
+                                     ", " + std::to_string(c.z) + ")";
+            ctx.mapRange(*at + c.offset, c.length, RangeKind::Chunk, name, node);
+            ctx.mapRange(*at + c.offset, 12, RangeKind::Field,
+                         name + kPathSeparator + "position delta", node);
+            ctx.mapRange(*at + c.offset + 12, c.length - 12, RangeKind::Array,
+                         name + kPathSeparator + std::to_string(c.runs) + " runs", node);
+        }
+    }
+    if (grid.chunks.empty()) return;
+    TerrainMeshOptions mo;
+    mo.colors = info->colors;
+    mo.waterColor = info->waterColor;
+    mo.maxTriangles = std::min<std::uint64_t>(ctx.limits().maxTriangles, 1ull << 26);
+    mo.cancel = ctx.options().cancel;
+    if (ctx.options().progress) {
+        ctx.restartProgress();
+        mo.progress = [&ctx](double f) { ctx.progress(f); };
+    }
+    TerrainMeshes meshes = meshTerrain(blob, grid, mo);
+    if (meshes.cancelled) ctx.checkCancel(o.baseOffset);
+    if (meshes.truncated)
+        asset.diagnostics.push_back({Severity::Warning, "limit", o.baseOffset, o.context,
+                                     "the terrain surface passed " +
+                                         std::to_string(mo.maxTriangles) +
+                                         " triangles: the rest is not drawn"});
+    for (Mesh* m : {&meshes.terrain, &meshes.water}) {
+        if (m->indices.empty()) continue;
+        m->node = node;
+        asset.meshes.push_back(std::move(*m));
+    }
+}
+
+}  // namespace rbx
+
+}  // namespace meshscope

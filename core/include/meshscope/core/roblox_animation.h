@@ -1,0 +1,167 @@
+// Roblox rigs and KeyframeSequence animations (issue #23), pure functions over an Asset:
+//  - a rig: parts joined by Motor6D (Part0, Part1, C0, C1, Transform), or, for a character with no
+//    joints yet (Rbx2Source's R15 CharacterBase), the joints Humanoid:BuildRigFromAttachments
+//    would make from matching "...RigAttachment" pairs; it becomes a Skeleton with one bone per
+//    part (named after the part, as animations name their Poses);
+//  - a KeyframeSequence: Keyframes (Time) holding Pose trees (CFrame, Weight, EasingStyle,
+//    EasingDirection), gathered into one track per joint name;
+//  - sampling at a time with the engine's easing styles, and the pose that puts on a rig.
+// No Qt; nothing here throws.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "meshscope/core/asset.h"
+#include "meshscope/core/pose.h"
+
+namespace meshscope {
+
+// ---------------------------------------------------------------------------------------------
+// CFrame helpers
+
+// The CFrame as a column-major matrix: rotation rows R00..R22, translation in the last column.
+Mat4 cframeMatrix(const CFrame& cf);
+// Inverse of a CFrame's matrix (rigid).
+Mat4 inverseRigid(const Mat4& m);
+// Unit quaternion (x, y, z, w) of a rotation matrix's 3x3 part, and back.
+Vec4 quaternionOf(const Mat4& m);
+Mat4 quaternionMatrix(const Vec4& q);
+// Spherical interpolation along the shorter arc; alpha outside [0, 1] extrapolates (Elastic and
+// Bounce overshoot). Normalised result.
+Vec4 slerp(Vec4 a, Vec4 b, float alpha);
+// Position lerp and rotation slerp of two rigid matrices (CFrame:Lerp).
+Mat4 lerpRigid(const Mat4& a, const Mat4& b, float alpha);
+
+// ---------------------------------------------------------------------------------------------
+// Rigs
+
+struct RigJoint {
+    std::string name;     // the Motor6D's name, or the attachment name less "RigAttachment"
+    int motorNode = -1;   // the Motor6D (or Motor) node; -1 when built from attachments
+    int part0Node = -1;   // Asset node of Part0 (the parent side)
+    int part1Node = -1;   // Asset node of Part1 (the driven part)
+    int bone = -1;        // RobloxRig::skeleton bone of Part1
+    int parentBone = -1;  // bone of Part0
+    Mat4 c0, c1;          // C0, C1 (attachment CFrames when built from attachments)
+    Mat4 transform;       // Motor6D.Transform when the file stores one, else identity
+};
+
+struct RobloxRig {
+    // One bone per part in the rig, named after the part. Bone::world is the bind placement the
+    // joints give: the root at its part's CFrame, then world[Part1] = world[Part0] * C0 * C1⁻¹
+    // (Transform not applied), parents before children.
+    Skeleton skeleton;
+    std::vector<int> partNodeOfBone;   // Asset node per bone
+    std::vector<int> jointOfBone;      // RigJoint index per bone, -1 for a root
+    std::vector<Vec3> partSizeOfBone;  // Size of each bone's part (studs), for bounds
+    std::vector<RigJoint> joints;
+    bool fromAttachments = false;       // joints were built from RigAttachment pairs
+    std::vector<std::string> warnings;  // a part driven twice, a joint whose part is missing ...
+
+    bool empty() const { return skeleton.bones.empty(); }
+};
+
+// The rig of a Roblox model. Motor6D/Motor joints when there are any; else RigAttachment pairs
+// walked from the root part (HumanoidRootPart, else the part with an unpaired
+// RootRigAttachment, else Torso/LowerTorso). A part driven by a second joint keeps the first and
+// is warned about; a joint that would close a loop is dropped with a warning. Roots are the rig
+// parts no joint drives. Empty when the asset is no Roblox model or has no joints.
+RobloxRig extractRobloxRig(const Asset& asset);
+
+// The local bone pose (in the bone's bind frame, see pose.h) for a Motor6D Transform on joint
+// `joint`: Part1 = Part0 * C0 * T * C1⁻¹ gives local = C1 * T * C1⁻¹.
+Mat4 jointLocalFromTransform(const RigJoint& joint, const Mat4& transform);
+
+// Posed world matrix of every bone for Motor6D transforms (one per joint; a joint past the end
+// of `jointTransforms` keeps its stored Transform).
+// The bounds of the posed parts' boxes (partSizeOfBone) are returned in `bounds` when given.
+std::vector<Mat4> posedRigWorld(const RobloxRig& rig, const std::vector<Mat4>& jointTransforms,
+                                Bounds* bounds = nullptr);
+
+// ---------------------------------------------------------------------------------------------
+// Easing (Enum.PoseEasingStyle / Enum.PoseEasingDirection values as stored)
+
+enum class PoseEasingStyle : std::uint8_t {
+    Linear = 0,
+    Constant = 1,
+    Elastic = 2,
+    Cubic = 3,  // deprecated: its In and Out are the other way round from CubicV2
+    Bounce = 4,
+    CubicV2 = 5,
+};
+enum class PoseEasingDirection : std::uint8_t { In = 0, Out = 1, InOut = 2 };
+
+const char* poseEasingStyleName(PoseEasingStyle style);
+const char* poseEasingDirectionName(PoseEasingDirection direction);
+
+// Eased alpha for linear progress `t` in [0, 1] (clamped). Pose directions are backwards from
+// TweenService (Roblox documents this): Pose Out is TweenService In (the curve f applied
+// forward), Pose In is TweenService Out (1 - f(1 - t)), InOut the two halves back to back.
+// f: Cubic t³; Elastic 2^(10(t-1)) · -sin((t - 1 - p/4) · 2π/p), p = 0.3; Bounce 1 - bounceOut(1-t)
+// with Penner's bounceOut. Constant gives 0 before t = 1 (the pose holds until the next
+// keyframe). Legacy Cubic swaps In and Out relative to CubicV2.
+float poseEase(PoseEasingStyle style, PoseEasingDirection direction, float t);
+
+// ---------------------------------------------------------------------------------------------
+// KeyframeSequence
+
+struct PoseKey {
+    float time = 0;
+    Mat4 cframe;  // the Motor6D Transform at that time
+    float weight = 1;
+    PoseEasingStyle style = PoseEasingStyle::Linear;
+    PoseEasingDirection direction = PoseEasingDirection::In;
+    int node = -1;  // the Pose node
+};
+
+struct PoseTrack {
+    std::string joint;          // Pose name = the name of the driven part (Part1)
+    std::string parent;         // name of the enclosing Pose ("" at the top)
+    std::vector<PoseKey> keys;  // by time; keys of Weight 0 are left out (placeholders)
+};
+
+struct KeyframeSequence {
+    std::string name;
+    int node = -1;
+    bool loop = false;
+    int priority = 0;                  // Enum.AnimationPriority as stored
+    float length = 0;                  // time of the last keyframe
+    std::vector<float> keyframeTimes;  // sorted, one per Keyframe
+    std::vector<PoseTrack> tracks;
+    std::vector<std::string> warnings;  // non-finite times, too deep Pose nesting ...
+
+    int findTrack(std::string_view joint) const;
+};
+
+// Every KeyframeSequence of the asset, in node order.
+std::vector<KeyframeSequence> extractKeyframeSequences(const Asset& asset);
+
+// The time `time` maps to: wrapped into [0, length) for a looping sequence, clamped into
+// [0, length] otherwise (and 0 for a non-finite time or a zero length).
+float sequenceTime(const KeyframeSequence& sequence, float time);
+
+// A track's transform at `time` (already through sequenceTime): before the first key the first
+// key's CFrame, after the last the last's; between keys a and b, lerpRigid(a, b,
+// poseEase(a.style, a.direction, progress)). Identity for a track without keys.
+Mat4 sampleTrack(const PoseTrack& track, float time);
+
+// The sequence put on a rig at `time`: one Motor6D transform per rig joint (identity for a joint
+// no track drives), and which tracks matched no joint.
+struct RigSample {
+    std::vector<Mat4> jointTransforms;
+    // Keyed tracks that name no rig part.
+    std::vector<std::string> unmatchedTracks;
+    // Keyed tracks on a root part (HumanoidRootPart): no joint drives a root, so they move
+    // nothing, as in the engine.
+    std::vector<std::string> rootTracks;
+    std::vector<std::string> unanimatedJoints;  // rig joints (by Part1 name) no track drives
+    float time = 0;                             // the sequence time sampled
+};
+// Track ↔ joint matching by the name of the joint's Part1 (exact).
+void sampleOnRig(const KeyframeSequence& sequence, const RobloxRig& rig, float time,
+                 RigSample& out);
+
+}  // namespace meshscope

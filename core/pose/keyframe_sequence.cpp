@@ -1,0 +1,264 @@
+// KeyframeSequence → tracks per joint, the engine's pose easing, sampling, and a sample put on a
+// rig (issue #23).
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <unordered_map>
+
+#include "meshscope/core/roblox_animation.h"
+
+namespace meshscope {
+
+// ---------------------------------------------------------------------------------------------
+// Easing
+
+const char* poseEasingStyleName(PoseEasingStyle style) {
+    switch (style) {
+        case PoseEasingStyle::Linear:
+            return "Linear";
+        case PoseEasingStyle::Constant:
+            return "Constant";
+        case PoseEasingStyle::Elastic:
+            return "Elastic";
+        case PoseEasingStyle::Cubic:
+            return "Cubic";
+        case PoseEasingStyle::Bounce:
+            return "Bounce";
+        case PoseEasingStyle::CubicV2:
+            return "CubicV2";
+    }
+    return "Linear";
+}
+
+const char* poseEasingDirectionName(PoseEasingDirection direction) {
+    switch (direction) {
+        case PoseEasingDirection::In:
+            return "In";
+        case PoseEasingDirection::Out:
+            return "Out";
+        case PoseEasingDirection::InOut:
+            return "InOut";
+    }
+    return "In";
+}
+
+namespace {
+
+// Penner's bounce-out.
+float bounceOut(float t) {
+    constexpr float n = 7.5625f, d = 2.75f;
+    if (t < 1 / d) return n * t * t;
+    if (t < 2 / d) {
+        t -= 1.5f / d;
+        return n * t * t + 0.75f;
+    }
+    if (t < 2.5f / d) {
+        t -= 2.25f / d;
+        return n * t * t + 0.9375f;
+    }
+    t -= 2.625f / d;
+    return n * t * t + 0.984375f;
+}
+
+// The forward curve f (TweenService "In" form): f(0) = 0, f(1) = 1.
+float forwardCurve(PoseEasingStyle style, float t) {
+    switch (style) {
+        case PoseEasingStyle::Cubic:
+        case PoseEasingStyle::CubicV2:
+            return t * t * t;
+        case PoseEasingStyle::Elastic: {
+            if (t <= 0) return 0;
+            if (t >= 1) return 1;
+            constexpr float p = 0.3f;
+            return -std::pow(2.0f, 10 * (t - 1)) *
+                   std::sin((t - 1 - p / 4) * 2 * std::numbers::pi_v<float> / p);
+        }
+        case PoseEasingStyle::Bounce:
+            return 1 - bounceOut(1 - t);
+        default:
+            return t;
+    }
+}
+
+}  // namespace
+
+float poseEase(PoseEasingStyle style, PoseEasingDirection direction, float t) {
+    if (!(t > 0)) return 0;  // NaN too
+    if (t >= 1) return 1;
+    if (style == PoseEasingStyle::Linear) return t;
+    if (style == PoseEasingStyle::Constant) return 0;
+    // Pose directions are backwards from TweenService: Pose Out = forward curve. Legacy Cubic
+    // swaps them once more.
+    PoseEasingDirection d = direction;
+    if (style == PoseEasingStyle::Cubic && d != PoseEasingDirection::InOut)
+        d = d == PoseEasingDirection::In ? PoseEasingDirection::Out : PoseEasingDirection::In;
+    switch (d) {
+        case PoseEasingDirection::Out:
+            return forwardCurve(style, t);
+        case PoseEasingDirection::In:
+            return 1 - forwardCurve(style, 1 - t);
+        case PoseEasingDirection::InOut:
+            return t < 0.5f ? forwardCurve(style, 2 * t) / 2
+                            : 1 - forwardCurve(style, 2 - 2 * t) / 2;
+    }
+    return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// KeyframeSequence
+
+int KeyframeSequence::findTrack(std::string_view joint) const {
+    for (std::size_t i = 0; i < tracks.size(); ++i)
+        if (tracks[i].joint == joint) return int(i);
+    return -1;
+}
+
+namespace {
+
+std::optional<double> numberProperty(const Asset& asset, int node, std::string_view name) {
+    const auto p = asset.property(node, name);
+    if (!p) return std::nullopt;
+    if (const auto* d = std::get_if<double>(&p->value)) return *d;
+    if (const auto* i = std::get_if<std::int64_t>(&p->value)) return double(*i);
+    if (const auto* b = std::get_if<bool>(&p->value)) return *b ? 1.0 : 0.0;
+    return std::nullopt;
+}
+
+constexpr int kMaxPoseDepth = 256;
+
+KeyframeSequence readSequence(const Asset& asset, int node) {
+    KeyframeSequence seq;
+    seq.node = node;
+    seq.name = std::string(asset.name(node));
+    seq.loop = numberProperty(asset, node, "Loop").value_or(0) != 0;
+    seq.priority = int(numberProperty(asset, node, "Priority").value_or(0));
+    std::unordered_map<std::string, std::size_t> trackOf;
+
+    for (int keyframe : asset.children(node)) {
+        if (asset.kind(keyframe) != "Keyframe") continue;
+        const double time = numberProperty(asset, keyframe, "Time").value_or(0);
+        if (!std::isfinite(time) || time < 0) {
+            seq.warnings.push_back(std::string(asset.name(keyframe)) +
+                                   ": Time is not a finite non-negative number; keyframe skipped");
+            continue;
+        }
+        seq.keyframeTimes.push_back(float(time));
+        // Pose trees, depth first without recursion: (pose node, parent pose name, depth).
+        struct Item {
+            int node;
+            std::string parent;
+            int depth;
+        };
+        std::vector<Item> stack;
+        const auto top = asset.children(keyframe);
+        for (auto it = top.rbegin(); it != top.rend(); ++it)
+            if (asset.kind(*it) == "Pose") stack.push_back({*it, std::string(), 0});
+        while (!stack.empty()) {
+            Item item = std::move(stack.back());
+            stack.pop_back();
+            const std::string name(asset.name(item.node));
+            auto [found, added] = trackOf.emplace(name, seq.tracks.size());
+            if (added) seq.tracks.push_back({name, item.parent, {}});
+            PoseTrack& track = seq.tracks[found->second];
+            PoseKey key;
+            key.time = float(time);
+            key.node = item.node;
+            key.weight = float(numberProperty(asset, item.node, "Weight").value_or(1));
+            const auto style = numberProperty(asset, item.node, "EasingStyle").value_or(0);
+            const auto direction = numberProperty(asset, item.node, "EasingDirection").value_or(0);
+            key.style =
+                style >= 0 && style <= 5 ? PoseEasingStyle(int(style)) : PoseEasingStyle::Linear;
+            key.direction = direction >= 0 && direction <= 2 ? PoseEasingDirection(int(direction))
+                                                             : PoseEasingDirection::In;
+            bool finite = true;
+            if (const auto p = asset.property(item.node, "CFrame"))
+                if (const auto* cf = std::get_if<CFrame>(&p->value)) {
+                    key.cframe = cframeMatrix(*cf);
+                    for (float v : key.cframe.m) finite = finite && std::isfinite(v);
+                }
+            if (!finite)
+                seq.warnings.push_back(name + ": a Pose CFrame is not finite; key skipped");
+            else if (key.weight > 0)
+                track.keys.push_back(key);
+            const auto children = asset.children(item.node);
+            if (item.depth + 1 > kMaxPoseDepth) {
+                if (!children.empty())
+                    seq.warnings.push_back(name + ": Pose nesting deeper than 256; cut");
+                continue;
+            }
+            for (auto it = children.rbegin(); it != children.rend(); ++it)
+                if (asset.kind(*it) == "Pose") stack.push_back({*it, name, item.depth + 1});
+        }
+    }
+    std::sort(seq.keyframeTimes.begin(), seq.keyframeTimes.end());
+    seq.length = seq.keyframeTimes.empty() ? 0 : seq.keyframeTimes.back();
+    for (auto& track : seq.tracks)
+        std::stable_sort(track.keys.begin(), track.keys.end(),
+                         [](const PoseKey& a, const PoseKey& b) { return a.time < b.time; });
+    return seq;
+}
+
+}  // namespace
+
+std::vector<KeyframeSequence> extractKeyframeSequences(const Asset& asset) {
+    std::vector<KeyframeSequence> out;
+    for (std::size_t n = 0; n < asset.nodes.size(); ++n)
+        if (asset.kind(int(n)) == "KeyframeSequence") out.push_back(readSequence(asset, int(n)));
+    return out;
+}
+
+float sequenceTime(const KeyframeSequence& sequence, float time) {
+    if (!std::isfinite(time) || !(sequence.length > 0)) return 0;
+    if (sequence.loop) {
+        float t = std::fmod(time, sequence.length);
+        if (t < 0) t += sequence.length;
+        return t;
+    }
+    return std::clamp(time, 0.0f, sequence.length);
+}
+
+Mat4 sampleTrack(const PoseTrack& track, float time) {
+    const auto& keys = track.keys;
+    if (keys.empty()) return Mat4::identity();
+    if (!(time > keys.front().time)) return keys.front().cframe;
+    if (time >= keys.back().time) return keys.back().cframe;
+    // First key after `time`.
+    const auto next = std::upper_bound(keys.begin(), keys.end(), time,
+                                       [](float t, const PoseKey& k) { return t < k.time; });
+    const PoseKey& b = *next;
+    const PoseKey& a = *(next - 1);
+    const float span = b.time - a.time;
+    if (!(span > 0)) return b.cframe;
+    const float alpha = poseEase(a.style, a.direction, (time - a.time) / span);
+    return lerpRigid(a.cframe, b.cframe, alpha);
+}
+
+void sampleOnRig(const KeyframeSequence& sequence, const RobloxRig& rig, float time,
+                 RigSample& out) {
+    out.time = sequenceTime(sequence, time);
+    out.jointTransforms.assign(rig.joints.size(), Mat4::identity());
+    out.unmatchedTracks.clear();
+    out.unanimatedJoints.clear();
+    out.rootTracks.clear();
+    std::vector<bool> driven(rig.joints.size(), false);
+    for (const PoseTrack& track : sequence.tracks) {
+        const int bone = rig.skeleton.find(track.joint);
+        const int joint = bone >= 0 ? rig.jointOfBone[std::size_t(bone)] : -1;
+        if (joint < 0) {
+            // A track without keys (HumanoidRootPart placeholders of Weight 0) drives nothing
+            // and is no warning. A keyed track on a root part has no joint to drive (Roblox
+            // ignores it too); one that names no part is unmatched.
+            if (track.keys.empty()) continue;
+            (bone < 0 ? out.unmatchedTracks : out.rootTracks).push_back(track.joint);
+            continue;
+        }
+        out.jointTransforms[std::size_t(joint)] = sampleTrack(track, out.time);
+        driven[std::size_t(joint)] = true;
+    }
+    for (std::size_t j = 0; j < rig.joints.size(); ++j)
+        if (!driven[j])
+            out.unanimatedJoints.push_back(
+                rig.skeleton.bones[std::size_t(rig.joints[j].bone)].name);
+}
+
+}  // namespace meshscope

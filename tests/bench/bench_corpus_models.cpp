@@ -1,0 +1,203 @@
+// Every real Roblox model and place under the shared corpus (.rbxm .rbxl .rbxmx .rbxlx), decoded
+// from memory, beside the bare cost of its bytes: for a binary file, inflating its chunks (LZ4 or
+// ZSTD into one reused buffer, as bench_roblox_model's decompress-only loop); for an XML file,
+// one pass over its bytes (memchr for '<', the least a parser must do). One line a file, sorted
+// worst ratio first, so an outlier is seen at the top. Times are the fastest of several runs of
+// a warm process (the file read once, before timing), in wall time and in process CPU time
+// (worker threads included; far steadier than wall time on a loaded machine).
+//
+//   bench_corpus_models [CORPUS_DIR] [--min-ms N]
+// The corpus is CORPUS_DIR, else $MESHSCOPE_CORPUS, else ../shared/corpus (from the working
+// directory or up to two levels above it).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/decode_context.h"
+#include "io/decompress.h"
+#include "meshscope/core/decode.h"
+
+using namespace meshscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+volatile std::size_t sink = 0;
+
+std::optional<fs::path> corpusDir(const char* given) {
+    if (given) return fs::path(given);
+    if (const char* env = std::getenv("MESHSCOPE_CORPUS"); env && *env) return fs::path(env);
+    for (const char* rel : {"../shared/corpus", "../../shared/corpus", "../../../shared/corpus"})
+        if (fs::is_directory(rel)) return fs::path(rel);
+    return std::nullopt;
+}
+
+bool isBinaryModel(const Bytes& b) {
+    return b.size() >= 32 && std::memcmp(b.data(), "<roblox!", 8) == 0;
+}
+
+// Inflates every compressed chunk of a binary model (framing checked; a chunk that does not fit
+// ends the walk). Returns the bytes inflated.
+std::size_t decompressOnly(const Bytes& file) {
+    Asset scratch;
+    DecodeOptions options;
+    DecodeContext ctx(file, options, scratch);
+    InflateBuffer buffer;
+    std::size_t total = 0;
+    std::size_t at = 32;
+    try {
+        while (at + 16 <= file.size()) {
+            std::uint32_t c, u;
+            std::memcpy(&c, file.data() + at + 4, 4);
+            std::memcpy(&u, file.data() + at + 8, 4);
+            const std::size_t length = c ? c : u;
+            if (length > file.size() - at - 16) break;
+            const ByteSpan body(file.data() + at + 16, length);
+            if (c) {
+                const ByteSpan out = looksLikeZstd(body) ? buffer.zstd(ctx, body, u, at + 16)
+                                                         : buffer.lz4Block(ctx, body, u, at + 16);
+                total += out.size();
+            } else {
+                total += u;
+            }
+            if (std::memcmp(file.data() + at, "END", 3) == 0) break;
+            at += 16 + length;
+        }
+    } catch (const DecodeFailure&) {
+    }
+    return total;
+}
+
+// One pass over the bytes: what reading an XML document costs at least.
+std::size_t scanOnly(const Bytes& file) {
+    std::size_t n = 0;
+    const std::uint8_t* p = file.data();
+    const std::uint8_t* end = p + file.size();
+    while (p < end) {
+        const void* q = std::memchr(p, '<', std::size_t(end - p));
+        if (!q) break;
+        ++n;
+        p = static_cast<const std::uint8_t*>(q) + 1;
+    }
+    return n;
+}
+
+double cpuNow() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
+struct Time {
+    double wall = 1e30, cpu = 1e30;  // the fastest run of each (process CPU: worker threads too)
+};
+
+// The fastest of runs of f, with at least 3 runs and at least minSeconds spent in all.
+template <typename F>
+Time fastest(F&& f, double minSeconds) {
+    Time best;
+    double spent = 0;
+    for (int i = 0; i < 3 || (spent < minSeconds && i < 1000); ++i) {
+        const double c0 = cpuNow();
+        const auto t0 = std::chrono::steady_clock::now();
+        f();
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        best.cpu = std::min(best.cpu, cpuNow() - c0);
+        best.wall = std::min(best.wall, s);
+        spent += s;
+    }
+    return best;
+}
+
+struct Row {
+    std::string path;
+    std::size_t size = 0;
+    bool binary = false;
+    Time decode, bare;
+    std::size_t nodes = 0;
+    bool ok = true;
+    double ratio() const { return bare.wall > 0 ? decode.wall / bare.wall : 0; }
+    double cpuRatio() const { return bare.cpu > 0 ? decode.cpu / bare.cpu : 0; }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const char* given = nullptr;
+    double minSeconds = 0.05;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--min-ms") == 0 && i + 1 < argc)
+            minSeconds = std::atof(argv[++i]) / 1e3;
+        else
+            given = argv[i];
+    }
+    const auto corpus = corpusDir(given);
+    if (!corpus || !fs::is_directory(*corpus)) {
+        std::fprintf(stderr, "no corpus (give CORPUS_DIR or set MESHSCOPE_CORPUS)\n");
+        return 1;
+    }
+    std::vector<fs::path> files;
+    for (const auto& e : fs::recursive_directory_iterator(*corpus)) {
+        if (!e.is_regular_file()) continue;
+        std::string ext = e.path().extension().string();
+        std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+        if (ext == ".rbxm" || ext == ".rbxl" || ext == ".rbxmx" || ext == ".rbxlx")
+            files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    std::vector<Row> rows;
+    double decodeTotal = 0, bareTotal = 0, decodeCpu = 0, bareCpu = 0;
+    for (const fs::path& path : files) {
+        std::ifstream in(path, std::ios::binary);
+        const Bytes bytes{std::istreambuf_iterator<char>(in), {}};
+        Row row;
+        row.path = fs::relative(path, *corpus).string();
+        row.size = bytes.size();
+        row.binary = isBinaryModel(bytes);
+        const std::string name = path.filename().string();
+        {
+            const DecodeResult r = decodeBytes(bytes, {.fileName = name});
+            row.ok = r.ok();
+            row.nodes = r.asset.nodes.size();
+        }
+        row.decode = fastest(
+            [&] {
+                const DecodeResult r = decodeBytes(bytes, {.fileName = name});
+                sink = sink + r.asset.nodes.size();
+            },
+            minSeconds);
+        row.bare = row.binary ? fastest([&] { sink = sink + decompressOnly(bytes); }, minSeconds)
+                              : fastest([&] { sink = sink + scanOnly(bytes); }, minSeconds);
+        decodeTotal += row.decode.wall;
+        bareTotal += row.bare.wall;
+        decodeCpu += row.decode.cpu;
+        bareCpu += row.bare.cpu;
+        rows.push_back(std::move(row));
+    }
+    std::sort(rows.begin(), rows.end(),
+              [](const Row& a, const Row& b) { return a.ratio() > b.ratio(); });
+    std::printf("%8s %11s %11s %9s %10s %10s %8s %-6s %s\n", "ratio", "decode ms", "bare ms",
+                "cpu ratio", "decode cpu", "bytes", "nodes", "bare", "file (worst first)");
+    for (const Row& r : rows)
+        std::printf("%8.2f %11.3f %11.3f %9.2f %10.3f %10zu %8zu %-6s %s%s\n", r.ratio(),
+                    r.decode.wall * 1e3, r.bare.wall * 1e3, r.cpuRatio(), r.decode.cpu * 1e3,
+                    r.size, r.nodes, r.binary ? "chunks" : "scan", r.path.c_str(),
+                    r.ok ? "" : "  (decode error)");
+    std::printf(
+        "%zu files: decode %.2f ms in all, bare %.2f ms in all, ratio of sums %.2f (CPU: %.2f ms "
+        "vs %.2f ms, %.2f)\n",
+        rows.size(), decodeTotal * 1e3, bareTotal * 1e3,
+        bareTotal > 0 ? decodeTotal / bareTotal : 0.0, decodeCpu * 1e3, bareCpu * 1e3,
+        bareCpu > 0 ? decodeCpu / bareCpu : 0.0);
+    return 0;
+}

@@ -1,0 +1,140 @@
+// The software preview renderer (thumbnails without a display): what it chooses to draw and
+// what the picture holds.
+#include "meshscope/core/preview.h"
+
+#include <gtest/gtest.h>
+
+#include "meshscope/core/decode.h"
+#include "meshscope/core/mesh_generators.h"
+#include "meshscope/core/roblox_model_writer.h"
+#include "meshscope/core/secondlife_writer.h"
+#include "support/test_support.h"
+
+using namespace meshscope;
+
+namespace {
+
+std::uint8_t alphaAt(const PreviewImage& image, int x, int y) {
+    return image.rgba[(std::size_t(y) * std::size_t(image.width) + std::size_t(x)) * 4 + 3];
+}
+
+int opaquePixels(const PreviewImage& image) {
+    int n = 0;
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x) n += alphaAt(image, x, y) > 0;
+    return n;
+}
+
+}  // namespace
+
+TEST(Preview, SphereIsFramedLitAndTransparentAround) {
+    const Asset sphere = makeUvSphere(16, 24, 1.0f);
+    PreviewOptions o;
+    o.width = o.height = 128;
+    const PreviewImage image = renderPreview(previewMeshes(sphere), o);
+    ASSERT_EQ(image.width, 128);
+    ASSERT_EQ(image.rgba.size(), 128u * 128u * 4u);
+    EXPECT_EQ(alphaAt(image, 64, 64), 255);
+    for (auto [x, y] : {std::pair{0, 0}, {127, 0}, {0, 127}, {127, 127}})
+        EXPECT_EQ(alphaAt(image, x, y), 0) << x << "," << y;
+    const int opaque = opaquePixels(image);
+    EXPECT_GT(opaque, 128 * 128 / 5) << "a speck, not framed";
+    EXPECT_LT(opaque, 128 * 128 * 9 / 10) << "overfills the square";
+    // Lit: the centre (facing the eye) is brighter than a point near the silhouette.
+    const auto red = [&](int x, int y) {
+        return int(image.rgba[(std::size_t(y) * 128 + std::size_t(x)) * 4]);
+    };
+    int edgeX = 64;
+    while (edgeX < 127 && alphaAt(image, edgeX + 1, 64) == 255) ++edgeX;
+    EXPECT_GT(red(64, 64), red(edgeX - 2, 64) + 20);
+    EXPECT_GT(image.trianglesDrawn, 100u);
+}
+
+TEST(Preview, OpaqueBackgroundFillsEveryPixel) {
+    PreviewOptions o;
+    o.width = 40;
+    o.height = 30;
+    o.transparentBackground = false;
+    const PreviewImage image = renderPreview(previewMeshes(makeUvSphere()), o);
+    ASSERT_EQ(image.height, 30);
+    for (int y = 0; y < 30; ++y)
+        for (int x = 0; x < 40; ++x) ASSERT_EQ(alphaAt(image, x, y), 255);
+    EXPECT_EQ(image.rgba[0], o.background.r);
+}
+
+TEST(Preview, BadSizesGiveAnEmptyImageAndNothingDrawsNothing) {
+    PreviewOptions o;
+    o.width = 0;
+    EXPECT_TRUE(renderPreview(previewMeshes(makeUvSphere()), o).empty());
+    o.width = 9000;
+    EXPECT_TRUE(renderPreview(previewMeshes(makeUvSphere()), o).empty());
+    const PreviewImage none = renderPreview({}, PreviewOptions{});
+    ASSERT_FALSE(none.empty());
+    EXPECT_EQ(none.trianglesDrawn, 0u);
+    EXPECT_EQ(opaquePixels(none), 0);
+    // Indices past the vertices and non-finite positions are skipped, not read.
+    Mesh broken = makeUvSphere().meshes[0];
+    broken.indices.push_back(1u << 30);
+    broken.indices.push_back(0);
+    broken.indices.push_back(1);
+    broken.positions[2] = {NAN, 0, INFINITY};
+    const PreviewImage still = renderPreview({broken}, PreviewOptions{});
+    EXPECT_GT(opaquePixels(still), 1000);
+}
+
+TEST(Preview, OnlyTheFinestLevelIsDrawn) {
+    const Asset lods = makeLodSphere(3);
+    ASSERT_EQ(lods.meshes[0].lods.size(), 3u);
+    const std::vector<Mesh> shown = previewMeshes(lods);
+    ASSERT_EQ(shown.size(), 1u);
+    EXPECT_EQ(shown[0].triangleCount(), lods.meshes[0].lods[0].triangleCount);
+}
+
+// Second Life assets hold four levels as separate meshes plus a physics shape: a still picture
+// shows the finest level once (drawing them all overlapped garbled the thumbnails).
+TEST(Preview, SecondLifeShowsOneLevelAndNoPhysics) {
+    Asset asset;
+    const int rings[4] = {16, 10, 6, 4};
+    const char* names[4] = {"high_lod", "medium_lod", "low_lod", "lowest_lod"};
+    for (int l = 0; l < 4; ++l) {
+        Mesh mesh = makeUvSphere(rings[l], rings[l] + 4).meshes.at(0);
+        mesh.name = names[l];
+        mesh.node = -1;
+        mesh.lods = {{0, std::uint32_t(mesh.triangleCount()), names[l]}};
+        asset.meshes.push_back(std::move(mesh));
+    }
+    const SecondLifeWriteResult written = writeSecondLifeMesh(asset);
+    ASSERT_TRUE(written.ok());
+    const DecodeResult decoded = decodeBytes(ByteSpan(written.bytes.data(), written.bytes.size()));
+    ASSERT_TRUE(decoded.ok());
+    const std::vector<Mesh> shown = previewMeshes(decoded.asset);
+    ASSERT_EQ(shown.size(), 1u);
+    EXPECT_EQ(shown[0].name, "high_lod");
+    EXPECT_EQ(shown[0].triangleCount(), asset.meshes[0].triangleCount());
+}
+
+TEST(Preview, RobloxModelDrawsItsParts) {
+    const Asset place = makeRobloxPlace(1);
+    const auto written = writeRobloxModel(place);
+    ASSERT_TRUE(written.ok());
+    const DecodeResult decoded = decodeBytes(ByteSpan(written.bytes.data(), written.bytes.size()));
+    ASSERT_TRUE(decoded.ok());
+    const std::vector<Mesh> shown = previewMeshes(decoded.asset);
+    ASSERT_FALSE(shown.empty());
+    std::size_t triangles = 0;
+    for (const Mesh& m : shown) triangles += m.triangleCount();
+    EXPECT_GE(triangles, 12u);  // a box at least
+    EXPECT_GT(opaquePixels(renderPreview(shown, PreviewOptions{})), 500);
+}
+
+// A cap on the work keeps huge meshes cheap and still draws the shape.
+TEST(Preview, TriangleCapSkipsEvenly) {
+    PreviewOptions o;
+    o.width = o.height = 64;
+    const std::vector<Mesh> shown = previewMeshes(makeUvSphere(64, 96));
+    const PreviewImage full = renderPreview(shown, o);
+    o.maxTriangles = shown[0].triangleCount() / 4;
+    const PreviewImage capped = renderPreview(shown, o);
+    EXPECT_LT(capped.trianglesDrawn, full.trianglesDrawn / 2);
+    EXPECT_GT(opaquePixels(capped), opaquePixels(full) / 2);
+}

@@ -1,0 +1,296 @@
+// Roblox rigs and KeyframeSequences (issue #23): easing against hand-computed values, a
+// hand-built Motor6D rig posed by hand-computed transforms, a hand-built KeyframeSequence, and
+// the real R6/R15 characters and animations of the corpus.
+#include "meshscope/core/roblox_animation.h"
+
+#include <cmath>
+
+#include "meshscope/core/decode.h"
+#include "meshscope/core/roblox_parts.h"
+#include "pose_test_util.h"
+#include "support/test_support.h"
+
+using namespace meshscope;
+using meshscope::test::expectNear;
+using meshscope::test::prop;
+
+namespace {
+
+using S = PoseEasingStyle;
+using D = PoseEasingDirection;
+
+TEST(PoseEasing, LinearAndConstant) {
+    EXPECT_FLOAT_EQ(poseEase(S::Linear, D::In, 0.3f), 0.3f);
+    EXPECT_FLOAT_EQ(poseEase(S::Linear, D::Out, 0.3f), 0.3f);
+    EXPECT_FLOAT_EQ(poseEase(S::Constant, D::In, 0.99f), 0.0f);
+    EXPECT_FLOAT_EQ(poseEase(S::Constant, D::Out, 1.0f), 1.0f);
+    EXPECT_FLOAT_EQ(poseEase(S::Linear, D::In, -1.0f), 0.0f);
+    EXPECT_FLOAT_EQ(poseEase(S::Linear, D::In, 2.0f), 1.0f);
+    EXPECT_FLOAT_EQ(poseEase(S::Linear, D::In, std::nanf("")), 0.0f);
+}
+
+TEST(PoseEasing, CubicV2FollowsPoseDirections) {
+    // Pose Out = forward t³; Pose In = 1 - (1 - t)³; InOut = halves back to back.
+    EXPECT_FLOAT_EQ(poseEase(S::CubicV2, D::Out, 0.5f), 0.125f);
+    EXPECT_FLOAT_EQ(poseEase(S::CubicV2, D::In, 0.5f), 0.875f);
+    EXPECT_FLOAT_EQ(poseEase(S::CubicV2, D::InOut, 0.25f), 0.0625f);
+    EXPECT_FLOAT_EQ(poseEase(S::CubicV2, D::InOut, 0.75f), 0.9375f);
+    EXPECT_FLOAT_EQ(poseEase(S::CubicV2, D::InOut, 0.5f), 0.5f);
+}
+
+TEST(PoseEasing, LegacyCubicSwapsInAndOut) {
+    EXPECT_FLOAT_EQ(poseEase(S::Cubic, D::In, 0.5f), 0.125f);
+    EXPECT_FLOAT_EQ(poseEase(S::Cubic, D::Out, 0.5f), 0.875f);
+    EXPECT_FLOAT_EQ(poseEase(S::Cubic, D::InOut, 0.25f), 0.0625f);
+}
+
+TEST(PoseEasing, Bounce) {
+    // bounceOut(0.5) = 7.5625 (0.5 - 1.5/2.75)² + 0.75 = 0.765625.
+    EXPECT_NEAR(poseEase(S::Bounce, D::In, 0.5f), 0.765625f, 1e-6f);
+    EXPECT_NEAR(poseEase(S::Bounce, D::Out, 0.5f), 0.234375f, 1e-6f);
+    // bounceOut(0.2) = 7.5625 · 0.04 = 0.3025.
+    EXPECT_NEAR(poseEase(S::Bounce, D::In, 0.2f), 0.3025f, 1e-6f);
+}
+
+TEST(PoseEasing, Elastic) {
+    // f(0.5) = -2^-5 · sin(-0.575 · 2π / 0.3) = -(1/32) · sin(π/6 - 4π) = -0.015625.
+    EXPECT_NEAR(poseEase(S::Elastic, D::Out, 0.5f), -0.015625f, 1e-5f);
+    EXPECT_NEAR(poseEase(S::Elastic, D::In, 0.5f), 1.015625f, 1e-5f);
+    EXPECT_FLOAT_EQ(poseEase(S::Elastic, D::In, 1.0f), 1.0f);
+}
+
+TEST(RobloxCFrame, QuaternionRoundTripAndSlerp) {
+    const Mat4 r = eulerXyzDegrees({30, -45, 60});
+    expectNear(quaternionMatrix(quaternionOf(r)), r);
+    // Halfway between identity and 90° about Z is 45° about Z.
+    const Mat4 half = lerpRigid(Mat4::identity(), rotationZDegrees(90), 0.5f);
+    expectNear(half, rotationZDegrees(45));
+    Mat4 a = translationMatrix({0, 2, 0}), b = translationMatrix({4, 0, 0});
+    expectNear(transformPoint(lerpRigid(a, b, 0.25f), {}), {1, 1.5f, 0});
+    expectNear(inverseRigid(r * translationMatrix({1, 2, 3})) * r * translationMatrix({1, 2, 3}),
+               Mat4::identity());
+}
+
+CFrame cframeAt(Vec3 p) {
+    CFrame cf;
+    cf.position = p;
+    return cf;
+}
+
+// Two parts joined by a Motor6D: Torso at the origin, Arm below it.
+Asset twoPartRig() {
+    Asset a;
+    a.format = "roblox-model";
+    const int model = a.addNode("Model", "Model");
+    const int torso = a.addNode("Torso", "Part", model);
+    a.addProperty(torso, prop("CFrame", "CFrame", cframeAt({0, 0, 0})));
+    const int arm = a.addNode("Arm", "Part", model);
+    a.addProperty(arm, prop("CFrame", "CFrame", cframeAt({0, 2, 0})));
+    const int motor = a.addNode("Shoulder", "Motor6D", torso);
+    a.addProperty(motor, prop("Part0", "Ref", NodeRef{torso}));
+    a.addProperty(motor, prop("Part1", "Ref", NodeRef{arm}));
+    a.addProperty(motor, prop("C0", "CFrame", cframeAt({0, 1, 0})));
+    a.addProperty(motor, prop("C1", "CFrame", cframeAt({0, -1, 0})));
+    return a;
+}
+
+TEST(RobloxRig, Motor6DJointsMakeASkeleton) {
+    const Asset a = twoPartRig();
+    const RobloxRig rig = extractRobloxRig(a);
+    ASSERT_EQ(rig.skeleton.bones.size(), 2u);
+    EXPECT_FALSE(rig.fromAttachments);
+    EXPECT_EQ(rig.skeleton.bones[0].name, "Torso");
+    EXPECT_EQ(rig.skeleton.bones[0].parent, -1);
+    EXPECT_EQ(rig.skeleton.bones[1].name, "Arm");
+    EXPECT_EQ(rig.skeleton.bones[1].parent, 0);
+    ASSERT_EQ(rig.joints.size(), 1u);
+    EXPECT_EQ(rig.joints[0].name, "Shoulder");
+    // Bind: C0 · C1⁻¹ = up 1, then up 1 again.
+    expectNear(transformPoint(rig.skeleton.bones[1].world, {}), {0, 2, 0});
+
+    // Transform 90° about Z: Arm origin = C0 · R · C1⁻¹ · 0 = (0,1,0) + R(0,1,0) = (-1, 1, 0).
+    const Mat4 t = rotationZDegrees(90);
+    Bounds bounds;
+    const auto world = posedRigWorld(rig, {t}, &bounds);
+    expectNear(transformPoint(world[1], {}), {-1, 1, 0});
+    EXPECT_TRUE(bounds.valid());
+    // The same through the generic skeleton maths with local = C1 · T · C1⁻¹.
+    Pose pose = Pose::bind(rig.skeleton);
+    pose.local[1] = jointLocalFromTransform(rig.joints[0], t);
+    const auto generic = posedWorldTransforms(rig.skeleton, pose);
+    expectNear(generic[1], world[1]);
+}
+
+TEST(RobloxRig, BrokenJointsAreWarnedNotFollowed) {
+    Asset a = twoPartRig();
+    // A second motor driving Arm, and one driving Torso from Arm (a loop).
+    const int torso = 1, arm = 2;
+    const int m2 = a.addNode("Again", "Motor6D", torso);
+    a.addProperty(m2, prop("Part0", "Ref", NodeRef{torso}));
+    a.addProperty(m2, prop("Part1", "Ref", NodeRef{arm}));
+    const int m3 = a.addNode("Loop", "Motor6D", arm);
+    a.addProperty(m3, prop("Part0", "Ref", NodeRef{arm}));
+    a.addProperty(m3, prop("Part1", "Ref", NodeRef{torso}));
+    const int m4 = a.addNode("Dangling", "Motor6D", arm);
+    a.addProperty(m4, prop("Part0", "Ref", NodeRef{arm}));
+    a.addProperty(m4, prop("Part1", "Ref", NodeRef{999}));
+    const RobloxRig rig = extractRobloxRig(a);
+    EXPECT_EQ(rig.skeleton.bones.size(), 2u);
+    EXPECT_EQ(rig.joints.size(), 1u);
+    EXPECT_EQ(rig.warnings.size(), 3u);
+}
+
+// A KeyframeSequence: Torso > Arm poses at t = 0 and 1, the second keyframe listed first.
+Asset twoKeySequence(S style, D direction) {
+    Asset a;
+    a.format = "roblox-model";
+    const int seq = a.addNode("Wave", "KeyframeSequence");
+    a.addProperty(seq, prop("Loop", "bool", true));
+    a.addProperty(seq, prop("Priority", "token", std::int64_t(2)));
+    for (float time : {1.0f, 0.0f}) {
+        const int kf = a.addNode("Keyframe", "Keyframe", seq);
+        a.addProperty(kf, prop("Time", "float", double(time)));
+        const int root = a.addNode("Torso", "Pose", kf);
+        a.addProperty(root, prop("Weight", "float", 0.0));
+        const int arm = a.addNode("Arm", "Pose", root);
+        CFrame cf = cframeAt({time * 2, 0, 0});
+        a.addProperty(arm, prop("CFrame", "CFrame", cf));
+        a.addProperty(arm, prop("Weight", "float", 1.0));
+        a.addProperty(arm, prop("EasingStyle", "token", std::int64_t(style)));
+        a.addProperty(arm, prop("EasingDirection", "token", std::int64_t(direction)));
+    }
+    return a;
+}
+
+TEST(KeyframeSequence, ReadsTracksAndSamples) {
+    const auto seqs = extractKeyframeSequences(twoKeySequence(S::CubicV2, D::Out));
+    ASSERT_EQ(seqs.size(), 1u);
+    const KeyframeSequence& s = seqs[0];
+    EXPECT_TRUE(s.loop);
+    EXPECT_EQ(s.priority, 2);
+    EXPECT_FLOAT_EQ(s.length, 1.0f);
+    ASSERT_EQ(s.tracks.size(), 2u);
+    const int arm = s.findTrack("Arm");
+    ASSERT_GE(arm, 0);
+    EXPECT_EQ(s.tracks[std::size_t(arm)].parent, "Torso");
+    ASSERT_EQ(s.tracks[std::size_t(arm)].keys.size(), 2u);
+    EXPECT_FLOAT_EQ(s.tracks[std::size_t(arm)].keys[0].time, 0.0f);
+    EXPECT_TRUE(s.tracks[std::size_t(s.findTrack("Torso"))].keys.empty());  // Weight 0
+    // CubicV2 Out at half time: 0.125 of the way from x = 0 to x = 2.
+    const Mat4 m = sampleTrack(s.tracks[std::size_t(arm)], 0.5f);
+    expectNear(transformPoint(m, {}), {0.25f, 0, 0});
+    // Looping: 1.5 s wraps to 0.5 s; -0.25 wraps to 0.75.
+    EXPECT_FLOAT_EQ(sequenceTime(s, 1.5f), 0.5f);
+    EXPECT_FLOAT_EQ(sequenceTime(s, -0.25f), 0.75f);
+    EXPECT_FLOAT_EQ(sequenceTime(s, std::nanf("")), 0.0f);
+}
+
+TEST(KeyframeSequence, ConstantHoldsThenSnaps) {
+    const auto seqs = extractKeyframeSequences(twoKeySequence(S::Constant, D::In));
+    const PoseTrack& t = seqs.at(0).tracks.at(std::size_t(seqs[0].findTrack("Arm")));
+    expectNear(transformPoint(sampleTrack(t, 0.9f), {}), {0, 0, 0});
+    expectNear(transformPoint(sampleTrack(t, 1.0f), {}), {2, 0, 0});
+}
+
+TEST(KeyframeSequence, OnRigMatchesJointsByPartName) {
+    Asset a = twoPartRig();
+    const auto seqs = extractKeyframeSequences(twoKeySequence(S::Linear, D::In));
+    const RobloxRig rig = extractRobloxRig(a);
+    RigSample sample;
+    sampleOnRig(seqs.at(0), rig, 0.5f, sample);
+    EXPECT_TRUE(sample.unmatchedTracks.empty());
+    EXPECT_TRUE(sample.unanimatedJoints.empty());
+    ASSERT_EQ(sample.jointTransforms.size(), 1u);
+    expectNear(transformPoint(sample.jointTransforms[0], {}), {1, 0, 0});
+    // Arm origin = C0 · T · C1⁻¹ · 0 = (0,1,0) + (1,0,0) + (0,1,0).
+    const auto world = posedRigWorld(rig, sample.jointTransforms);
+    expectNear(transformPoint(world[1], {}), {1, 2, 0});
+}
+
+// ------------------------------------------------------------------------------------------
+// Real files
+
+const char* const kR15Animations[] = {"Climb", "Dance", "Idle", "LookAround", "Sit", "Swim"};
+const char* const kR6Animations[] = {"Climb", "Fall", "Idle", "Sit", "Walk", "WaveArms"};
+
+void checkAnimationsOnRig(const std::filesystem::path& corpus, const std::string& rigFile,
+                          const std::string& animDir, const char* const* names, std::size_t n,
+                          std::size_t expectedJoints) {
+    const DecodeResult rigResult = decodeFile((corpus / rigFile).string());
+    ASSERT_TRUE(rigResult.ok()) << rigFile;
+    const RobloxRig rig = extractRobloxRig(rigResult.asset);
+    EXPECT_EQ(rig.joints.size(), expectedJoints) << rigFile;
+    EXPECT_TRUE(rig.warnings.empty()) << rigFile;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string file = animDir + names[i] + ".rbxmx";
+        const DecodeResult r = decodeFile((corpus / file).string());
+        ASSERT_TRUE(r.ok()) << file;
+        const auto seqs = extractKeyframeSequences(r.asset);
+        ASSERT_EQ(seqs.size(), 1u) << file;
+        const KeyframeSequence& s = seqs[0];
+        EXPECT_GT(s.keyframeTimes.size(), 0u) << file;
+        EXPECT_TRUE(s.warnings.empty()) << file;
+        RigSample sample;
+        for (float t : {0.0f, s.length * 0.37f, s.length * 0.5f, s.length}) {
+            sampleOnRig(s, rig, t, sample);
+            EXPECT_TRUE(sample.unmatchedTracks.empty())
+                << file << ": " << sample.unmatchedTracks.front();
+            Bounds bounds;
+            const auto world = posedRigWorld(rig, sample.jointTransforms, &bounds);
+            for (const Mat4& w : world) EXPECT_TRUE(test::finite(w)) << file;
+            EXPECT_TRUE(bounds.valid()) << file;
+        }
+    }
+}
+
+TEST(RobloxAnimationCorpus, R15AnimationsOnBTRobloxR15Character) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    checkAnimationsOnRig(corpus, "rbxm/AntiBoomz_BTRoblox/res/previewer/characterR15.rbxm",
+                         "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R15/Animations/",
+                         kR15Animations, std::size(kR15Animations), 15);
+}
+
+TEST(RobloxAnimationCorpus, R6AnimationsOnBTRobloxR6Character) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    checkAnimationsOnRig(corpus, "rbxm/AntiBoomz_BTRoblox/res/previewer/character.rbxm",
+                         "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R6/Animations/",
+                         kR6Animations, std::size(kR6Animations), 6);
+}
+
+TEST(RobloxAnimationCorpus, R15CharacterBaseRigFromAttachments) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const DecodeResult r = decodeFile(
+        (corpus / "rbxm/MaximumADHD_Rbx2Source/Resources/AvatarData/R15/CharacterBase.rbxm")
+            .string());
+    ASSERT_TRUE(r.ok());
+    const RobloxRig rig = extractRobloxRig(r.asset);
+    EXPECT_TRUE(rig.fromAttachments);
+    ASSERT_EQ(rig.skeleton.bones.size(), 15u);  // 14 MeshParts and the Head
+    EXPECT_EQ(rig.skeleton.bones[0].name, "LowerTorso");
+    EXPECT_EQ(rig.joints.size(), 14u);
+    EXPECT_TRUE(boneOrder(rig.skeleton).clean());
+    // The attachments put every part where the file has it (within a hundredth of a stud).
+    const auto parts = extractRobloxParts(r.asset);
+    for (std::size_t b = 0; b < rig.skeleton.bones.size(); ++b)
+        for (const RobloxPart& p : parts)
+            if (p.node == rig.partNodeOfBone[b])
+                expectNear(transformPoint(rig.skeleton.bones[b].world, {}), p.cframe.position,
+                           0.01f);
+    // Idle on it: every keyed track but the root's (LowerTorso: no HumanoidRootPart here, so no
+    // Root joint) drives a joint.
+    const DecodeResult idle = decodeFile(
+        (corpus / "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R15/Animations/Idle.rbxmx")
+            .string());
+    ASSERT_TRUE(idle.ok());
+    const auto seqs = extractKeyframeSequences(idle.asset);
+    ASSERT_EQ(seqs.size(), 1u);
+    EXPECT_TRUE(seqs[0].loop);
+    RigSample sample;
+    sampleOnRig(seqs[0], rig, 0.0f, sample);
+    EXPECT_TRUE(sample.unmatchedTracks.empty());
+    ASSERT_EQ(sample.rootTracks.size(), 1u);
+    EXPECT_EQ(sample.rootTracks[0], "LowerTorso");
+    EXPECT_TRUE(sample.unanimatedJoints.empty());
+}
+
+}  // namespace

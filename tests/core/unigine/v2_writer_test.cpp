@@ -1,0 +1,159 @@
+// UNIGINE 2 writers (ms10 / ms11 / ms14 .mesh, an10 .anim) round-tripped through the decoder
+// (hostile variations of the written bytes are in broken_test.cpp).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "meshscope/core/unigine_writer.h"
+#include "unigine_test_helpers.h"
+
+using namespace meshscope;
+using namespace meshscope::test;
+
+namespace {
+
+void expectSameGeometry(const Mesh& in, const Mesh& out) {
+    EXPECT_EQ(out.name, in.name);
+    ASSERT_EQ(out.positions.size(), in.positions.size());
+    ASSERT_EQ(out.indices, in.indices);
+    for (std::size_t v = 0; v < in.positions.size(); ++v) {
+        EXPECT_EQ(out.positions[v], in.positions[v]);
+        EXPECT_NEAR(out.normals[v].x, in.normals[v].x, 2e-4);
+        EXPECT_NEAR(out.normals[v].y, in.normals[v].y, 2e-4);
+        EXPECT_NEAR(out.normals[v].z, in.normals[v].z, 2e-4);
+    }
+    EXPECT_EQ(out.uv0, in.uv0);
+    EXPECT_EQ(out.uv1, in.uv1);
+    EXPECT_EQ(out.colors.size(), in.colors.size());
+}
+
+}  // namespace
+
+TEST(Unigine2Writer, StaticRoundTripInEveryVersion) {
+    const Asset in = unigine2StaticAsset();
+    for (const char* v : {"ms10", "ms11", "ms14"}) {
+        SCOPED_TRACE(v);
+        const auto w = writeUnigine2Mesh(in, v);
+        ASSERT_TRUE(w.ok()) << *w.error;
+        EXPECT_TRUE(w.warnings.empty());
+        EXPECT_EQ(std::string(w.bytes.begin(), w.bytes.begin() + 4), v);
+        const DecodeResult r = decode(w.bytes);
+        ASSERT_TRUE(r.ok()) << r.error->toString();
+        EXPECT_EQ(r.asset.version, v);
+        EXPECT_EQ(r.asset.warningCount(), 0u);
+        expectFullyMapped(r.asset);
+        ASSERT_EQ(r.asset.meshes.size(), 2u);
+        for (std::size_t i = 0; i < 2; ++i) expectSameGeometry(in.meshes[i], r.asset.meshes[i]);
+        EXPECT_EQ(r.asset.meshes[0].colors[0], (Rgba8{10, 20, 30, 255}));
+        const int header = 1;  // the "header" node follows the file root
+        const auto agree = r.asset.ownProperty(header, "boundsAgree");
+        ASSERT_NE(agree, nullptr);
+        EXPECT_TRUE(std::get<bool>(agree->value));
+    }
+}
+
+TEST(Unigine2Writer, HandednessSurvivesEveryVersion) {
+    Asset in;
+    Mesh m = makeGrid("g", 1, 1, 0);
+    m.tangents.assign(m.positions.size(), Vec4{1, 0, 0, -1});
+    m.tangents[1].w = 1;
+    for (Vec3& n : m.normals) n = {0, 0, 1};
+    in.meshes.push_back(m);
+    for (const char* v : {"ms10", "ms11", "ms14"}) {
+        const DecodeResult r = decode(writeUnigine2Mesh(in, v).bytes);
+        ASSERT_TRUE(r.ok()) << v;
+        const Mesh& out = r.asset.meshes[0];
+        ASSERT_EQ(out.tangents.size(), m.tangents.size());
+        for (std::size_t i = 0; i < m.tangents.size(); ++i) {
+            EXPECT_EQ(out.tangents[i].w, m.tangents[i].w) << v << " " << i;
+            EXPECT_NEAR(out.tangents[i].x, 1, 1e-4) << v;
+        }
+    }
+}
+
+TEST(Unigine2Writer, LargeMeshUsesCompactIntIndices) {
+    Asset in;
+    in.meshes.push_back(makeGrid("big", 300, 220, 0));  // 66 521 vertices: indices past 65535
+    ASSERT_GE(in.meshes[0].positions.size(), 65536u);
+    for (const char* v : {"ms11", "ms14"}) {
+        const DecodeResult r = decode(writeUnigine2Mesh(in, v).bytes);
+        ASSERT_TRUE(r.ok()) << r.error->toString();
+        EXPECT_EQ(r.asset.meshes[0].indices, in.meshes[0].indices) << v;
+    }
+}
+
+TEST(Unigine2Writer, SkinnedMeshWithAnimationRoundTrip) {
+    const Asset in = unigine2SkinnedAsset(4);
+    for (const char* v : {"ms10", "ms11"}) {
+        SCOPED_TRACE(v);
+        const auto w = writeUnigine2Mesh(in, v);
+        ASSERT_TRUE(w.ok()) << *w.error;
+        const DecodeResult r = decode(w.bytes);
+        ASSERT_TRUE(r.ok()) << r.error->toString();
+        EXPECT_EQ(r.asset.warningCount(), 0u);
+        expectFullyMapped(r.asset);
+        ASSERT_EQ(r.asset.skeletons.size(), 1u);
+        const Skeleton& s = r.asset.skeletons[0];
+        ASSERT_EQ(s.bones.size(), 3u);
+        for (std::size_t b = 0; b < 3; ++b) {
+            EXPECT_EQ(s.bones[b].name, in.skeletons[0].bones[b].name);
+            EXPECT_EQ(s.bones[b].parent, in.skeletons[0].bones[b].parent);
+            for (int k = 0; k < 16; ++k)
+                EXPECT_NEAR(s.bones[b].world.m[k], in.skeletons[0].bones[b].world.m[k], 1e-4);
+        }
+        const Mesh& m = r.asset.meshes[0];
+        ASSERT_TRUE(m.skinned());
+        EXPECT_EQ(m.skeleton, 0);
+        for (std::size_t i = 0; i < m.skin.size(); ++i) {
+            EXPECT_EQ(m.skin[i].joints[0], in.meshes[0].skin[i].joints[0]);
+            EXPECT_NEAR(m.skin[i].weights[0], 0.6f, 1.0f / 65535);
+            EXPECT_NEAR(m.skin[i].weights[1], 0.4f, 1.0f / 65535);
+        }
+        ASSERT_EQ(r.asset.animations.size(), 1u);
+        const Animation& a = r.asset.animations[0];
+        EXPECT_EQ(a.name, "wave");
+        EXPECT_EQ(a.frameCount, 4u);
+        ASSERT_EQ(a.tracks.size(), 3u);
+        for (std::size_t t = 0; t < 3; ++t) {
+            const BoneTrack& x = in.animations[0].tracks[t];
+            const BoneTrack& y = a.tracks[t];
+            EXPECT_EQ(y.bone, x.bone);
+            for (std::size_t f = 0; f < 4; ++f) {
+                // Positions over a range of 3 in 65535 steps; scale over 1.5.
+                EXPECT_NEAR(y.positions[f].x, x.positions[f].x, 1e-4);
+                EXPECT_NEAR(y.positions[f].z, x.positions[f].z, 1e-4);
+                EXPECT_NEAR(y.rotations[f].x, x.rotations[f].x, 1e-4);
+                EXPECT_NEAR(y.rotations[f].w, x.rotations[f].w, 1e-4);
+                EXPECT_NEAR(y.scales[f].y, x.scales[f].y, 1e-4);
+                EXPECT_NEAR(y.scales[f].x, 1, 1e-4);
+            }
+        }
+    }
+}
+
+TEST(Unigine2Writer, Ms14DropsBonesWithAWarning) {
+    const auto w = writeUnigine2Mesh(unigine2SkinnedAsset(0), "ms14");
+    ASSERT_TRUE(w.ok());
+    ASSERT_FALSE(w.warnings.empty());
+    const DecodeResult r = decode(w.bytes);
+    ASSERT_TRUE(r.ok()) << r.error->toString();
+    EXPECT_FALSE(r.asset.meshes[0].skinned());
+}
+
+TEST(Unigine2Writer, AnimationRoundTrip) {
+    const Asset in = unigine2SkinnedAsset(5);
+    const auto w = writeUnigine2Animation(in, 0);
+    ASSERT_TRUE(w.ok()) << *w.error;
+    EXPECT_EQ(std::string(w.bytes.begin(), w.bytes.begin() + 4), "an10");
+    const DecodeResult r = decode(w.bytes, "x.anim");
+    ASSERT_TRUE(r.ok()) << r.error->toString();
+    EXPECT_EQ(r.asset.warningCount(), 0u);
+    expectFullyMapped(r.asset);
+    ASSERT_EQ(r.asset.animations.size(), 1u);
+    EXPECT_EQ(r.asset.animations[0].frameCount, 5u);
+    EXPECT_EQ(r.asset.animations[0].tracks[2].bone, "head");
+    EXPECT_NEAR(r.asset.animations[0].tracks[2].positions[4].x, 4, 1e-4);
+    ASSERT_EQ(r.asset.skeletons.size(), 1u);
+    EXPECT_NEAR(r.asset.skeletons[0].bones[2].world.at(1, 3),
+                in.skeletons[0].bones[2].world.at(1, 3), 1e-4);
+}
