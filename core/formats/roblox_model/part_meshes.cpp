@@ -149,8 +149,7 @@ PartMeshes resolvePartMeshes(const Asset& asset, const PartMeshOptions& options)
             message += "; " + std::to_string(unionsWithout.size() - listed) + " more";
         message += ")";
         const RobloxPart& first = out.parts[firstUnionWithout];
-        const std::uint64_t at =
-            first.node >= 0 ? asset.nodes[std::size_t(first.node)].offset : 0;
+        const std::uint64_t at = first.node >= 0 ? asset.nodes[std::size_t(first.node)].offset : 0;
         out.diagnostics.push_back(
             {Severity::Warning, kUnionUnresolved, at, label(asset, first.node), message});
     }

@@ -334,8 +334,8 @@ TEST(MainWindow, UnresolvedMeshIsAWarningOfTheDocumentAtItsMeshIdBytes) {
     const RobloxPart& part = window.document()->partMeshes().parts[0];
     EXPECT_EQ(it->offset, part.meshIdOffset);
     ASSERT_GT(part.meshIdLength, 0u);
-    const QByteArray at = window.document()->bytes().mid(qsizetype(part.meshIdOffset),
-                                                         qsizetype(part.meshIdLength));
+    const QByteArray at =
+        window.document()->bytes().mid(qsizetype(part.meshIdOffset), qsizetype(part.meshIdLength));
     EXPECT_TRUE(at.contains("rbxassetid://9090909090909"));
 
     // The Diagnostics dock lists it as a warning and counts it in its title.
