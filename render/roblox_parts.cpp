@@ -1,10 +1,7 @@
 // Roblox parts in the 3D view (see roblox_parts.h).
 #include "meshscope/render/roblox_parts.h"
 
-#include <QDir>
-#include <QFileInfo>
 #include <QMouseEvent>
-#include <QSettings>
 #include <QTimer>
 #include <QVector3D>
 #include <QWindow>
@@ -13,10 +10,7 @@
 #include <Qt3DRender/QCamera>
 #include <Qt3DRender/QLayer>
 #include <algorithm>
-#include <map>
 
-#include "meshscope/core/asset_resolver.h"
-#include "meshscope/core/decode.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/materials.h"
 #include "meshscope/render/mesh_packing.h"
@@ -24,11 +18,6 @@
 namespace meshscope::render {
 
 namespace {
-
-QStringList& sessionFolders() {
-    static QStringList folders;
-    return folders;
-}
 
 // Twelve edges of the part's box, slightly enlarged so they sit outside its faces.
 Mesh selectionBox(const RobloxPart& part) {
@@ -68,17 +57,6 @@ RobloxPartsView::RobloxPartsView(Qt3DCore::QEntity* root, QWindow* window,
 
 RobloxPartsView::~RobloxPartsView() = default;
 
-void RobloxPartsView::addSessionFolder(const QString& folder) {
-    if (!sessionFolders().contains(folder)) sessionFolders().append(folder);
-}
-
-QStringList RobloxPartsView::assetFolders() {
-    QStringList folders = QSettings().value(settingsKey()).toStringList();
-    for (const QString& f : sessionFolders())
-        if (!folders.contains(f)) folders.append(f);
-    return folders;
-}
-
 bool RobloxPartsView::hasParts(const Asset& asset) {
     if (!isRobloxModel(asset)) return false;
     // Classes are asked about once each, then nodes by their class.
@@ -93,22 +71,16 @@ bool RobloxPartsView::hasParts(const Asset& asset) {
 }
 
 void RobloxPartsView::clear() {
-    parts_.clear();
+    ownParts_ = {};
+    shown_ = &ownParts_;
     partOfNode_.clear();
     translucentMeshes_.clear();
     partSorted_.clear();
     instanceSorted_ = {};
     scene_ = nullptr;
-    resolvedMeshes_ = 0;
-    unionMeshes_ = 0;
-    unionWarnings_.clear();
     sceneAsset_ = {};
     selected_ = -1;
     boxScene_->clear();
-    if (!unresolved_.isEmpty()) {
-        unresolved_.clear();
-        emit unresolvedChanged(unresolved_);
-    }
 }
 
 namespace {
@@ -120,112 +92,61 @@ bool isTerrainMesh(const Asset& asset, const Mesh& m) {
 
 }  // namespace
 
-bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
+bool RobloxPartsView::show(const Asset& asset, const PartMeshes* meshes, AssetScene* scene) {
     clear();
     const bool terrain =
         isRobloxModel(asset) && std::any_of(asset.meshes.begin(), asset.meshes.end(),
                                             [&](const Mesh& m) { return isTerrainMesh(asset, m); });
-    if (!hasParts(asset) && !terrain) return false;
-    parts_ = extractRobloxParts(asset);
+    if (meshes && !meshes->parts.empty()) {
+        shown_ = meshes;
+    } else {
+        if (!hasParts(asset) && !terrain) return false;
+        ownParts_.parts = extractRobloxParts(asset);
+    }
+    const std::vector<RobloxPart>& parts = shown_->parts;
     partOfNode_.assign(asset.nodes.size(), -1);
-    for (std::size_t i = 0; i < parts_.size(); ++i)
-        partOfNode_[std::size_t(parts_[i].node)] = int(i);
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        if (parts[i].node >= 0 && std::size_t(parts[i].node) < partOfNode_.size())
+            partOfNode_[std::size_t(parts[i].node)] = int(i);
 
-    // Parts with a resolvable mesh are drawn as that mesh; the rest (and unresolved ones) as
+    // Parts with a resolved mesh are drawn as that mesh (placed by the core already); the rest as
     // their shape, batched.
-    std::vector<std::filesystem::path> folders;
-    for (const QString& f : assetFolders())
-        folders.emplace_back(QDir(f).absolutePath().toStdString());
-    const AssetResolver resolver(std::move(folders));
-    struct Resolved {
-        Mesh mesh;                         // the file's first mesh
-        std::optional<Skeleton> skeleton;  // its skeleton when it is skinned
-    };
-    std::map<std::string, std::optional<Resolved>> cache;  // resolved path → mesh
     Asset sceneAsset;
     sceneAsset.format = "roblox-parts";
-    // Parts drawn as their shape (no mesh, or one that is not resolved), by index into parts_.
-    std::vector<std::size_t> boxes;
-    boxes.reserve(parts_.size());
+    std::vector<bool> drawnAsMesh(parts.size());
     std::vector<bool> translucent;  // per scene mesh
-    QStringList unionsWithout;      // unions drawn as boxes: "name: why"
-    for (std::size_t i = 0; i < parts_.size(); ++i) {
-        RobloxPart& p = parts_[i];
-        if (isUnionClass(p.className) && p.transparency < 0.999f) {
-            // NegateOperations only cut other parts: Roblox does not draw them.
-            if (p.className == "NegateOperation") continue;
-            const UnionMesh u = unionPartMesh(asset, p, &resolver);
-            if (u.ok()) {
-                sceneAsset.meshes.push_back(std::move(*u.placed));
-                sceneAsset.meshes.back().name = asset.nameOrKind(p.node);
-                translucent.push_back(p.transparency > 0);
-                ++unionMeshes_;
-                continue;
-            }
-            const std::string_view name = asset.nameOrKind(p.node);
-            unionsWithout << QString::fromUtf8(name.data(), qsizetype(name.size())) + ": " +
-                                 QString::fromStdString(u.why);
-            // Not its geometry: its Size box, see-through, so it does not pass for the shape.
-            p.transparency = std::max(p.transparency, 0.7f);
-            boxes.push_back(i);
-            continue;
-        }
-        if (p.meshId.empty() || p.transparency >= 0.999f) {
-            boxes.push_back(i);
-            continue;
-        }
-        const std::string_view name = asset.name(p.node);
-        const auto nodeName = QString::fromUtf8(name.data(), qsizetype(name.size()));
-        const AssetResolution r = resolver.resolve(p.meshId);
-        const Resolved* mesh = nullptr;
-        if (r.ok()) {
-            auto [it, fresh] = cache.try_emplace(r.path.string());
-            if (fresh) {
-                DecodeResult d = decodeFile(r.path.string());
-                if (!d.asset.meshes.empty() && d.asset.meshes.front().triangleCount() > 0) {
-                    Resolved r{std::move(d.asset.meshes.front()), {}};
-                    if (r.mesh.skinned() && r.mesh.skeleton >= 0 &&
-                        r.mesh.skeleton < int(d.asset.skeletons.size()))
-                        r.skeleton = std::move(d.asset.skeletons[std::size_t(r.mesh.skeleton)]);
-                    it->second = std::move(r);
-                }
-            }
-            if (it->second)
-                mesh = &*it->second;
-            else
-                unresolved_ << tr("%1: %2 holds no mesh")
-                                   .arg(nodeName, QString::fromStdString(r.path.string()));
+    for (const PartMesh& m : shown_->meshes) {
+        if (m.part >= parts.size()) continue;
+        drawnAsMesh[m.part] = true;
+        // A skinned mesh comes with its own placed copy of the skeleton, so posing bends it in
+        // place (the pose controller poses every copy by bone name).
+        Mesh placed = m.mesh;
+        if (m.skeleton >= 0 && std::size_t(m.skeleton) < shown_->skeletons.size() &&
+            placed.skinned()) {
+            placed.skeleton = int(sceneAsset.skeletons.size());
+            sceneAsset.skeletons.push_back(shown_->skeletons[std::size_t(m.skeleton)]);
         } else {
-            unresolved_ << tr("%1: %2").arg(nodeName, QString::fromStdString(r.warning));
+            placed.skin.clear();
+            placed.skeleton = -1;
         }
-        if (mesh) {
-            // A skinned mesh gets its own copy of the skeleton, placed like the mesh, so posing
-            // bends it in place (the pose controller poses every copy by bone name).
-            Mesh placed = placePartMesh(mesh->mesh, p);
-            if (mesh->skeleton && placed.skinned()) {
-                placed.skeleton = int(sceneAsset.skeletons.size());
-                sceneAsset.skeletons.push_back(
-                    placePartSkeleton(*mesh->skeleton, partMeshPlacement(mesh->mesh, p)));
-            } else {
-                placed.skin.clear();
-            }
-            sceneAsset.meshes.push_back(std::move(placed));
-            translucent.push_back(p.transparency > 0);
-            ++resolvedMeshes_;
-        } else {
-            boxes.push_back(i);
-        }
+        sceneAsset.meshes.push_back(std::move(placed));
+        translucent.push_back(parts[m.part].transparency > 0);
     }
+    // Parts drawn as their shape, by index into parts.
+    std::vector<std::size_t> boxes;
+    boxes.reserve(parts.size() - shown_->meshes.size());
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        if (!drawnAsMesh[i]) boxes.push_back(i);
     // Opaque shapes drawn by instancing, one mesh per shape (added after the scene is set);
     // translucent ones one mesh each so that they can be sorted back to front (batched, with
     // their vertices baked, when there are very many).
     const auto firstTranslucent = std::stable_partition(
-        boxes.begin(), boxes.end(), [this](std::size_t i) { return parts_[i].transparency <= 0; });
+        boxes.begin(), boxes.end(), [&](std::size_t i) { return parts[i].transparency <= 0; });
     const std::vector<ShapeInstanceGroup> opaqueGroups =
-        groupShapeInstances(parts_, {boxes.begin(), firstTranslucent});
+        groupShapeInstances(parts, {boxes.begin(), firstTranslucent});
     std::vector<RobloxPart> translucentBoxes;
     for (auto it = firstTranslucent; it != boxes.end(); ++it)
-        if (parts_[*it].transparency < 0.999f) translucentBoxes.push_back(parts_[*it]);
+        if (parts[*it].transparency < 0.999f) translucentBoxes.push_back(parts[*it]);
     boxes = {};
     std::vector<Mesh> translucentShapes;
     std::vector<PartIndexRange> translucentRanges;  // of the batched ones
@@ -291,21 +212,6 @@ bool RobloxPartsView::show(const Asset& asset, AssetScene* scene) {
     }
     scene_ = scene;
     sortTranslucentParts();
-    if (!unresolved_.isEmpty()) emit unresolvedChanged(unresolved_);
-    if (!unionsWithout.isEmpty()) {
-        // Said once, listing the unions (the first few by name and reason).
-        QString m =
-            tr("%n union(s) drawn as translucent boxes of their Size: their geometry is "
-               "not in this file or the asset folders",
-               nullptr, int(unionsWithout.size()));
-        const qsizetype shown = std::min<qsizetype>(unionsWithout.size(), 8);
-        m += QStringLiteral(" (") +
-             QStringList(unionsWithout.mid(0, shown)).join(QStringLiteral("; "));
-        if (unionsWithout.size() > shown) m += tr("; %1 more").arg(unionsWithout.size() - shown);
-        m += QStringLiteral(")");
-        unionWarnings_ << m;
-        emit unionWarningsChanged(unionWarnings_);
-    }
     return true;
 }
 
@@ -369,7 +275,7 @@ void RobloxPartsView::setSelectedNode(int node) {
         return;
     }
     Asset box;
-    box.meshes.push_back(selectionBox(parts_[std::size_t(part)]));
+    box.meshes.push_back(selectionBox(parts()[std::size_t(part)]));
     boxScene_->setAsset(box);
     boxScene_->meshMaterial(0)->setBaseColor(QColor(255, 255, 255));
 }
@@ -379,19 +285,20 @@ bool RobloxPartsView::selectionBoxVisible() const {
 }
 
 int RobloxPartsView::pickNode(QPointF pos) const {
-    if (parts_.empty() || !window_ || !camera_ || window_->width() <= 0 || window_->height() <= 0)
+    const std::vector<RobloxPart>& parts = shown_->parts;
+    if (parts.empty() || !window_ || !camera_ || window_->width() <= 0 || window_->height() <= 0)
         return -1;
     const float x = float(2 * pos.x() / window_->width() - 1);
     const float y = float(1 - 2 * pos.y() / window_->height());
     const QMatrix4x4 inv = (camera_->projectionMatrix() * camera_->viewMatrix()).inverted();
     const QVector3D a = inv.map(QVector3D(x, y, -1)), b = inv.map(QVector3D(x, y, 1));
     const QVector3D d = (b - a).normalized();
-    const int part = pickPart(parts_, {a.x(), a.y(), a.z()}, {d.x(), d.y(), d.z()});
-    return part < 0 ? -1 : parts_[std::size_t(part)].node;
+    const int part = pickPart(parts, {a.x(), a.y(), a.z()}, {d.x(), d.y(), d.z()});
+    return part < 0 ? -1 : parts[std::size_t(part)].node;
 }
 
 bool RobloxPartsView::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == window_ && !parts_.empty()) {
+    if (watched == window_ && !shown_->parts.empty()) {
         if (event->type() == QEvent::MouseButtonPress) {
             auto* e = static_cast<QMouseEvent*>(event);
             pressed_ = e->button() == Qt::LeftButton;

@@ -242,13 +242,14 @@ QWindow* Viewport::renderWindow() const {
     return window_;
 }
 
-void Viewport::setAsset(const Asset& asset) {
+void Viewport::setAsset(const Asset& asset, const PartMeshes* partMeshes) {
     // Roblox models and places show their parts; everything else its meshes.
-    if (!parts_->show(asset, scene_)) scene_->setAsset(asset);
+    if (!parts_->show(asset, partMeshes, scene_)) scene_->setAsset(asset);
     overlays_->setAsset(asset);
     const Bounds framed = scene_->framingBounds();
     grid_->setBounds(framed);
     controller_->fit(framed, true);
+    emit assetShown();
 }
 
 void Viewport::clearAsset() {
@@ -257,6 +258,7 @@ void Viewport::clearAsset() {
     overlays_->clear();
     grid_->setBounds({});
     controller_->fit({}, true);
+    emit assetShown();
 }
 
 void Viewport::fitToView() {

@@ -18,8 +18,13 @@ const Asset& AssetDocument::asset() const {
 }
 
 void AssetDocument::setDecoded(const QString& filePath, const QString& displayName,
-                               QByteArray bytes, DecodeResult result) {
+                               QByteArray bytes, DecodeResult result, PartMeshes parts) {
     result_ = std::make_unique<DecodeResult>(std::move(result));
+    std::vector<Diagnostic>& diagnostics = result_->asset.diagnostics;
+    diagnostics.insert(diagnostics.end(), std::make_move_iterator(parts.diagnostics.begin()),
+                       std::make_move_iterator(parts.diagnostics.end()));
+    parts.diagnostics.clear();
+    parts_ = std::move(parts);
     fileSize_ = bytes.size();
     inflated_ = result_->innerBytes.has_value();
     if (inflated_) {
@@ -41,6 +46,7 @@ void AssetDocument::setDecoded(const QString& filePath, const QString& displayNa
 
 void AssetDocument::clear() {
     result_.reset();
+    parts_ = {};
     bytes_.clear();
     fileSize_ = 0;
     inflated_ = false;
@@ -95,6 +101,18 @@ int AssetDocument::nodeAt(quint64 offset) const {
         }
     }
     return best;
+}
+
+int AssetDocument::meshOfNode(int node) const {
+    const Asset& a = asset();
+    if (node < 0 || node >= static_cast<int>(a.nodes.size())) return -1;
+    const NodeLinks& links = a.links(node);
+    int mesh = links.mesh;
+    // A LOD node without a mesh of its own shows its parent's mesh.
+    for (int p = a.nodes[static_cast<std::size_t>(node)].parent;
+         mesh < 0 && links.lod >= 0 && p >= 0; p = a.nodes[static_cast<std::size_t>(p)].parent)
+        mesh = a.links(p).mesh;
+    return mesh;
 }
 
 void AssetDocument::selectBytes(quint64 offset, quint64 length, int node) {

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/part_meshes.h"
 
 namespace meshscope::shell {
 
@@ -31,20 +32,27 @@ public:
     // True when bytes() are the inflated contents of a gzip-wrapped file.
     bool inflated() const { return inflated_; }
     const ByteMap& byteMap() const { return asset().byteMap; }
+    // A Roblox model's parts and the meshes resolved for them (empty otherwise).
+    const PartMeshes& partMeshes() const { return parts_; }
     // Where the bytes came from ("" for the built-in sample) and the name to show.
     const QString& filePath() const { return filePath_; }
     const QString& displayName() const { return displayName_; }
 
     // Replaces the document (emits assetChanged, then selectionChanged with nothing selected).
     // `bytes` are the file as read; when `result` carries innerBytes, those are kept instead.
+    // `parts`: a Roblox model's parts and resolved meshes (DecodeOutcome::parts); their
+    // diagnostics join the asset's, so that the panels and the summary count them.
     void setDecoded(const QString& filePath, const QString& displayName, QByteArray bytes,
-                    DecodeResult result);
+                    DecodeResult result, PartMeshes parts = {});
     void clear();
 
     // The innermost node at a byte of bytes(), or -1: the node whose own extent (Node::offset,
     // length) or node-owned byte-map range covering the byte is shortest. Nodes without offsets
     // of their own are known only through the byte map.
     int nodeAt(quint64 offset) const;
+
+    // The mesh a node shows: its own, or for a level-of-detail node the nearest ancestor's; -1.
+    int meshOfNode(int node) const;
 
     int selectedNode() const { return selectedNode_; }
     quint64 selectionOffset() const { return selectionOffset_; }
@@ -64,6 +72,7 @@ private:
     void setSelection(int node, quint64 offset, quint64 length);
 
     std::unique_ptr<DecodeResult> result_;
+    PartMeshes parts_;
     QByteArray bytes_;
     qint64 fileSize_ = 0;
     bool inflated_ = false;

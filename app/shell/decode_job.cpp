@@ -1,6 +1,7 @@
 // Background decoding (see decode_job.h).
 #include "decode_job.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QMetaObject>
@@ -11,7 +12,8 @@
 
 namespace meshscope::shell {
 
-DecodeJob::DecodeJob(QString path, QObject* parent) : QObject(parent), path_(std::move(path)) {}
+DecodeJob::DecodeJob(QString path, QStringList assetFolders, QObject* parent)
+    : QObject(parent), path_(std::move(path)), assetFolders_(std::move(assetFolders)) {}
 
 DecodeJob::~DecodeJob() {
     if (thread_) {
@@ -22,7 +24,8 @@ DecodeJob::~DecodeJob() {
 }
 
 DecodeOutcome DecodeJob::decodeNow(const QString& path, const std::atomic<bool>* cancel,
-                                   std::function<void(double)> progress) {
+                                   std::function<void(double)> progress,
+                                   const QStringList& assetFolders) {
     DecodeOutcome out;
     out.path = path;
     out.displayName = path.startsWith(QLatin1String(":/")) ? QStringLiteral("Sample")
@@ -66,6 +69,23 @@ DecodeOutcome DecodeJob::decodeNow(const QString& path, const std::atomic<bool>*
     const auto* data = reinterpret_cast<const std::uint8_t*>(out.bytes.constData());
     out.result = decodeBytes(ByteSpan(data, static_cast<std::size_t>(out.bytes.size())), options);
     out.cancelled = out.result.error && out.result.error->code == "cancelled";
+    if (!out.result.error && isRobloxModel(out.result.asset)) {
+        PartMeshOptions parts;
+        for (const QString& f : assetFolders)
+            parts.folders.emplace_back(QFile::encodeName(QDir(f).absolutePath()).toStdString());
+        parts.limits = options.limits;
+        parts.cancel = cancel;
+        out.parts = resolvePartMeshes(out.result.asset, parts);
+        if (out.parts.cancelled) {
+            // As a cancelled decode does: what was built is handed back to be freed elsewhere.
+            out.cancelled = true;
+            out.result.error = DecodeError{"cancelled", 0, "", "decoding was cancelled"};
+            out.result.discarded = std::make_shared<std::pair<Asset, PartMeshes>>(
+                std::move(out.result.asset), std::move(out.parts));
+            out.result.asset = Asset{};
+            out.parts = PartMeshes{};
+        }
+    }
     return out;
 }
 
@@ -74,15 +94,18 @@ void DecodeJob::start() {
     outcome_ = std::make_shared<DecodeOutcome>();
     QPointer<DecodeJob> self(this);
     thread_ = QThread::create([this, self]() {
-        *outcome_ = decodeNow(path_, &cancel_, [self, this](double f) {
-            // Throttled by the receiver; queued to the GUI thread.
-            QMetaObject::invokeMethod(
-                this,
-                [self, f]() {
-                    if (self) emit self->progress(f);
-                },
-                Qt::QueuedConnection);
-        });
+        *outcome_ = decodeNow(
+            path_, &cancel_,
+            [self, this](double f) {
+                // Throttled by the receiver; queued to the GUI thread.
+                QMetaObject::invokeMethod(
+                    this,
+                    [self, f]() {
+                        if (self) emit self->progress(f);
+                    },
+                    Qt::QueuedConnection);
+            },
+            assetFolders_);
         // A cancelled decode hands back what it had built instead of freeing it (for a large
         // model, 0.1 s or more): free it on a pool thread so that "cancelled" reaches the window
         // at once.

@@ -1,15 +1,18 @@
 // Reads and decodes one file off the GUI thread, with progress and cancellation (core's
-// DecodeOptions::progress and ::cancel). Emits finished() on the GUI thread exactly once.
+// DecodeOptions::progress and ::cancel), and resolves a Roblox model's part meshes from the asset
+// folders there too (core's resolvePartMeshes). Emits finished() on the GUI thread exactly once.
 #pragma once
 
 #include <QByteArray>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <atomic>
 #include <functional>
 #include <memory>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/part_meshes.h"
 
 class QThread;
 
@@ -20,6 +23,9 @@ struct DecodeOutcome {
     QString displayName;
     QByteArray bytes;
     DecodeResult result;
+    // A Roblox model's parts and their meshes (diagnostics included; the document adds them to
+    // the asset's). Empty for other formats and failed decodes.
+    PartMeshes parts;
     QString readError;  // set when the file could not be read at all
     bool cancelled = false;
 };
@@ -27,7 +33,9 @@ struct DecodeOutcome {
 class DecodeJob : public QObject {
     Q_OBJECT
 public:
-    explicit DecodeJob(QString path, QObject* parent = nullptr);
+    // `assetFolders`: where mesh references are looked up (settings::searchAssetFolders(), read
+    // on the GUI thread).
+    explicit DecodeJob(QString path, QStringList assetFolders = {}, QObject* parent = nullptr);
     ~DecodeJob() override;
 
     const QString& path() const { return path_; }
@@ -35,9 +43,11 @@ public:
     void cancel();
     bool running() const { return thread_ != nullptr; }
 
-    // Decodes on the calling thread (for the command line and tests).
+    // Decodes on the calling thread (for the command line and tests); mesh references are looked
+    // up in `assetFolders` only (none: every part is drawn as its shape, each reference warned).
     static DecodeOutcome decodeNow(const QString& path, const std::atomic<bool>* cancel = nullptr,
-                                   std::function<void(double)> progress = {});
+                                   std::function<void(double)> progress = {},
+                                   const QStringList& assetFolders = {});
 
 signals:
     void progress(double fraction);
@@ -45,6 +55,7 @@ signals:
 
 private:
     QString path_;
+    QStringList assetFolders_;
     QThread* thread_ = nullptr;
     std::atomic<bool> cancel_{false};
     std::shared_ptr<DecodeOutcome> outcome_;

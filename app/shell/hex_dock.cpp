@@ -14,6 +14,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "asset_document.h"
 #include "data_inspector.h"
 #include "hex_view.h"
 #include "meshscope/core/byte_map.h"
@@ -152,6 +153,41 @@ void HexDock::updateLegend() {
 void HexDock::changeEvent(QEvent* event) {
     QDockWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange && legend_) updateLegend();
+}
+
+void HexDock::setDocument(AssetDocument* document) {
+    if (document_) {
+        disconnect(document_, nullptr, this, nullptr);
+        disconnect(this, nullptr, document_, nullptr);
+    }
+    document_ = document;
+    if (!document_) {
+        setData({}, nullptr);
+        return;
+    }
+    connect(document_, &AssetDocument::assetChanged, this, &HexDock::showDocument);
+    connect(document_, &AssetDocument::selectionChanged, this,
+            [this](int, quint64 offset, quint64 length) {
+                if (length > 0) selectRange(offset, length);
+            });
+    connect(this, &HexDock::selectionChanged, document_, [this](quint64 offset, quint64 length) {
+        if (length > 0) document_->selectBytes(offset, length);
+    });
+    // Moving the cursor outside the current selection selects the innermost node there (the tree
+    // and properties follow); the bytes selected stay as they are.
+    connect(this, &HexDock::cursorMoved, document_, [this](quint64 offset) {
+        if (!document_->hasAsset()) return;
+        const quint64 start = document_->selectionOffset();
+        if (offset >= start && offset < start + document_->selectionLength()) return;
+        const int node = document_->nodeAt(offset);
+        if (node >= 0 && node != document_->selectedNode()) document_->selectBytes(offset, 0, node);
+    });
+    showDocument();
+}
+
+void HexDock::showDocument() {
+    const QSignalBlocker quiet(this);  // the cursor reset is not a user's choice
+    setData(document_->bytes(), document_->hasAsset() ? &document_->byteMap() : nullptr);
 }
 
 void HexDock::setData(const QByteArray& bytes, const meshscope::ByteMap* map) {

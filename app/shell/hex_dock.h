@@ -1,6 +1,8 @@
 // The hex inspector dock: a go-to/find bar over the hex view and the data inspector, and a
-// status line with the byte-map path under the cursor. The document feeds it the file's bytes
-// and byte map, and follows its cursor to select the structure node under it.
+// status line with the byte-map path under the cursor. It follows an AssetDocument (setDocument):
+// the document's bytes over its byte map, its selection outlined; a selection made in the view
+// selects those bytes in the document, and moving the cursor outside the selection selects the
+// node there (AssetDocument::nodeAt).
 #pragma once
 
 #include <QDockWidget>
@@ -17,6 +19,7 @@ class ByteMap;
 
 namespace meshscope::shell {
 
+class AssetDocument;
 class DataInspector;
 class HexView;
 
@@ -24,6 +27,10 @@ class HexDock : public QDockWidget {
     Q_OBJECT
 public:
     explicit HexDock(QWidget* parent = nullptr);
+
+    // Follows `document` (nullptr: none): shows its bytes now and after every assetChanged.
+    void setDocument(AssetDocument* document);
+    AssetDocument* document() const { return document_; }
 
     // Shows `bytes` (shared, not copied) over `map` (finalized, or nullptr); the caller keeps
     // the map alive while it is shown. An empty QByteArray clears the view.
@@ -59,6 +66,9 @@ private:
     void goTo();
     void showMessage(const QString& text);
 
+    void showDocument();
+
+    AssetDocument* document_ = nullptr;
     HexView* view_ = nullptr;
     DataInspector* inspector_ = nullptr;
     QSplitter* splitter_ = nullptr;

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "asset_document.h"
 #include "meshscope/core/pose.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/viewport.h"
@@ -71,6 +72,23 @@ LodDock::LodDock(render::Viewport* viewport, QWidget* parent)
             }
     });
     refreshModels();
+}
+
+void LodDock::setDocument(AssetDocument* document) {
+    if (document_) {
+        disconnect(document_, nullptr, this, nullptr);
+        disconnect(viewport_, &render::Viewport::assetShown, this, nullptr);
+    }
+    document_ = document;
+    if (!document_) {
+        setAsset(nullptr);
+        return;
+    }
+    connect(viewport_, &render::Viewport::assetShown, this,
+            [this]() { setAsset(document_->hasAsset() ? &document_->asset() : nullptr); });
+    connect(document_, &AssetDocument::selectionChanged, this,
+            [this](int node) { setCurrentMesh(document_->meshOfNode(node)); });
+    setAsset(document_->hasAsset() ? &document_->asset() : nullptr);
 }
 
 void LodDock::setAsset(const Asset* asset) {

@@ -22,10 +22,15 @@ class Viewport;
 
 namespace meshscope::shell {
 
+class AssetDocument;
+
 class LodDock : public QDockWidget {
     Q_OBJECT
 public:
     explicit LodDock(render::Viewport* viewport, QWidget* parent = nullptr);
+    // Follows `document`: its asset's models once the viewport shows them (Viewport::assetShown),
+    // and the model of the mesh its selected node shows.
+    void setDocument(AssetDocument* document);
 
     // Call after the viewport has uploaded `asset` (the asset must outlive the next call).
     void setAsset(const Asset* asset);
@@ -72,6 +77,7 @@ private:
     void refreshLevels();
 
     render::Viewport* viewport_;
+    AssetDocument* document_ = nullptr;
     const Asset* asset_ = nullptr;
     std::vector<Model> models_;
     int current_ = -1;

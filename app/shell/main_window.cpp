@@ -108,38 +108,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     createActions();
 
-    // The hex inspector follows the document like every other panel: it shows the file's bytes
-    // over the byte map, marks the selection, and a selection made in it selects the node that
-    // owns those bytes.
+    // The hex inspector follows the document like every other panel.
     hexDock_ = new HexDock(this);
+    hexDock_->setDocument(document_);
     addInspectorDock(hexDock_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(diagnosticsDock_, hexDock_);
-    connect(document_, &AssetDocument::assetChanged, this, [this]() {
-        const QSignalBlocker quiet(hexDock_);  // the cursor reset is not a user's choice
-        hexDock_->setData(document_->bytes(),
-                          document_->hasAsset() ? &document_->byteMap() : nullptr);
-    });
-    connect(document_, &AssetDocument::selectionChanged, hexDock_,
-            [this](int, quint64 offset, quint64 length) {
-                if (length > 0) hexDock_->selectRange(offset, length);
-            });
-    connect(hexDock_, &HexDock::selectionChanged, this, [this](quint64 offset, quint64 length) {
-        if (length > 0) document_->selectBytes(offset, length);
-    });
-    // Moving the hex cursor outside the current selection selects the innermost node there (the
-    // tree and properties follow); the bytes selected stay as they are.
-    connect(hexDock_, &HexDock::cursorMoved, this, [this](quint64 offset) {
-        if (!document_->hasAsset()) return;
-        const quint64 start = document_->selectionOffset();
-        if (offset >= start && offset < start + document_->selectionLength()) return;
-        const int best = document_->nodeAt(offset);
-        if (best >= 0 && best != document_->selectedNode()) document_->selectBytes(offset, 0, best);
-    });
 
+    // The 3D view shows the document's asset (with the part meshes resolved for it); what reads
+    // the scene rebuilds when the view says it has shown it (Viewport::assetShown).
+    connect(document_, &AssetDocument::assetChanged, this, &MainWindow::showAsset);
     connect(document_, &AssetDocument::assetChanged, this, &MainWindow::onAssetChanged);
-    // Posing (skeleton, face, animation): after onAssetChanged, so the scene holds the new meshes.
+    // Posing (skeleton, face, animation) poses the meshes of the scene.
     poseController_ = new PoseController(document_, viewport_->scene(), this);
-    connect(document_, &AssetDocument::assetChanged, poseController_, &PoseController::reload);
+    connect(viewport_, &render::Viewport::assetShown, poseController_, &PoseController::reload);
     // A Roblox model's scene is built from its parts: skinned MeshPart meshes are posed there.
     poseController_->setShownAsset([this]() -> const Asset* {
         const render::RobloxPartsView* parts = viewport_->robloxParts();
@@ -153,6 +134,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         connect(poseController_, &PoseController::skeletonVisibleChanged, bones,
                 &QAction::setChecked);
     skeletonDock_ = new SkeletonDock(poseController_, this);
+    skeletonDock_->setDocument(document_);
     facsDock_ = new FacsDock(poseController_, this);
     animationDock_ = new AnimationDock(poseController_, this);
     addInspectorDock(skeletonDock_, Qt::RightDockWidgetArea);
@@ -162,24 +144,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabifyDockWidget(skeletonDock_, facsDock_);
     tabifyDockWidget(facsDock_, animationDock_);
     propertiesDock_->raise();
-    // A bone node selected in the structure tree selects that bone for posing; any other node
-    // deselects it, so its weight heat map does not stay over the newly selected part.
-    connect(document_, &AssetDocument::selectionChanged, this, [this](int node) {
-        const Asset& a = document_->asset();
-        const NodeLinks* links = node >= 0 && node < int(a.nodes.size()) ? &a.links(node) : nullptr;
-        if (links && links->bone >= 0 && links->skeleton == poseController_->skeletonIndex())
-            skeletonDock_->selectBone(links->bone);
-        else
-            skeletonDock_->selectBone(-1);
-    });
-    // Level of detail: after onAssetChanged, so the scene holds the new meshes.
     lodDock_ = new LodDock(viewport_, this);
+    lodDock_->setDocument(document_);
     addInspectorDock(lodDock_, Qt::RightDockWidgetArea);
-    connect(document_, &AssetDocument::assetChanged, this, [this]() {
-        lodDock_->setAsset(document_->hasAsset() ? &document_->asset() : nullptr);
-    });
-    connect(document_, &AssetDocument::selectionChanged, this,
-            [this]() { lodDock_->setCurrentMesh(viewport_->scene()->highlightedMesh()); });
     connect(document_, &AssetDocument::selectionChanged, this,
             [this](int node, quint64, quint64) { onSelectionChanged(node); });
     connect(viewport_, &render::Viewport::statsChanged, this, &MainWindow::updateStats);
@@ -191,25 +158,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // A click on a Roblox part selects its instance (tree, properties and hex follow).
     connect(viewport_->robloxParts(), &render::RobloxPartsView::nodePicked, document_,
             &AssetDocument::selectNode);
-    // MeshPart / SpecialMesh meshes that could not be resolved from the asset folders are listed
-    // after the file's diagnostics (the dock has rebuilt by then: it follows the document first).
-    connect(viewport_->robloxParts(), &render::RobloxPartsView::unresolvedChanged, this,
-            [this](const QStringList& messages) {
-                for (const QString& m : messages) {
-                    auto* item = new QTreeWidgetItem(
-                        diagnosticsDock_->view(), {tr("Info"), QString(), tr("mesh reference"), m});
-                    item->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxInformation));
-                }
-            });
-    // Unions without geometry: a warning row (they are drawn as translucent boxes).
-    connect(viewport_->robloxParts(), &render::RobloxPartsView::unionWarningsChanged, this,
-            [this](const QStringList& messages) {
-                for (const QString& m : messages) {
-                    auto* item = new QTreeWidgetItem(diagnosticsDock_->view(),
-                                                     {tr("Warning"), QString(), tr("union"), m});
-                    item->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxWarning));
-                }
-            });
     connect(diagnosticsDock_, &DiagnosticsDock::countChanged, this,
             [this](int errors, int warnings) {
                 if (errors + warnings > 0) diagnosticsDock_->raise();
@@ -347,7 +295,7 @@ void MainWindow::openFile(const QString& path) {
         job_->deleteLater();
         job_ = nullptr;
     }
-    job_ = new DecodeJob(path, this);
+    job_ = new DecodeJob(path, settings::searchAssetFolders(), this);
     progress_->setValue(0);
     fileLabel_->setText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
     // Small files finish before the progress bar is worth showing.
@@ -378,7 +326,7 @@ void MainWindow::onDecodeFinished(const std::shared_ptr<DecodeOutcome>& outcome)
 }
 
 bool MainWindow::openFileNow(const QString& path, QString* error) {
-    DecodeOutcome outcome = DecodeJob::decodeNow(path);
+    DecodeOutcome outcome = DecodeJob::decodeNow(path, nullptr, {}, settings::searchAssetFolders());
     return applyOutcome(outcome, error);
 }
 
@@ -409,7 +357,8 @@ bool MainWindow::applyOutcome(DecodeOutcome& outcome, QString* error) {
     }
     const bool isResource = outcome.path.startsWith(QLatin1String(":/"));
     document_->setDecoded(isResource ? QString() : outcome.path, outcome.displayName,
-                          std::move(outcome.bytes), std::move(outcome.result));
+                          std::move(outcome.bytes), std::move(outcome.result),
+                          std::move(outcome.parts));
     closeIfOpenFails_ = false;
     if (!isResource) addRecentFile(outcome.path);
     emit fileOpened(outcome.path);
@@ -438,12 +387,22 @@ void MainWindow::showOpenError(const QString& path, const QString& message,
         QPushButton* show = box->addButton(tr("Show Partial Result"), QMessageBox::AcceptRole);
         connect(show, &QPushButton::clicked, this, [this, shared]() {
             document_->setDecoded(shared->path, shared->displayName + tr(" (partial)"),
-                                  std::move(shared->bytes), std::move(shared->result));
+                                  std::move(shared->bytes), std::move(shared->result),
+                                  std::move(shared->parts));
         });
     }
     // A window opened only for this file has nothing left to show once the message is read.
     connect(box, &QMessageBox::finished, this, &MainWindow::closeIfLeftEmpty);
     box->open();
+}
+
+void MainWindow::showAsset() {
+    if (!document_->hasAsset()) {
+        viewport_->clearAsset();
+        return;
+    }
+    viewport_->setAsset(document_->asset(), &document_->partMeshes());
+    viewport_->setWireframe(wireframeAction_->isChecked());
 }
 
 void MainWindow::closeIfLeftEmpty() {
@@ -455,13 +414,8 @@ void MainWindow::onAssetChanged() {
     if (!document_->hasAsset()) {
         setWindowTitle(tr("Meshscope"));
         fileLabel_->setText(tr("No file"));
-        viewport_->clearAsset();
         updateStats();
         return;
-    }
-    if (sender() == document_) {
-        viewport_->setAsset(a);
-        viewport_->setWireframe(wireframeAction_->isChecked());
     }
     setWindowTitle(tr("%1 — Meshscope").arg(document_->displayName()));
     setWindowFilePath(document_->filePath());
@@ -485,11 +439,7 @@ void MainWindow::onSelectionChanged(int node) {
         return;
     }
     const NodeLinks& links = a.links(node);
-    int mesh = links.mesh;
-    // A node without a mesh of its own (a LOD or surface child) shows its parent's mesh.
-    for (int p = a.nodes[std::size_t(node)].parent; mesh < 0 && p >= 0;
-         p = a.nodes[std::size_t(p)].parent)
-        if (links.lod >= 0) mesh = a.links(p).mesh;
+    const int mesh = document_->meshOfNode(node);
     scene->setHighlightedMesh(mesh);
     if (mesh >= 0 && links.lod >= 0) scene->setLod(mesh, links.lod);
 }

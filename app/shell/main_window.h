@@ -108,6 +108,9 @@ private:
     // Closes a window opened for one file (openPaths) when that file failed and nothing else
     // was opened in it, instead of leaving an empty "No file" window behind.
     void closeIfLeftEmpty();
+    // The document's asset into the 3D view (or the view cleared).
+    void showAsset();
+    // Title and status bar for the document (also after a failed or cancelled open).
     void onAssetChanged();
     void onSelectionChanged(int node);
     void updateStats();

@@ -28,6 +28,25 @@ bool addAssetFolder(const QString& folder) {
     return true;
 }
 
+namespace {
+QStringList& sessionFolders() {
+    static QStringList folders;
+    return folders;
+}
+}  // namespace
+
+void addSessionAssetFolder(const QString& folder) {
+    const QString abs = QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
+    if (!sessionFolders().contains(abs)) sessionFolders().append(abs);
+}
+
+QStringList searchAssetFolders() {
+    QStringList folders = assetFolders();
+    for (const QString& f : sessionFolders())
+        if (!folders.contains(f)) folders.append(f);
+    return folders;
+}
+
 bool wireframe() {
     return QSettings().value(QLatin1String(kWireframeKey), false).toBool();
 }

@@ -9,7 +9,7 @@
 
 namespace meshscope::shell::settings {
 
-// QSettings keys (other parts read "assetFolders" directly).
+// QSettings keys.
 inline constexpr const char* kAssetFoldersKey = "assetFolders";
 inline constexpr const char* kWireframeKey = "view/wireframe";
 inline constexpr const char* kGridKey = "view/grid";
@@ -20,6 +20,11 @@ QStringList assetFolders();
 void setAssetFolders(const QStringList& folders);
 // Adds `folder` (absolute, without duplicates); returns false when it is not a directory.
 bool addAssetFolder(const QString& folder);
+// Folders added for this run only (--asset-folder), searched after the saved ones. GUI thread.
+void addSessionAssetFolder(const QString& folder);
+// Where mesh references are looked up: the saved folders, then this run's. Read it on the GUI
+// thread and hand the list to the decode job.
+QStringList searchAssetFolders();
 
 bool wireframe();
 void setWireframe(bool on);

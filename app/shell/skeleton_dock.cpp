@@ -11,6 +11,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "asset_document.h"
 #include "bone_drag_controller.h"
 #include "pose_controller.h"
 
@@ -102,6 +103,22 @@ SkeletonDock::SkeletonDock(PoseController* controller, QWidget* parent)
     connect(controller_, &PoseController::skeletonVisibleChanged, showOverlay_,
             &QCheckBox::setChecked);
     rebuild();
+}
+
+void SkeletonDock::setDocument(AssetDocument* document) {
+    if (document_) disconnect(document_, nullptr, this, nullptr);
+    document_ = document;
+    if (!document_) return;
+    // A bone node selects that bone for posing; any other node deselects it, so its weight heat
+    // map does not stay over the newly selected part.
+    connect(document_, &AssetDocument::selectionChanged, this, [this](int node) {
+        const Asset& a = document_->asset();
+        const NodeLinks* links = node >= 0 && node < int(a.nodes.size()) ? &a.links(node) : nullptr;
+        if (links && links->bone >= 0 && links->skeleton == controller_->skeletonIndex())
+            selectBone(links->bone);
+        else
+            selectBone(-1);
+    });
 }
 
 QString SkeletonDock::emptyText() const {

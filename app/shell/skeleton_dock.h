@@ -16,12 +16,16 @@ class QTreeWidgetItem;
 
 namespace meshscope::shell {
 
+class AssetDocument;
 class PoseController;
 
 class SkeletonDock : public QDockWidget {
     Q_OBJECT
 public:
     explicit SkeletonDock(PoseController* controller, QWidget* parent = nullptr);
+    // Follows `document`'s selection: a bone node of the posed skeleton selects that bone, any
+    // other node none.
+    void setDocument(AssetDocument* document);
 
     // Selects bone `bone` of the posed skeleton (-1: none).
     void selectBone(int bone);
@@ -37,6 +41,7 @@ private:
     void commitFields();
 
     PoseController* controller_;
+    AssetDocument* document_ = nullptr;
     QTreeWidget* tree_ = nullptr;
     QLabel* boneLabel_ = nullptr;
     std::array<QDoubleSpinBox*, 3> rotation_{};

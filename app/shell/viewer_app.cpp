@@ -21,10 +21,10 @@
 #include "main_window.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/render/asset_scene.h"
-#include "meshscope/render/roblox_parts.h"
 #include "meshscope/render/viewport.h"
 #include "meshscope/resources/resources.h"
 #include "pose_controller.h"
+#include "settings.h"
 
 namespace meshscope::shell {
 
@@ -130,7 +130,7 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
     }
     options.files = parser.positionalArguments();
     for (const QString& dir : parser.values(assetFolderOption))
-        render::RobloxPartsView::addSessionFolder(QFileInfo(dir).absoluteFilePath());
+        settings::addSessionAssetFolder(QFileInfo(dir).absoluteFilePath());
     options.screenshot = parser.value(screenshot);
     options.wireframe = parser.isSet(wireframe);
     options.transparent = parser.isSet(transparent);
@@ -196,8 +196,8 @@ void keepOnlyWhatIsDrawn(DecodeOutcome& outcome) {
     for (Mesh& mesh : outcome.result.asset.meshes) std::vector<Vec4>().swap(mesh.tangents);
 }
 
-DecodeOutcome decodeForScreenshot(const QString& path) {
-    DecodeOutcome outcome = DecodeJob::decodeNow(path);
+DecodeOutcome decodeForScreenshot(const QString& path, const QStringList& assetFolders) {
+    DecodeOutcome outcome = DecodeJob::decodeNow(path, nullptr, {}, assetFolders);
     keepOnlyWhatIsDrawn(outcome);
     return outcome;
 }
@@ -222,8 +222,10 @@ void startDecoding(const ViewerOptions& options) {
     resources::initialize();
     EarlyDecode& early = earlyDecode();
     early.path = screenshotSource(options, 0);
-    early.outcome =
-        std::async(std::launch::async, [path = early.path]() { return decodeForScreenshot(path); });
+    early.outcome = std::async(std::launch::async,
+                               [path = early.path, folders = settings::searchAssetFolders()]() {
+                                   return decodeForScreenshot(path, folders);
+                               });
 }
 
 QString screenshotPath(const QString& out, int index, int count) {
@@ -266,7 +268,7 @@ int writeScreenshots(MainWindow& window, const ViewerOptions& options) {
             DecodeOutcome outcome = early.outcome.get();
             opened = window.openDecoded(outcome, &error);
         } else {
-            DecodeOutcome outcome = decodeForScreenshot(source);
+            DecodeOutcome outcome = decodeForScreenshot(source, settings::searchAssetFolders());
             opened = window.openDecoded(outcome, &error);
         }
         if (!opened) {

@@ -60,8 +60,14 @@ public:
     explicit PropertyFinder(const Asset& asset)
         : asset_(asset), tables_(asset.propertyTables.size()) {}
 
+    // Where a found value's bytes are (a node's own property, or its column's source range).
+    struct Source {
+        std::uint64_t offset = 0;
+        std::uint64_t length = 0;
+    };
+
     template <typename T>
-    std::optional<T> get(int node, Names names) {
+    std::optional<T> get(int node, Names names, Source* source = nullptr) {
         const Node& n = asset_.nodes[std::size_t(node)];
         const auto& list = kNames[std::size_t(names)];
         const bool hasTable = n.table >= 0 && std::size_t(n.table) < tables_.size();
@@ -70,7 +76,10 @@ public:
             if (list[k].empty()) continue;
             for (const Property& p : asset_.ownProperties(node))
                 if (equalsNoCase(p.name, list[k]))
-                    if (const T* v = std::get_if<T>(&p.value)) return *v;
+                    if (const T* v = std::get_if<T>(&p.value)) {
+                        if (source) *source = {p.offset, p.length};
+                        return *v;
+                    }
             if (!matches) continue;
             const PropertyTable& table = asset_.propertyTables[std::size_t(n.table)];
             for (const Match& m : *matches) {
@@ -78,7 +87,10 @@ public:
                 const PropertyColumn& c = table.columns[m.column];
                 if (n.row >= c.rows()) continue;
                 Value v = c.value(n.row);
-                if (T* t = std::get_if<T>(&v)) return std::move(*t);
+                if (T* t = std::get_if<T>(&v)) {
+                    if (source) *source = {c.offset, c.length};
+                    return std::move(*t);
+                }
             }
         }
         return std::nullopt;
@@ -404,11 +416,14 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
         if (isUnionClass(kind)) {
             if (const auto u = find.get<bool>(int(i), Names::UsePartColor)) p.usePartColor = *u;
         }
+        PropertyFinder::Source source;
         if (kind == "MeshPart") {
-            if (const auto id = find.get<std::string>(int(i), Names::MeshContentOrId))
+            if (const auto id = find.get<std::string>(int(i), Names::MeshContentOrId, &source))
                 p.meshId = *id;
             if (p.meshId.empty())
-                if (const auto id = find.get<std::string>(int(i), Names::MeshId)) p.meshId = *id;
+                if (const auto id = find.get<std::string>(int(i), Names::MeshId, &source))
+                    p.meshId = *id;
+            if (!p.meshId.empty()) p.meshNode = int(i);
         }
         // A SpecialMesh / FileMesh / BlockMesh / CylinderMesh child replaces the part's shape.
         for (int c : asset.children(int(i))) {
@@ -427,16 +442,24 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
             if (mt == 2) p.shape = PartShape::Wedge;
             if (mt == 3) p.shape = PartShape::Ball;
             if (mt == 6) p.shape = PartShape::Block;
+            PropertyFinder::Source at;
             if (mt == -2) p.shape = PartShape::Cylinder;
             if (mt == 5) {
-                if (const auto id = find.get<std::string>(c, Names::MeshId); id && !id->empty()) {
+                if (const auto id = find.get<std::string>(c, Names::MeshId, &at);
+                    id && !id->empty()) {
                     p.meshId = *id;
+                    p.meshNode = c;
+                    source = at;
                     p.specialMesh = true;
                 }
             } else if (mt == 2 || mt == 3 || mt == 6 || mt == -2) {
                 applyShapeMesh(p, mt == -2);
             }
             break;
+        }
+        if (p.meshNode >= 0) {
+            p.meshIdOffset = source.offset;
+            p.meshIdLength = source.length;
         }
         parts.push_back(std::move(p));
     }

@@ -22,6 +22,7 @@
 #include "meshscope/render/roblox_parts.h"
 #include "meshscope/render/viewport.h"
 #include "pose_controller.h"
+#include "settings.h"
 #include "support/test_support.h"
 #include "vertex_compare.h"
 
@@ -206,7 +207,7 @@ TEST(MultiMeshPosing, RobloxModelMeshPartsEachFollowThePose) {
     ASSERT_TRUE(mesh.ok());
     const auto folder = test::tempDir("app_multi_mesh_assets");
     test::writeFile(folder / "5151515151.mesh", mesh.bytes);
-    render::RobloxPartsView::addSessionFolder(QString::fromStdString(folder.string()));
+    settings::addSessionAssetFolder(QString::fromStdString(folder.string()));
 
     Asset model;
     model.format = "roblox-model";
@@ -235,7 +236,7 @@ TEST(MultiMeshPosing, RobloxModelMeshPartsEachFollowThePose) {
     ASSERT_TRUE(window.openFileNow(QString::fromStdString(file.string()), &error))
         << error.toStdString();
     const render::RobloxPartsView* parts = window.viewport()->robloxParts();
-    ASSERT_EQ(parts->resolvedMeshCount(), 2) << parts->unresolved().join('\n').toStdString();
+    ASSERT_EQ(parts->resolvedMeshCount(), 2) << window.document()->asset().diagnostics.size();
     PoseController* pose = window.poseController();
     ASSERT_EQ(pose->boneCount(), 3);
     const Asset& shown = parts->sceneAsset();

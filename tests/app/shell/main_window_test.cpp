@@ -31,6 +31,7 @@
 #include "hex_view.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
+#include "meshscope/core/part_meshes.h"
 #include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/roblox_terrain.h"
@@ -298,6 +299,56 @@ TEST(AssetDocument, NodeAtIsTheInnermostNodeOfTheByteMapOrOwnExtent) {
     // selectBytes without a node picks the same one.
     doc.selectBytes(5, 2);
     EXPECT_EQ(doc.selectedNode(), 2);
+}
+
+// A MeshPart whose mesh is in no asset folder: the decode job's part step reports it, and the
+// document lists it with the decoder's diagnostics, at the MeshId bytes, counted as a warning.
+TEST(MainWindow, UnresolvedMeshIsAWarningOfTheDocumentAtItsMeshIdBytes) {
+    Asset model;
+    model.format = "roblox-model";
+    const int root = model.addNode("Armory", "Model");
+    model.addProperty(root, test::prop("Name", "string", std::string("Armory")));
+    const int sword = model.addNode("Sword", "MeshPart", root);
+    model.propertyList(sword) = {
+        test::prop("Name", "string", std::string("Sword")),
+        test::prop("MeshId", "Content", std::string("rbxassetid://9090909090909"))};
+    RobloxModelWriteOptions options;
+    options.compression = RobloxChunkCompression::None;
+    const RobloxModelWriteResult written = writeRobloxModel(model, options);
+    ASSERT_TRUE(written.ok());
+    const auto path = test::tempDir("app_unresolved") / "armory.rbxm";
+    test::writeFile(path, written.bytes);
+    const std::size_t decoderWarnings = decodeFile(path.string()).asset.warningCount();
+
+    MainWindow window;
+    window.setInteractive(false);
+    QString error;
+    ASSERT_TRUE(window.openFileNow(test::qPath(path), &error)) << error.toStdString();
+    const Asset& a = window.document()->asset();
+    EXPECT_EQ(a.warningCount(), decoderWarnings + 1);
+    const auto it = std::find_if(a.diagnostics.begin(), a.diagnostics.end(),
+                                 [](const Diagnostic& d) { return d.code == kMeshUnresolved; });
+    ASSERT_NE(it, a.diagnostics.end());
+    EXPECT_EQ(it->severity, Severity::Warning);
+    ASSERT_EQ(window.document()->partMeshes().parts.size(), 1u);
+    const RobloxPart& part = window.document()->partMeshes().parts[0];
+    EXPECT_EQ(it->offset, part.meshIdOffset);
+    ASSERT_GT(part.meshIdLength, 0u);
+    const QByteArray at =
+        window.document()->bytes().mid(qsizetype(part.meshIdOffset), qsizetype(part.meshIdLength));
+    EXPECT_TRUE(at.contains("rbxassetid://9090909090909"));
+
+    // The Diagnostics dock lists it as a warning and counts it in its title.
+    DiagnosticsDock* dock = window.diagnosticsDock();
+    int row = -1;
+    for (int r = 0; r < dock->view()->topLevelItemCount(); ++r)
+        if (dock->view()->topLevelItem(r)->text(3).contains("Sword")) row = r;
+    ASSERT_GE(row, 0);
+    EXPECT_EQ(dock->view()->topLevelItem(row)->text(0), "Warning");
+    EXPECT_TRUE(dock->windowTitle().contains(QString::number(a.warningCount())))
+        << dock->windowTitle().toStdString();
+    dock->activateRow(row);
+    EXPECT_EQ(window.document()->selectionOffset(), part.meshIdOffset);
 }
 
 TEST(MainWindow, DroppingAFileOpensIt) {

@@ -148,7 +148,8 @@ protected:
 
 TEST_F(PartsViewport, SelectionBoxAndPickAtProjectedCentre) {
     const Asset asset = decoded(writeModel("parts_pick", shapesModel()));
-    view_.setAsset(asset);
+    const PartMeshes meshes = resolvePartMeshes(asset);  // no asset folder: nothing resolves
+    view_.setAsset(asset, &meshes);
     render::RobloxPartsView* parts = view_.robloxParts();
     ASSERT_EQ(parts->parts().size(), 6u);
     // One instanced mesh per shape, nothing resolved: five meshes, six instances (the MeshPart
@@ -165,8 +166,8 @@ TEST_F(PartsViewport, SelectionBoxAndPickAtProjectedCentre) {
     EXPECT_EQ(view_.scene()->instanceCount(0), 1);  // PartShape order: Ball first
     EXPECT_EQ(view_.scene()->instanceCount(1), 2);  // Block: the Part and the MeshPart's box
     EXPECT_EQ(view_.scene()->stats().triangles, triangles);
-    ASSERT_EQ(parts->unresolved().size(), 1);  // the MeshPart's mesh: no asset folder has it
-    EXPECT_TRUE(parts->unresolved().front().contains("4242424242"));
+    ASSERT_EQ(meshes.diagnostics.size(), 1u);  // the MeshPart's mesh: no asset folder has it
+    EXPECT_NE(meshes.diagnostics[0].message.find("4242424242"), std::string::npos);
 
     const RobloxPart& ball = parts->parts()[1];
     render::CaptureOptions capture;
@@ -292,16 +293,16 @@ TEST_F(PartsViewport, HundredThousandPartsAreTwoInstancedMeshes) {
 
 namespace {
 
-// Runs last in this file: the session folder it adds stays for the process (ctest runs each
-// test in its own process).
+// The view draws the meshes core resolved (resolvePartMeshes); it reads no folder itself.
 TEST_F(PartsViewport, MeshPartResolvedFromAssetFolderIsFittedToItsSize) {
     const auto mesh = test::writeFileMeshFixture("parts_assets", "4242424242.mesh", makeUvSphere());
-    render::RobloxPartsView::addSessionFolder(QString::fromStdString(mesh.parent_path().string()));
-
     const Asset asset = decoded(writeModel("parts_resolved", shapesModel()));
-    view_.setAsset(asset);
+    PartMeshOptions options;
+    options.folders = {mesh.parent_path()};
+    const PartMeshes meshes = resolvePartMeshes(asset, options);
+    EXPECT_TRUE(meshes.diagnostics.empty()) << meshes.diagnostics[0].toString();
+    view_.setAsset(asset, &meshes);
     render::RobloxPartsView* parts = view_.robloxParts();
-    EXPECT_TRUE(parts->unresolved().isEmpty()) << parts->unresolved().join('\n').toStdString();
     EXPECT_EQ(parts->resolvedMeshCount(), 1);
     ASSERT_EQ(view_.scene()->meshCount(), 6);       // the placed sphere + one mesh per shape
     EXPECT_EQ(view_.scene()->instanceCount(0), 0);  // the sphere, placed by its vertices

@@ -85,8 +85,17 @@ protected:
     }
 
     // Shows `blocks` framed as the full model is (so every picture has the same camera).
+    // Shows `blocks` as the viewer does: the meshes they name resolved from folders_ first.
+    void show(const std::vector<Block>& blocks) {
+        asset_ = model(blocks);
+        PartMeshOptions options;
+        options.folders = folders_;
+        meshes_ = resolvePartMeshes(asset_, options);
+        view_.setAsset(asset_, &meshes_);
+    }
+
     QImage render(const std::vector<Block>& blocks, bool transparentBackground = false) {
-        view_.setAsset(model(blocks));
+        show(blocks);
         view_.camera()->setPosition(eye_);
         view_.camera()->setViewCenter(center_);
         render::CaptureOptions options;
@@ -97,7 +106,7 @@ protected:
 
     // Frames `blocks` (by default the full model) and remembers the camera.
     void frameFullModel(const std::vector<Block>& blocks = {kRed, kBlue, kGreenHidden}) {
-        view_.setAsset(model(blocks));
+        show(blocks);
         eye_ = view_.camera()->position();
         center_ = view_.camera()->viewCenter();
     }
@@ -118,6 +127,9 @@ protected:
 
     static constexpr QSize kSize{400, 300};
     render::Viewport view_;
+    std::vector<std::filesystem::path> folders_;  // asset folders for MeshIds
+    Asset asset_;
+    PartMeshes meshes_;
     QVector3D eye_, center_;
 };
 
@@ -275,7 +287,7 @@ TEST_F(TranslucentParts, InstancedTranslucentPartsAreReorderedWhenTheCameraMoves
     std::vector<Block> blocks;
     for (int i = 0; i < 300; ++i)
         blocks.push_back({{0, 1, float(i) * 2}, {1, 1, 1}, {0.1f, 0.2f, 0.9f}, 0.5});
-    view_.setAsset(model(blocks));
+    show(blocks);
     render::RobloxPartsView* parts = view_.robloxParts();
     EXPECT_TRUE(parts->partSortedMeshes().empty());
     const int mesh = parts->instanceSortedMesh();
@@ -317,7 +329,7 @@ TEST_F(TranslucentParts, BatchedTranslucentPartsAreReorderedWhenTheCameraMoves) 
     for (int i = 0; i < 300; ++i)
         blocks.push_back({{0, 1, float(i) * 2}, {1, 1, 1}, {0.1f, 0.2f, 0.9f}, 0.5});
     blocks[150].shape = 0;  // a ball
-    view_.setAsset(model(blocks));
+    show(blocks);
     render::RobloxPartsView* parts = view_.robloxParts();
     EXPECT_EQ(parts->instanceSortedMesh(), -1);
     ASSERT_EQ(parts->partSortedMeshes().size(), 1u);
@@ -378,19 +390,18 @@ TEST_F(TranslucentParts, SelectionBoxAndWireframeShowOnTranslucentPart) {
 
 }  // namespace
 
-// Runs last in this file: the asset folder it adds stays for the process (ctest runs each test
-// in its own process). A MeshPart of Transparency 0.5 whose mesh resolves (a sphere written to
+// A MeshPart of Transparency 0.5 whose mesh resolves (a sphere written to
 // an asset folder) is drawn on the translucent layer like a shape, and the red block behind it
 // shows through by half.
 TEST_F(TranslucentParts, TranslucentMeshPartBlendsOverWhatIsBehind) {
     const auto mesh = test::writeFileMeshFixture("translucent_meshpart_assets", "5151515151.mesh",
                                                  makeUvSphere());
-    render::RobloxPartsView::addSessionFolder(QString::fromStdString(mesh.parent_path().string()));
+    folders_ = {mesh.parent_path()};
 
     Block sphere{kBlue.position, {3, 3, 3}, kBlue.color, 0.5, "rbxassetid://5151515151"};
     frameFullModel({kRed, sphere});
     render::RobloxPartsView* parts = view_.robloxParts();
-    EXPECT_TRUE(parts->unresolved().isEmpty()) << parts->unresolved().join('\n').toStdString();
+    EXPECT_TRUE(meshes_.diagnostics.empty()) << meshes_.diagnostics[0].toString();
     ASSERT_EQ(parts->resolvedMeshCount(), 1);
     // The resolved sphere is the one translucent mesh; the red block is batched, opaque.
     ASSERT_EQ(view_.scene()->meshCount(), 2);

@@ -9,6 +9,7 @@
 #include <QProcess>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/part_meshes.h"
 #include "meshscope/core/roblox_csg.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/render/asset_scene.h"
@@ -61,12 +62,18 @@ TEST(UnionRender, DecodedGeometryTranslucentBoxAndNoNegate) {
     view.resize(640, 480);
     view.show();
     for (int i = 0; i < 20; ++i) QApplication::processEvents();
-    view.setAsset(d.asset);
+    // Unions are resolved by the core step the decode job runs (resolvePartMeshes).
+    const PartMeshes resolved = resolvePartMeshes(d.asset);
+    ASSERT_EQ(resolved.meshes.size(), 1u);
+    ASSERT_EQ(resolved.diagnostics.size(), 1u);
+    EXPECT_EQ(resolved.diagnostics[0].code, std::string(kUnionUnresolved));
+    EXPECT_NE(resolved.diagnostics[0].message.find("1 union is drawn as translucent boxes"),
+              std::string::npos)
+        << resolved.diagnostics[0].message;
+    EXPECT_NE(resolved.diagnostics[0].message.find("Boxed"), std::string::npos);
+    view.setAsset(d.asset, &resolved);
     render::RobloxPartsView* parts = view.robloxParts();
-    EXPECT_EQ(parts->unionMeshCount(), 1);
-    ASSERT_EQ(parts->unionWarnings().size(), 1);
-    EXPECT_TRUE(parts->unionWarnings().front().contains("1 union(s) drawn as translucent boxes"));
-    EXPECT_TRUE(parts->unionWarnings().front().contains("Boxed"));
+    EXPECT_EQ(parts->resolvedMeshCount(), 1);
     // The union's mesh: its own triangles, fitted to 4 × 2 × 4 at the origin, red.
     const Asset& scene = parts->sceneAsset();
     const Mesh* drawn = nullptr;

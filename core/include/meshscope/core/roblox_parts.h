@@ -33,6 +33,10 @@ struct RobloxPart {
     float transparency = 0;
     // Mesh reference: MeshPart MeshId/MeshContent, or a SpecialMesh/FileMesh child's MeshId.
     std::string meshId;
+    int meshNode = -1;  // the node whose property holds meshId (the part or its SpecialMesh)
+    // Where that property's bytes are (its value, or the column it is stored in; 0 when unknown).
+    std::uint64_t meshIdOffset = 0;
+    std::uint64_t meshIdLength = 0;
     bool specialMesh = false;  // meshId came from a SpecialMesh child (scale/offset apply)
     // A FileMesh's Scale and Offset. A shape mesh child (BlockMesh, CylinderMesh, SpecialMesh
     // Brick / Wedge / Sphere) has its Scale and Offset baked into `size` and `cframe` instead (a

@@ -1,6 +1,7 @@
 // The 3D side of Roblox models and places: turns a decoded instance tree into a scene (opaque
 // parts drawn by instancing, one mesh per shape, each part a 64-byte instance record instead of
-// baked vertices; MeshPart / SpecialMesh meshes resolved from the asset folders and placed), draws
+// baked vertices; MeshPart / SpecialMesh meshes as core's resolvePartMeshes resolved and placed
+// them: this layer reads no file and no setting), draws
 // a selection box around the selected part and picks parts under the mouse with a CPU ray cast
 // against their boxes. Translucent parts (0 < Transparency < 1) get their own entities with a
 // translucent LitMaterial and the translucentLayer(), which the viewport draws after the opaque
@@ -12,11 +13,11 @@
 
 #include <QObject>
 #include <QPointF>
-#include <QStringList>
 #include <cstddef>
 #include <vector>
 
 #include "meshscope/core/asset.h"
+#include "meshscope/core/part_meshes.h"
 #include "meshscope/core/roblox_parts.h"
 
 namespace Qt3DCore {
@@ -40,21 +41,17 @@ public:
                     QObject* parent = nullptr);
     ~RobloxPartsView() override;
 
-    // QSettings key holding the user's asset folders (a string list).
-    static QString settingsKey() { return QStringLiteral("assetFolders"); }
-    // Folders added for this run only (--asset-folder), searched after the settings' folders.
-    static void addSessionFolder(const QString& folder);
-    static QStringList assetFolders();
-
     // True when `asset` is a Roblox model with at least one renderable part.
     static bool hasParts(const Asset& asset);
-    // Builds the scene asset for `asset` (merged part meshes + resolved meshes) and shows it in
-    // `scene` with white base colours (vertex colours carry the part colours). Opaque shapes come
-    // first, batched; then each translucent shape as a mesh of its own (up to
-    // kMaxSortedTranslucentParts; more are batched, their parts drawn back to front from the
+    // Builds the scene asset for `asset` (its parts' shapes + the meshes `meshes` resolved for
+    // them) and shows it in `scene` with white base colours (vertex colours carry the part
+    // colours). Opaque shapes come first, batched; then each translucent shape as a mesh of its own
+    // (up to kMaxSortedTranslucentParts; more are batched, their parts drawn back to front from the
     // camera), translucent, on translucentLayer(). Returns false and does nothing when the asset
-    // has no parts; the selection and pick list are cleared then.
-    bool show(const Asset& asset, AssetScene* scene);
+    // has no parts; the selection and pick list are cleared then. `meshes` (resolvePartMeshes of
+    // `asset`) must outlive the next show() or clear(); without it the parts are extracted here
+    // and every part is drawn as its shape.
+    bool show(const Asset& asset, const PartMeshes* meshes, AssetScene* scene);
     void clear();
 
     // Translucent parts up to this count are sorted back to front each frame (one entity each);
@@ -74,18 +71,13 @@ public:
     // Scene meshes drawn translucent (indices into the scene passed to show()).
     const std::vector<int>& translucentMeshes() const { return translucentMeshes_; }
 
-    const std::vector<RobloxPart>& parts() const { return parts_; }
+    const std::vector<RobloxPart>& parts() const { return shown_->parts; }
     // The asset shown in the scene (its meshes are the scene's, in the same order; an instanced
     // scene mesh is here as its unit shape; skinned MeshPart meshes come with a placed copy of
     // their skeleton each); empty when no parts are shown.
     const Asset& sceneAsset() const { return sceneAsset_; }
-    // One line per mesh reference that could not be resolved or decoded.
-    const QStringList& unresolved() const { return unresolved_; }
-    int resolvedMeshCount() const { return resolvedMeshes_; }
-    // CSG unions drawn with their decoded geometry, and the warnings about those that could not
-    // be (drawn as translucent boxes of their Size instead).
-    int unionMeshCount() const { return unionMeshes_; }
-    const QStringList& unionWarnings() const { return unionWarnings_; }
+    // Parts drawn as a resolved mesh.
+    int resolvedMeshCount() const { return int(shown_->meshes.size()); }
 
     int partForNode(int node) const;  // index into parts(), -1 when the node is no part
     // Highlights the part of `node` with a box (or hides the box).
@@ -98,9 +90,6 @@ public:
 
 signals:
     void nodePicked(int node);
-    void unresolvedChanged(const QStringList& messages);
-    // One summary sentence per kind of problem ("3 unions have no geometry in this file ...").
-    void unionWarningsChanged(const QStringList& messages);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -129,13 +118,10 @@ private:
     AssetScene* boxScene_;
     Qt3DRender::QLayer* translucentLayer_;
     std::vector<int> translucentMeshes_;
-    std::vector<RobloxPart> parts_;
+    PartMeshes ownParts_;                   // parts extracted here when show() got no meshes
+    const PartMeshes* shown_ = &ownParts_;  // the parts and meshes shown
     Asset sceneAsset_;
     std::vector<int> partOfNode_;
-    QStringList unresolved_;
-    int resolvedMeshes_ = 0;
-    int unionMeshes_ = 0;
-    QStringList unionWarnings_;
     int selected_ = -1;
     QPointF pressPos_;
     bool pressed_ = false;

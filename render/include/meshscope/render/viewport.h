@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "meshscope/core/asset.h"
+#include "meshscope/core/part_meshes.h"
 
 namespace Qt3DCore {
 class QEntity;
@@ -63,8 +64,10 @@ public:
     QWindow* renderWindow() const;
 
     // Uploads the meshes and frames them; `asset` must outlive the next setAsset() or
-    // clearAsset() (the normals overlay is built from it when first shown).
-    void setAsset(const Asset& asset);
+    // clearAsset() (the normals overlay is built from it when first shown). A Roblox model shows
+    // its parts, with the meshes `partMeshes` resolved for them (resolvePartMeshes of `asset`,
+    // kept alive as long); without it every part is drawn as its shape.
+    void setAsset(const Asset& asset, const PartMeshes* partMeshes = nullptr);
     void clearAsset();
 
     void fitToView();
@@ -90,6 +93,9 @@ public:
     double frameTimeMs() const { return frameTimeMs_; }
 
 signals:
+    // setAsset() or clearAsset() has replaced the scene: panels that read the scene (levels of
+    // detail, posing) rebuild from here rather than depending on the order of other slots.
+    void assetShown();
     void statsChanged();
     void frameTimeChanged(double ms);
     void filesDropped(const QList<QUrl>& urls);

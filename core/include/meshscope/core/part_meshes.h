@@ -1,0 +1,60 @@
+// The meshes of a Roblox model's parts: every mesh reference (a MeshPart's MeshContent/MeshId, a
+// SpecialMesh or FileMesh child's MeshId) resolved to a file inside the folders the user chose
+// (AssetResolver), decoded, and placed like its part (placePartMesh). A step after decoding, run
+// off the GUI thread with the decode, so that a viewer only draws what it returns. A reference that
+// cannot be resolved, or whose file holds no mesh, becomes a Warning diagnostic at the bytes of
+// its MeshId property; its parts are drawn as their shapes.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <filesystem>
+#include <vector>
+
+#include "meshscope/core/asset.h"
+#include "meshscope/core/limits.h"
+#include "meshscope/core/roblox_parts.h"
+
+namespace meshscope {
+
+// Diagnostic codes of resolvePartMeshes.
+inline constexpr const char* kMeshUnresolved = "mesh-unresolved";  // not found, or refused
+inline constexpr const char* kMeshEmpty = "mesh-empty";  // resolved; the file holds no mesh
+// CSG unions whose geometry is neither in the file nor in the asset folders (drawn as
+// translucent boxes of their Size); one warning for all of them.
+inline constexpr const char* kUnionUnresolved = "union-unresolved";
+
+struct PartMesh {
+    std::size_t part = 0;  // index into PartMeshes::parts
+    Mesh mesh;             // the file's first mesh placed like the part (skin kept with a skeleton)
+    int skeleton = -1;     // index into PartMeshes::skeletons, or -1
+};
+
+struct PartMeshes {
+    std::vector<RobloxPart> parts;  // extractRobloxParts(asset); empty for anything else
+    std::vector<PartMesh> meshes;   // the parts drawn as a mesh, in part order
+    // The skeletons of skinned meshes, one placed copy per mesh (placePartSkeleton), so that
+    // posing bends each in place.
+    std::vector<Skeleton> skeletons;
+    // One Warning per distinct reference that was not drawn (code kMeshUnresolved or
+    // kMeshEmpty), at its first part's MeshId bytes, naming that part and how many use it.
+    std::vector<Diagnostic> diagnostics;
+    std::size_t references = 0;  // parts (visible ones) that name a mesh
+    bool cancelled = false;
+};
+
+struct PartMeshOptions {
+    std::vector<std::filesystem::path> folders;  // searched in order
+    Limits limits;                               // for decoding each referenced file
+    const std::atomic<bool>* cancel = nullptr;   // stops between files
+};
+
+// Parts of `asset` (a Roblox model; anything else gives an empty result) and their meshes.
+// CSG unions get their decoded geometry (unionPartMesh: MeshData2, MeshData or the AssetId
+// through the folders); NegateOperations are not drawn (transparency 1 in `parts`); unions
+// without geometry are made at least 70 % transparent and named in one kUnionUnresolved warning.
+// Each referenced file is read and decoded once, however many parts use it. Parts with
+// transparency >= 1 are not resolved (they are not drawn).
+PartMeshes resolvePartMeshes(const Asset& asset, const PartMeshOptions& options = {});
+
+}  // namespace meshscope
