@@ -272,26 +272,51 @@ BoneTable readBones(DecodeContext& ctx, ByteReader& r, int skeletonNode) {
     t.parents.reserve(n);
     t.parentOffsets.reserve(n);
     t.nodes.reserve(n);
-    Asset& a = ctx.asset();
     for (std::size_t i = 0; i < n; ++i) {
         auto b = ctx.scope("[" + std::to_string(i) + "]");
         const std::size_t boneStart = r.pos();
         std::string name = readName(r, "bone name");
         const std::size_t parentAt = r.pos();
         const std::int32_t parent = r.i32("bone parent");
-        const int node = a.addNode(name, "bone", skeletonNode);
-        a.nodes[node].offset = r.offsetOf(boneStart);
-        a.nodes[node].length = r.pos() - boneStart;
-        a.addProperty(node, {"parent", "int32", std::int64_t(parent), r.offsetOf(parentAt), 4});
-        ctx.mapRange(r.offsetOf(boneStart), r.pos() - boneStart, RangeKind::Record, {}, node);
-        ctx.mapRange(r.offsetOf(parentAt), 4, RangeKind::Field, "parent", node);
-        t.names.push_back(std::move(name));
-        t.parents.push_back(parent);
-        t.parentOffsets.push_back(r.offsetOf(parentAt));
-        t.nodes.push_back(node);
+        addBoneRecord(ctx, r, t, skeletonNode, std::move(name), boneStart, parentAt, parent, 4);
     }
     ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Array, {}, skeletonNode);
     return t;
+}
+
+void addBoneRecord(DecodeContext& ctx, const ByteReader& r, BoneTable& t, int skeletonNode,
+                   std::string name, std::size_t boneStart, std::size_t parentAt, int parent,
+                   std::size_t parentBytes) {
+    Asset& a = ctx.asset();
+    const int node = a.addNode(name, "bone", skeletonNode);
+    a.nodes[node].offset = r.offsetOf(boneStart);
+    a.nodes[node].length = r.pos() - boneStart;
+    a.addProperty(node,
+                  {"parent", "int32", std::int64_t(parent), r.offsetOf(parentAt), parentBytes});
+    ctx.mapRange(r.offsetOf(boneStart), r.pos() - boneStart, RangeKind::Record, {}, node);
+    ctx.mapRange(r.offsetOf(parentAt), parentBytes, RangeKind::Field, "parent", node);
+    t.names.push_back(std::move(name));
+    t.parents.push_back(parent);
+    t.parentOffsets.push_back(r.offsetOf(parentAt));
+    t.nodes.push_back(node);
+}
+
+int addSkeleton(Asset& a, const BoneTable& bones, int skeletonNode, std::vector<Mat4> world) {
+    const int index = static_cast<int>(a.skeletons.size());
+    Skeleton skel;
+    skel.name = "skeleton";
+    skel.bones.resize(bones.names.size());
+    for (std::size_t b = 0; b < skel.bones.size(); ++b) {
+        skel.bones[b].name = bones.names[b];
+        skel.bones[b].parent = bones.parents[b];
+        skel.bones[b].world = b < world.size() ? world[b] : Mat4::identity();
+        NodeLinks& links = a.linksOf(bones.nodes[b]);
+        links.skeleton = index;
+        links.bone = static_cast<int>(b);
+    }
+    if (skeletonNode >= 0) a.linksOf(skeletonNode).skeleton = index;
+    a.skeletons.push_back(std::move(skel));
+    return index;
 }
 
 BoneTable readSkeleton(DecodeContext& ctx, ByteReader& r, int root, int header) {

@@ -74,6 +74,15 @@ struct BoneTable {
     int skeletonNode = -1;
 };
 BoneTable readBones(DecodeContext& ctx, ByteReader& r, int skeletonNode);
+// One bone record read from [boneStart, r.pos()), its parent int of `parentBytes` at parentAt:
+// a "bone" node under `skeletonNode` with its parent property and byte ranges, appended to `t`.
+// Shared by the UNIGINE 1 (int parent) and UNIGINE 2 (short parent) bone tables.
+void addBoneRecord(DecodeContext& ctx, const ByteReader& r, BoneTable& t, int skeletonNode,
+                   std::string name, std::size_t boneStart, std::size_t parentAt, int parent,
+                   std::size_t parentBytes);
+// Appends the skeleton of `bones` placed by `world` to the asset and links every bone node (and
+// the skeleton node) to it. Returns its index in Asset::skeletons.
+int addSkeleton(Asset& a, const BoneTable& bones, int skeletonNode, std::vector<Mat4> world);
 // The "skeleton" node under `root` holding the bone table read at the current position; the
 // bone count becomes a property of `header`.
 BoneTable readSkeleton(DecodeContext& ctx, ByteReader& r, int root, int header);

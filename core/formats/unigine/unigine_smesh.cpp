@@ -140,28 +140,15 @@ void decodeSkinnedMesh(DecodeContext& ctx) {
         }
         for (std::size_t b = 0; b < boneCount && frameCount; ++b)
             locals[b] = composeTransform(transformAt(0, b));
-        std::vector<Mat4> world =
-            composeWorld(ctx, bones.parents, locals, bones.parentOffsets, bones.names);
-        Skeleton skel;
-        skel.name = "skeleton";
-        skel.bones.resize(boneCount);
-        for (std::size_t b = 0; b < boneCount; ++b) {
-            skel.bones[b].name = bones.names[b];
-            skel.bones[b].parent = bones.parents[b];
-            skel.bones[b].world = world[b];
-            NodeLinks& links = a.linksOf(bones.nodes[b]);
-            links.skeleton = static_cast<int>(a.skeletons.size());
-            links.bone = static_cast<int>(b);
-            if (frameCount) {
-                const BoneTransform t = transformAt(0, b);
-                auto& props = a.propertyList(bones.nodes[b]);
-                props.push_back({"bindPosition", "Vector3", t.position});
-                props.push_back({"bindScale", "float", double(t.scale)});
-                props.push_back({"bindRotation", "Quaternion", t.rotation});
-            }
+        for (std::size_t b = 0; b < boneCount && frameCount; ++b) {
+            const BoneTransform t = transformAt(0, b);
+            auto& props = a.propertyList(bones.nodes[b]);
+            props.push_back({"bindPosition", "Vector3", t.position});
+            props.push_back({"bindScale", "float", double(t.scale)});
+            props.push_back({"bindRotation", "Quaternion", t.rotation});
         }
-        a.linksOf(skeletonNode).skeleton = static_cast<int>(a.skeletons.size());
-        a.skeletons.push_back(std::move(skel));
+        addSkeleton(a, bones, skeletonNode,
+                    composeWorld(ctx, bones.parents, locals, bones.parentOffsets, bones.names));
     }
 
     // Frames after the bind pose are an animation.

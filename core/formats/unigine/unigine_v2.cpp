@@ -395,21 +395,8 @@ void readBindPose(DecodeContext& ctx, ByteReader& r, BoneTable& bones, int root)
         props.push_back(
             {"bindScale", "Vector3", Vec3{t[7], t[8], t[9]}, r.offsetOf(start + b * 40 + 28), 12});
     }
-    std::vector<Mat4> world =
-        composeWorld(ctx, bones.parents, locals, bones.parentOffsets, bones.names);
-    Skeleton skel;
-    skel.name = "skeleton";
-    skel.bones.resize(n);
-    for (std::size_t b = 0; b < n; ++b) {
-        skel.bones[b].name = bones.names[b];
-        skel.bones[b].parent = bones.parents[b];
-        skel.bones[b].world = world[b];
-        NodeLinks& links = a.linksOf(bones.nodes[b]);
-        links.skeleton = static_cast<int>(a.skeletons.size());
-        links.bone = static_cast<int>(b);
-    }
-    a.linksOf(bones.skeletonNode).skeleton = static_cast<int>(a.skeletons.size());
-    a.skeletons.push_back(std::move(skel));
+    addSkeleton(a, bones, bones.skeletonNode,
+                composeWorld(ctx, bones.parents, locals, bones.parentOffsets, bones.names));
     (void)root;
 }
 
@@ -555,16 +542,7 @@ BoneTable readBonesV2(DecodeContext& ctx, ByteReader& r, int root, int header) {
         std::string name = readName2(r, "bone name");
         const std::size_t parentAt = r.pos();
         const std::int16_t parent = r.i16("bone parent");
-        const int node = a.addNode(name, "bone", t.skeletonNode);
-        a.nodes[node].offset = r.offsetOf(boneStart);
-        a.nodes[node].length = r.pos() - boneStart;
-        a.addProperty(node, {"parent", "int32", std::int64_t(parent), r.offsetOf(parentAt), 2});
-        ctx.mapRange(r.offsetOf(boneStart), r.pos() - boneStart, RangeKind::Record, {}, node);
-        ctx.mapRange(r.offsetOf(parentAt), 2, RangeKind::Field, "parent", node);
-        t.names.push_back(std::move(name));
-        t.parents.push_back(parent);
-        t.parentOffsets.push_back(r.offsetOf(parentAt));
-        t.nodes.push_back(node);
+        addBoneRecord(ctx, r, t, t.skeletonNode, std::move(name), boneStart, parentAt, parent, 2);
     }
     a.nodes[t.skeletonNode].offset = r.offsetOf(start);
     a.nodes[t.skeletonNode].length = r.pos() - start;
