@@ -128,6 +128,22 @@ void AssetResolver::addFolder(const std::filesystem::path& folder) {
 AssetResolution AssetResolver::resolve(std::string_view reference) const {
     AssetResolution r;
     std::string why;
+    // Takes `candidate` (under the canonical folder `root`) when it is a regular file that does
+    // not lead outside `root`; remembers a refusal as the warning.
+    const auto take = [&r](const std::filesystem::path& root,
+                           const std::filesystem::path& candidate) {
+        std::error_code ec;
+        const auto real = std::filesystem::canonical(candidate, ec);
+        if (ec) return false;
+        if (!inside(real, root)) {
+            r.warning = "refused " + candidate.string() + ": it leads outside the asset folder";
+            return false;
+        }
+        if (!std::filesystem::is_regular_file(real, ec)) return false;
+        r.path = real;
+        r.warning.clear();
+        return true;
+    };
     // rbxasset://fonts/x.mesh: a file of Roblox's content folder, found in an asset folder that
     // is a "content" folder (or holds one, like a Roblox install).
     if (startsWithNoCase(reference, "rbxasset://")) {
@@ -140,17 +156,7 @@ AssetResolution AssetResolver::resolve(std::string_view reference) const {
             std::error_code ec;
             const auto root = std::filesystem::canonical(folder, ec);
             if (ec || !std::filesystem::is_directory(root, ec)) continue;
-            const auto candidate = (namedContent(root) ? root : root / "content") / *rel;
-            const auto real = std::filesystem::canonical(candidate, ec);
-            if (ec) continue;
-            if (!inside(real, root)) {
-                r.warning = "refused " + candidate.string() + ": it leads outside the asset folder";
-                continue;
-            }
-            if (!std::filesystem::is_regular_file(real, ec)) continue;
-            r.path = real;
-            r.warning.clear();
-            return r;
+            if (take(root, (namedContent(root) ? root : root / "content") / *rel)) return r;
         }
         if (r.warning.empty())
             r.warning = "built-in content " + *rel +
@@ -168,19 +174,8 @@ AssetResolution AssetResolver::resolve(std::string_view reference) const {
         std::error_code ec;
         const auto root = std::filesystem::canonical(folder, ec);
         if (ec || !std::filesystem::is_directory(root, ec)) continue;
-        for (const std::string& file : {name, name + ".mesh"}) {
-            const auto candidate = root / file;
-            const auto real = std::filesystem::canonical(candidate, ec);
-            if (ec) continue;
-            if (!inside(real, root)) {
-                r.warning = "refused " + candidate.string() + ": it leads outside the asset folder";
-                continue;
-            }
-            if (!std::filesystem::is_regular_file(real, ec)) continue;
-            r.path = real;
-            r.warning.clear();
-            return r;
-        }
+        for (const std::string& file : {name, name + ".mesh"})
+            if (take(root, root / file)) return r;
     }
     if (r.warning.empty())
         r.warning = folders_.empty() ? "no asset folder to look in for asset " + name
