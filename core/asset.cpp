@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "meshscope/core/axes.h"
+
 namespace meshscope {
 
 namespace {
@@ -381,6 +383,22 @@ Bounds Asset::bounds() const {
     Bounds b;
     for (const auto& m : meshes) b.add(m.bounds);
     return b;
+}
+
+UpAxis upAxisOfFormat(std::string_view format) {
+    return format == "secondlife-mesh" || format == "unigine" ? UpAxis::Z : UpAxis::Y;
+}
+
+UpAxis upAxisOf(const Asset& asset) {
+    return upAxisOfFormat(asset.format);
+}
+
+float frontViewYawDegrees(const Asset& asset) {
+    // 35 degrees to the right of straight on.
+    constexpr float kThreeQuarter = -35.f;
+    if (asset.format == "unigine") return 360.f + kThreeQuarter;         // front +Z (turned)
+    if (asset.format == "secondlife-mesh") return 90.f + kThreeQuarter;  // front +X
+    return 180.f + kThreeQuarter;                                        // front -Z
 }
 
 }  // namespace meshscope

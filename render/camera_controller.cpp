@@ -13,9 +13,14 @@ namespace meshscope::render {
 QVector3D OrbitState::eye() const {
     const float yaw = qDegreesToRadians(yawDegrees);
     const float pitch = qDegreesToRadians(pitchDegrees);
-    const QVector3D dir(std::cos(pitch) * std::sin(yaw), std::sin(pitch),
-                        std::cos(pitch) * std::cos(yaw));
-    return target + dir * distance;
+    const Vec3 dir = fromYUp(up, Vec3{std::cos(pitch) * std::sin(yaw), std::sin(pitch),
+                                      std::cos(pitch) * std::cos(yaw)});
+    return target + QVector3D(dir.x, dir.y, dir.z) * distance;
+}
+
+QVector3D OrbitState::upVector() const {
+    const Vec3 u = fromYUp(up, Vec3{0, 1, 0});
+    return {u.x, u.y, u.z};
 }
 
 OrbitState OrbitState::framing(const Bounds& bounds, float fovDegrees, float aspect) {
@@ -54,8 +59,17 @@ void CameraController::fit(const Bounds& bounds, bool resetAngles) {
     if (!resetAngles) {
         s.yawDegrees = state_.yawDegrees;
         s.pitchDegrees = state_.pitchDegrees;
+    } else {
+        s.yawDegrees = defaultYaw_;
     }
+    s.up = state_.up;
     state_ = s;
+    apply();
+}
+
+void CameraController::setUpAxis(UpAxis up) {
+    if (state_.up == up) return;
+    state_.up = up;
     apply();
 }
 
@@ -68,7 +82,7 @@ void CameraController::orbit(float dx, float dy) {
 void CameraController::pan(float dx, float dy, int viewportHeight) {
     const QVector3D eye = state_.eye();
     const QVector3D forward = (state_.target - eye).normalized();
-    QVector3D right = QVector3D::crossProduct(forward, QVector3D(0, 1, 0));
+    QVector3D right = QVector3D::crossProduct(forward, state_.upVector());
     if (right.lengthSquared() < 1e-8f) right = QVector3D(1, 0, 0);
     right.normalize();
     const QVector3D up = QVector3D::crossProduct(right, forward).normalized();
@@ -127,7 +141,7 @@ void CameraController::apply() {
     const QVector3D eye = state_.eye();
     camera_->setViewCenter(state_.target);
     camera_->setPosition(eye);
-    camera_->setUpVector(QVector3D(0, 1, 0));
+    camera_->setUpVector(state_.upVector());
     const float reach = std::max(state_.radius, 1e-4f);
     camera_->setNearPlane(std::max(state_.distance - reach * 3.f, state_.distance * 1e-3f));
     camera_->setFarPlane(state_.distance + reach * 12.f);

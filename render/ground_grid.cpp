@@ -4,6 +4,7 @@
 #include <Qt3DCore/QAttribute>
 #include <Qt3DCore/QBuffer>
 #include <Qt3DCore/QGeometry>
+#include <Qt3DCore/QTransform>
 #include <Qt3DRender/QGeometryRenderer>
 #include <algorithm>
 #include <cmath>
@@ -49,13 +50,24 @@ GroundGrid::GroundGrid(Qt3DCore::QNode* parent) : QEntity(parent) {
     renderer_->setGeometry(geometry);
     renderer_->setPrimitiveType(Qt3DRender::QGeometryRenderer::Lines);
     material_ = new GridMaterial(this);
+    transform_ = new Qt3DCore::QTransform(this);
     addComponent(renderer_);
     addComponent(material_);
+    addComponent(transform_);
     setBounds({});
 }
 
-void GroundGrid::setBounds(const Bounds& bounds) {
-    layout_ = GridLayout::forBounds(bounds);
+void GroundGrid::setBounds(const Bounds& bounds, UpAxis up) {
+    Bounds turned;
+    if (bounds.valid()) {
+        turned.add(toYUp(up, bounds.min));
+        turned.add(toYUp(up, bounds.max));
+    }
+    layout_ = GridLayout::forBounds(turned);
+    // The lines are laid out Y-up; the entity turns them back into the asset's coordinates
+    // (+90 degrees about X undoes toYUp's -90).
+    transform_->setRotation(up == UpAxis::Z ? QQuaternion::fromAxisAndAngle(1, 0, 0, 90)
+                                            : QQuaternion());
     const GridLayout& g = layout_;
     std::vector<float> v;
     auto line = [&](float x0, float z0, float x1, float z1, const float(&c)[4]) {

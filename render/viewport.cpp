@@ -247,7 +247,10 @@ void Viewport::setAsset(const Asset& asset, const PartMeshes* partMeshes) {
     if (!parts_->show(asset, partMeshes, scene_)) scene_->setAsset(asset);
     overlays_->setAsset(asset);
     const Bounds framed = scene_->framingBounds();
-    grid_->setBounds(framed);
+    upAxis_ = upAxisOf(asset);
+    grid_->setBounds(framed, upAxis_);
+    controller_->setUpAxis(upAxis_);
+    controller_->setDefaultYaw(frontViewYawDegrees(asset));
     controller_->fit(framed, true);
     emit assetShown();
 }
@@ -256,7 +259,10 @@ void Viewport::clearAsset() {
     scene_->clear();
     parts_->clear();
     overlays_->clear();
+    upAxis_ = UpAxis::Y;
+    controller_->setDefaultYaw(OrbitState().yawDegrees);
     grid_->setBounds({});
+    controller_->setUpAxis(upAxis_);
     controller_->fit({}, true);
     emit assetShown();
 }

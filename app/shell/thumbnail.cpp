@@ -9,6 +9,7 @@
 #include <QSettings>
 #include <cstdio>
 
+#include "meshscope/core/axes.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/preview.h"
 
@@ -104,6 +105,7 @@ int runThumbnail(const ThumbnailOptions& options) {
     PreviewOptions preview;
     preview.width = preview.height = options.size;
     preview.transparentBackground = true;
+    preview.yawDegrees = frontViewYawDegrees(result.asset);
     const PreviewImage picture = renderPreview(previewMeshes(result.asset), preview);
     if (picture.empty() || picture.trianglesDrawn == 0) {
         printErr(QStringLiteral("%1: nothing to draw (no triangles)").arg(options.input));

@@ -9,6 +9,7 @@
 
 #include "export/export_internal.h"
 #include "meshscope/core/asset_resolver.h"
+#include "meshscope/core/axes.h"
 
 namespace meshscope::exporting {
 
@@ -308,7 +309,7 @@ Mat4 SourceAxes::matrix(const Mat4& m) const {
 
 SourceAxes sourceAxes(const Asset& asset) {
     SourceAxes a;
-    if (asset.format == "secondlife-mesh" || asset.format == "unigine") {
+    if (upAxisOf(asset) == UpAxis::Z) {
         a.zUp = true;
         a.upAxis = "Z";
     } else if (asset.format.starts_with("roblox")) {

@@ -6,6 +6,7 @@
 #include <numbers>
 #include <string_view>
 
+#include "meshscope/core/axes.h"
 #include "meshscope/core/preview.h"
 #include "meshscope/core/roblox_parts.h"
 
@@ -87,7 +88,9 @@ struct ScreenVertex {
 
 }  // namespace
 
-std::vector<Mesh> previewMeshes(const Asset& asset) {
+namespace {
+
+std::vector<Mesh> previewMeshesAsStored(const Asset& asset) {
     std::vector<Mesh> out;
     if (isRobloxModel(asset)) {
         out = buildPartMeshes(extractRobloxParts(asset));
@@ -106,6 +109,28 @@ std::vector<Mesh> previewMeshes(const Asset& asset) {
         if (m.name.starts_with("physics")) continue;
         out.push_back(finestLevel(m));
     }
+    return out;
+}
+
+// Z-up sources stand up as the viewer shows them (meshscope/core/axes.h).
+void turnToYUp(UpAxis up, Mesh& m) {
+    if (up == UpAxis::Y) return;
+    for (Vec3& p : m.positions) p = toYUp(up, p);
+    for (Vec3& n : m.normals) n = toYUp(up, n);
+    if (m.bounds.valid()) {
+        Bounds turned;
+        turned.add(toYUp(up, m.bounds.min));
+        turned.add(toYUp(up, m.bounds.max));
+        m.bounds = turned;
+    }
+}
+
+}  // namespace
+
+std::vector<Mesh> previewMeshes(const Asset& asset) {
+    std::vector<Mesh> out = previewMeshesAsStored(asset);
+    const UpAxis up = upAxisOf(asset);
+    for (Mesh& m : out) turnToYUp(up, m);
     return out;
 }
 

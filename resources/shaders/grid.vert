@@ -5,14 +5,13 @@ in vec3 vertexPosition;
 in vec4 vertexColor;
 
 out vec4 color;
-out vec3 worldPosition;
+out vec3 gridPosition;  // in the grid's own plane (y up), whatever turn the entity has
 
-uniform mat4 modelMatrix;
 uniform mat4 mvp;
 
 void main()
 {
     color = vertexColor;
-    worldPosition = (modelMatrix * vec4(vertexPosition, 1.0)).xyz;
+    gridPosition = vertexPosition;
     gl_Position = mvp * vec4(vertexPosition, 1.0);
 }

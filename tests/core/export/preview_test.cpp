@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "meshscope/core/axes.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_model_writer.h"
@@ -137,4 +138,76 @@ TEST(Preview, TriangleCapSkipsEvenly) {
     const PreviewImage capped = renderPreview(shown, o);
     EXPECT_LT(capped.trianglesDrawn, full.trianglesDrawn / 2);
     EXPECT_GT(opaquePixels(capped), opaquePixels(full) / 2);
+}
+
+namespace {
+
+// A tube 4 long and 1 across standing along +Z, as a Z-up source (Unigine, Second Life) holds a
+// standing figure.
+Mesh standingTubeZUp() {
+    Mesh m = makeSkinnedCylinder(2, 4, 16, 4.0f, 0.5f).meshes[0];
+    m.skin = {};
+    m.bounds = {};
+    for (Vec3& p : m.positions) {
+        p = fromYUp(UpAxis::Z, p);
+        m.bounds.add(p);
+    }
+    for (Vec3& n : m.normals) n = fromYUp(UpAxis::Z, n);
+    return m;
+}
+
+// Width and height of the opaque pixels' box.
+std::pair<int, int> opaqueExtent(const PreviewImage& image) {
+    int x0 = image.width, x1 = -1, y0 = image.height, y1 = -1;
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x)
+            if (alphaAt(image, x, y) > 0) {
+                x0 = std::min(x0, x), x1 = std::max(x1, x);
+                y0 = std::min(y0, y), y1 = std::max(y1, y);
+            }
+    return {x1 - x0 + 1, y1 - y0 + 1};
+}
+
+}  // namespace
+
+TEST(Preview, ZUpSourcesStandUp) {
+    Asset asset;
+    asset.meshes.push_back(standingTubeZUp());
+    PreviewOptions o;
+    o.width = o.height = 128;
+    for (const char* format : {"unigine", "secondlife-mesh"}) {
+        asset.format = format;
+        ASSERT_EQ(upAxisOf(asset), UpAxis::Z);
+        const auto [w, h] = opaqueExtent(renderPreview(previewMeshes(asset), o));
+        EXPECT_GT(h, w * 2) << format << ": " << w << " × " << h << " (lying down?)";
+    }
+    // The same coordinates read as Y-up lie on the ground.
+    asset.format = "roblox-mesh";
+    ASSERT_EQ(upAxisOf(asset), UpAxis::Y);
+    const auto [w, h] = opaqueExtent(renderPreview(previewMeshes(asset), o));
+    EXPECT_GT(w, h) << w << " × " << h;
+}
+
+TEST(Axes, TurnsAreInverseRotationsAndFrontsFaceTheViewer) {
+    const Vec3 p{1, 2, 3};
+    EXPECT_EQ(toYUp(UpAxis::Z, p), (Vec3{1, 3, -2}));
+    EXPECT_EQ(fromYUp(UpAxis::Z, toYUp(UpAxis::Z, p)), p);
+    EXPECT_EQ(toYUp(UpAxis::Y, p), p);
+    // Up (+Z) becomes +Y; a right-handed basis stays right-handed (x × y = z after the turn).
+    EXPECT_EQ(toYUp(UpAxis::Z, Vec3{0, 0, 1}), (Vec3{0, 1, 0}));
+    const Vec3 x = toYUp(UpAxis::Z, {1, 0, 0}), y = toYUp(UpAxis::Z, {0, 1, 0});
+    EXPECT_EQ((Vec3{x.y * y.z - x.z * y.y, x.z * y.x - x.x * y.z, x.x * y.y - x.y * y.x}),
+              toYUp(UpAxis::Z, {0, 0, 1}));
+    EXPECT_EQ(upAxisOfFormat("unigine"), UpAxis::Z);
+    EXPECT_EQ(upAxisOfFormat("secondlife-mesh"), UpAxis::Z);
+    EXPECT_EQ(upAxisOfFormat("roblox-model"), UpAxis::Y);
+    EXPECT_EQ(upAxisOfFormat("roblox-mesh"), UpAxis::Y);
+    // The first view looks at each family's front from 35 degrees to its right.
+    Asset a;
+    a.format = "roblox-mesh";
+    EXPECT_FLOAT_EQ(frontViewYawDegrees(a), 145.f);  // front -Z: yaw 180
+    a.format = "unigine";
+    EXPECT_FLOAT_EQ(frontViewYawDegrees(a), 325.f);  // front -Y, +Z once turned: yaw 0
+    a.format = "secondlife-mesh";
+    EXPECT_FLOAT_EQ(frontViewYawDegrees(a), 55.f);  // front +X: yaw 90
 }

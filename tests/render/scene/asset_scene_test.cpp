@@ -6,6 +6,7 @@
 
 #include <Qt3DCore/QBuffer>
 #include <Qt3DCore/QEntity>
+#include <Qt3DCore/QTransform>
 #include <Qt3DRender/QCamera>
 #include <Qt3DRender/QGeometryRenderer>
 #include <cmath>
@@ -302,4 +303,57 @@ TEST(GroundGrid, SpacingFollowsTheAssetSize) {
     small.add(Vec3{0, 0, 0});
     small.add(Vec3{0.2f, 0.1f, 0.1f});
     EXPECT_FLOAT_EQ(GridLayout::forBounds(small).spacing, 0.01f);
+}
+
+TEST(CameraController, ZUpAssetsAreOrbitedAboutZAsTheirYUpTurnIs) {
+    Bounds b;
+    b.add(Vec3{-1, -1, 0});
+    b.add(Vec3{1, 1, 4});
+    Qt3DRender::QCamera yCamera, zCamera;
+    CameraController y(&yCamera), z(&zCamera);
+    z.setUpAxis(UpAxis::Z);
+    y.fit(b, true);
+    z.fit(b, true);
+    EXPECT_EQ(zCamera.upVector(), QVector3D(0, 0, 1));
+    EXPECT_EQ(yCamera.upVector(), QVector3D(0, 1, 0));
+    // Above the horizon means higher in Z; the view is the Y-up view turned back.
+    const QVector3D dz = zCamera.position() - zCamera.viewCenter();
+    const QVector3D dy = yCamera.position() - yCamera.viewCenter();
+    EXPECT_GT(dz.z(), 0.1f * dz.length());
+    const Vec3 expected = fromYUp(UpAxis::Z, Vec3{dy.x(), dy.y(), dy.z()});
+    EXPECT_NEAR(dz.x(), expected.x, 1e-4f);
+    EXPECT_NEAR(dz.y(), expected.y, 1e-4f);
+    EXPECT_NEAR(dz.z(), expected.z, 1e-4f);
+    // Orbiting sideways turns about Z: the height above the target stays.
+    z.orbit(90, 0);
+    EXPECT_NEAR((zCamera.position() - zCamera.viewCenter()).z(), dz.z(), 1e-3f);
+    // Panning up moves the target along +Z's side of the screen, never sideways out of it.
+    const QVector3D before = zCamera.viewCenter();
+    z.pan(0, 50, 500);
+    EXPECT_GT(zCamera.viewCenter().z(), before.z());
+    // A new fit keeps the axis; the default yaw is the one set for the asset's front.
+    z.setDefaultYaw(325.f);
+    z.fit(b, true);
+    EXPECT_EQ(zCamera.upVector(), QVector3D(0, 0, 1));
+    EXPECT_FLOAT_EQ(z.state().yawDegrees, 325.f);
+}
+
+TEST(GroundGrid, LiesUnderZUpAssetsInTheirXYPlane) {
+    Bounds b;
+    b.add(Vec3{0, -3, -2});
+    b.add(Vec3{10, 1, 4});
+    GroundGrid grid;
+    grid.setBounds(b, UpAxis::Z);
+    // Laid out for the asset turned Y-up: its floor is the lowest Z.
+    EXPECT_FLOAT_EQ(grid.layout().y, -2.f);
+    Qt3DCore::QTransform* t = nullptr;
+    for (auto* c : grid.components())
+        if ((t = qobject_cast<Qt3DCore::QTransform*>(c))) break;
+    ASSERT_NE(t, nullptr);
+    // The turn back maps the grid's y = floor plane onto z = floor.
+    const QVector3D onGrid = t->matrix().map(QVector3D(3, grid.layout().y, 5));
+    EXPECT_NEAR(onGrid.z(), -2.f, 1e-5f);
+    grid.setBounds(b, UpAxis::Y);
+    EXPECT_FLOAT_EQ(grid.layout().y, -3.f);
+    EXPECT_TRUE(t->matrix().isIdentity());
 }

@@ -5,9 +5,12 @@
 
 #include <QImage>
 #include <QProcess>
+#include <fstream>
 
+#include "meshscope/core/axes.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
+#include "meshscope/core/unigine_writer.h"
 #include "support/qt_test_support.h"
 #include "support/test_support.h"
 
@@ -78,6 +81,42 @@ TEST(Screenshot, LodAndWireframeChangeTheImage) {
     ASSERT_FALSE(wire.isNull());
     EXPECT_GT(differingPixels(fine, coarse), 100);
     EXPECT_GT(differingPixels(fine, wire), 100);
+}
+
+// Unigine and Second Life are Z-up: a figure standing along +Z in the file stands on screen
+// (the camera orbits about Z), as its glTF export stands in Blender.
+TEST(Screenshot, ZUpUnigineMeshStandsUp) {
+    Asset tube = makeSkinnedCylinder(2, 4, 16, 4.0f, 0.5f);
+    tube.skeletons.clear();
+    Mesh& m = tube.meshes[0];
+    m.skin.clear();
+    m.bounds = {};
+    for (Vec3& p : m.positions) {
+        p = fromYUp(UpAxis::Z, p);
+        m.bounds.add(p);
+    }
+    for (Vec3& n : m.normals) n = fromYUp(UpAxis::Z, n);
+    const UnigineWriteResult written = writeUnigineMesh(tube);
+    ASSERT_TRUE(written.ok()) << *written.error;
+    const auto dir = test::tempDir("shot_zup");
+    const auto file = dir / "tube.mesh";
+    {
+        std::ofstream out(file, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(written.bytes.data()),
+                  std::streamsize(written.bytes.size()));
+    }
+    const QImage image = shoot(file, "tube.png", {"--transparent"});
+    ASSERT_FALSE(image.isNull());
+    int x0 = image.width(), x1 = -1, y0 = image.height(), y1 = -1;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (qAlpha(image.pixel(x, y)) > 0) {
+                x0 = std::min(x0, x), x1 = std::max(x1, x);
+                y0 = std::min(y0, y), y1 = std::max(y1, y);
+            }
+    ASSERT_GE(x1, x0) << "nothing drawn";
+    EXPECT_GT(y1 - y0, 2 * (x1 - x0))
+        << (x1 - x0 + 1) << " × " << (y1 - y0 + 1) << ": lying on its back";
 }
 
 TEST(Screenshot, UnreadableFileFailsWithTheCoreMessage) {

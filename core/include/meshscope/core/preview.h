@@ -2,6 +2,7 @@
 // (they run headless and sandboxed, where no OpenGL context can be made). A small scanline
 // rasterizer with a depth buffer, lit like the viewer's material (headlight plus sky/ground
 // hemisphere, vertex colours) and framed like the viewer's default camera.
+// previewMeshes turns Z-up sources Y-up (meshscope/core/axes.h).
 #pragma once
 
 #include <cstddef>
@@ -23,7 +24,7 @@ struct PreviewOptions {
     int height = 256;
     bool transparentBackground = true;  // else the background colour below, opaque
     Rgba8 background{58, 64, 76, 255};
-    float yawDegrees = 145.f;  // the viewer's default orbit (see render/camera_controller.h)
+    float yawDegrees = 145.f;  // the viewer's default orbit; frontViewYawDegrees(asset) (axes.h)
     float pitchDegrees = 22.f;
     float fovDegrees = 40.f;
     // Caps the work on huge meshes: triangles past this many are skipped evenly (a thumbnail of

@@ -1,4 +1,6 @@
-// Orbit camera: a target, a distance and two angles (Y up), driven by the mouse (left drag
+// Orbit camera: a target, a distance and two angles about the asset's up axis (Y, or Z for
+// Second Life and Unigine: the angles then mean what they mean for the asset turned Y-up, so a
+// Z-up asset is seen as its Y-up export is), driven by the mouse (left drag
 // orbits, middle or shift + left drag pans, the wheel zooms towards the target) and framed to a
 // bounding box. The maths is separate from the event handling so it is testable.
 #pragma once
@@ -7,6 +9,7 @@
 #include <QPoint>
 #include <QVector3D>
 
+#include "meshscope/core/axes.h"
 #include "meshscope/core/types.h"
 
 class QEvent;
@@ -23,8 +26,10 @@ struct OrbitState {
     float yawDegrees = 145.f;   // around +Y; 180 looks from -Z (the front of Roblox meshes)
     float pitchDegrees = 22.f;  // above the horizon
     float radius = 1.f;         // size of what is framed (for clip planes and pan speed)
+    UpAxis up = UpAxis::Y;      // of the asset's coordinates, which the camera works in
 
     QVector3D eye() const;
+    QVector3D upVector() const;
     // Keeps the whole sphere (centre, radius) in a vertical field of view of `fovDegrees`.
     static OrbitState framing(const Bounds& bounds, float fovDegrees, float aspect);
 };
@@ -39,6 +44,11 @@ public:
     // Frames `bounds` (non-finite points are already excluded by Bounds); keeps the angles
     // unless `resetAngles`.
     void fit(const Bounds& bounds, bool resetAngles = false);
+    // The up axis of what is shown; the angles keep their meaning (see OrbitState).
+    void setUpAxis(UpAxis up);
+    // The yaw fit(…, resetAngles = true) turns to: the asset's front three-quarters on
+    // (frontViewYawDegrees).
+    void setDefaultYaw(float yawDegrees) { defaultYaw_ = yawDegrees; }
 
     void orbit(float dxPixels, float dyPixels);
     void pan(float dxPixels, float dyPixels, int viewportHeight);
@@ -56,6 +66,7 @@ private:
     Qt3DRender::QCamera* camera_;
     OrbitState state_;
     Bounds bounds_;
+    float defaultYaw_ = OrbitState().yawDegrees;
     enum class Drag { None, Orbit, Pan } drag_ = Drag::None;
     QPointF last_;
 };

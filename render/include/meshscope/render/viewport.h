@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "meshscope/core/asset.h"
+#include "meshscope/core/axes.h"
 #include "meshscope/core/part_meshes.h"
 
 namespace Qt3DCore {
@@ -69,6 +70,9 @@ public:
     // kept alive as long); without it every part is drawn as its shape.
     void setAsset(const Asset& asset, const PartMeshes* partMeshes = nullptr);
     void clearAsset();
+    // The up axis of the asset shown: Z for Second Life and Unigine, which then stand up as
+    // their exports do (the camera orbits about Z and the grid lies in the XY plane).
+    UpAxis upAxis() const { return upAxis_; }
 
     void fitToView();
     void resetView();
@@ -120,6 +124,7 @@ private:
     RobloxPartsView* parts_ = nullptr;
     CameraController* controller_ = nullptr;
     bool gridVisible_ = true;
+    UpAxis upAxis_ = UpAxis::Y;  // of the asset shown (the camera and the grid follow it)
 
     Qt3DRender::QSubtreeEnabler* onscreenBranch_ = nullptr;
     Qt3DRender::QFrameGraphNode* onscreenIdleClear_ = nullptr;
