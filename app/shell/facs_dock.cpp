@@ -56,15 +56,34 @@ FacsDock::FacsDock(PoseController* controller, QWidget* parent)
     controlsLayout_->setContentsMargins(0, 0, 0, 0);
     controlsLayout_->setSpacing(2);
     scroll->setWidget(controlsHost_);
+
     layout->addWidget(scroll, 3);
 
-    layout->addWidget(new QLabel(tr("Correctives (product of their controls):"), w));
+    // The sliders get the height (the list showed about seven rows beside an equally tall
+    // corrective list): the read-only correctives fold under a header, closed at first, the way
+    // the slider groups fold.
+    correctivesHeader_ = new QToolButton(w);
+    correctivesHeader_->setObjectName(QStringLiteral("facs-correctives"));
+    correctivesHeader_->setCheckable(true);
+    correctivesHeader_->setChecked(false);
+    correctivesHeader_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    correctivesHeader_->setArrowType(Qt::RightArrow);
+    correctivesHeader_->setAutoRaise(true);
+    correctivesHeader_->setToolTip(
+        tr("Correctives: weights that are the product of their controls'"));
+    layout->addWidget(correctivesHeader_);
     correctives_ = new QTreeWidget(w);
-    correctives_->setHeaderLabels({tr("Corrective"), tr("Weight")});
+    correctives_->setHeaderLabels({tr("Corrective (product of its controls)"), tr("Weight")});
     correctives_->setRootIsDecorated(false);
     correctives_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     correctives_->header()->setStretchLastSection(false);
+    correctives_->setMinimumHeight(correctives_->fontMetrics().height() * 4 + 12);
+    correctives_->hide();
     layout->addWidget(correctives_, 1);
+    connect(correctivesHeader_, &QToolButton::toggled, this, [this](bool open) {
+        correctivesHeader_->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        correctives_->setVisible(open);
+    });
     unmatched_ = new QLabel(w);
     unmatched_->setWordWrap(true);
     layout->addWidget(unmatched_);
@@ -73,17 +92,19 @@ FacsDock::FacsDock(PoseController* controller, QWidget* parent)
     expressionBox_ = new QComboBox(w);
     auto* apply = new QPushButton(tr("Apply"), w);
     auto* reset = new QPushButton(tr("Reset"), w);
-    auto* save = new QPushButton(tr("Save…"), w);
-    auto* load = new QPushButton(tr("Load…"), w);
+    // One row for the expressions: the height goes to the sliders.
+    auto* save = new QToolButton(w);
+    save->setText(tr("Save…"));
+    save->setToolTip(tr("Save the current weights as an expression (JSON)"));
+    auto* load = new QToolButton(w);
+    load->setText(tr("Load…"));
+    load->setToolTip(tr("Load an expression saved as JSON"));
     row->addWidget(expressionBox_, 1);
     row->addWidget(apply);
     row->addWidget(reset);
+    row->addWidget(save);
+    row->addWidget(load);
     layout->addLayout(row);
-    auto* row2 = new QHBoxLayout;
-    row2->addStretch(1);
-    row2->addWidget(save);
-    row2->addWidget(load);
-    layout->addLayout(row2);
     setWidget(w);
 
     // Built-in expressions (FaceControls names).
@@ -105,7 +126,7 @@ FacsDock::FacsDock(PoseController* controller, QWidget* parent)
     connect(apply, &QPushButton::clicked, this,
             [this]() { applyExpression(expressionBox_->currentText()); });
     connect(reset, &QPushButton::clicked, this, [this]() { controller_->setFacsWeights({}); });
-    connect(save, &QPushButton::clicked, this, [this]() {
+    connect(save, &QToolButton::clicked, this, [this]() {
         const QString path =
             QFileDialog::getSaveFileName(this, tr("Save Expressions"), {}, tr("JSON (*.json)"));
         if (path.isEmpty()) return;
@@ -114,7 +135,7 @@ FacsDock::FacsDock(PoseController* controller, QWidget* parent)
         if (!saveExpressions(path, &error))
             QMessageBox::warning(this, tr("Save Expressions"), error);
     });
-    connect(load, &QPushButton::clicked, this, [this]() {
+    connect(load, &QToolButton::clicked, this, [this]() {
         const QString path =
             QFileDialog::getOpenFileName(this, tr("Load Expressions"), {}, tr("JSON (*.json)"));
         QString error;
@@ -137,7 +158,9 @@ void FacsDock::rebuild() {
     if (!rig) {
         summary_->setText(tr("The open file has no face rig (FileMesh 5.00 and later heads)."));
         correctives_->clear();
+        correctivesHeader_->setText(tr("Correctives"));
         unmatched_->clear();
+        unmatched_->hide();
         setEnabled(false);
         return;
     }
@@ -207,6 +230,8 @@ void FacsDock::rebuild() {
     controlsLayout_->addStretch(1);
 
     correctives_->clear();
+    correctivesHeader_->setText(tr("Correctives (%1)").arg(rig->correctives.size()));
+    correctivesHeader_->setEnabled(!rig->correctives.empty());
     for (const auto& members : rig->correctives) {
         QStringList names;
         for (std::uint16_t m : members)
@@ -216,10 +241,15 @@ void FacsDock::rebuild() {
         item->setText(0, names.join(QStringLiteral(" × ")));
         item->setText(1, QStringLiteral("0.000"));
     }
+    // A warning line only when there is something to warn of; otherwise the summary says it
+    // (the height goes to the sliders).
     const QStringList unmatched = controller_->unmatchedFaceBones();
-    unmatched_->setText(unmatched.isEmpty() ? tr("Every face bone drives a bone of the skeleton.")
+    if (unmatched.isEmpty())
+        summary_->setText(summary_->text() + tr(", each driving a bone of the skeleton"));
+    unmatched_->setText(unmatched.isEmpty() ? QString()
                                             : tr("Face bones not in the skeleton (not shown): %1")
                                                   .arg(unmatched.join(QStringLiteral(", "))));
+    unmatched_->setVisible(!unmatched.isEmpty());
     refreshValues();
 }
 

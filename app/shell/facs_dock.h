@@ -13,6 +13,7 @@
 class QComboBox;
 class QLabel;
 class QSlider;
+class QToolButton;
 class QTreeWidget;
 class QVBoxLayout;
 
@@ -29,6 +30,8 @@ public:
     QSlider* slider(int control) const { return sliders_[std::size_t(control)]; }
     // The corrective list (one top-level item per corrective; column 1 holds the weight).
     QTreeWidget* correctiveList() const { return correctives_; }
+    // Folds the corrective list open or closed (closed at first; the header shows the count).
+    QToolButton* correctivesHeader() const { return correctivesHeader_; }
 
     // Expressions: full control name → weight. The built-in ones are Smile, Surprise and Blink.
     QStringList expressionNames() const { return expressions_.keys(); }
@@ -52,6 +55,7 @@ private:
     QLabel* summary_ = nullptr;
     QLabel* unmatched_ = nullptr;
     QTreeWidget* correctives_ = nullptr;
+    QToolButton* correctivesHeader_ = nullptr;
     QComboBox* expressionBox_ = nullptr;
     std::vector<QSlider*> sliders_;
     std::vector<QLabel*> valueLabels_;

@@ -43,6 +43,8 @@ LodDock::LodDock(render::Viewport* viewport, QWidget* parent)
     auto_ = new QCheckBox(tr("Auto (by camera distance)"), body);
     auto_->setChecked(true);
     list_ = new QListWidget(body);
+    // Three levels in view at the least (the column's height goes to the tabs above).
+    list_->setMinimumHeight(list_->fontMetrics().height() * 3 + 2 * list_->frameWidth() + 6);
     info_ = new QLabel(body);
     info_->setWordWrap(true);
     layout->addWidget(modelCombo_);

@@ -14,6 +14,7 @@
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QLabel>
+#include <QLayout>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -164,6 +165,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             });
 
     setWindowTitle(tr("Meshscope"));
+    // Lay the docks out first: resizing before the layout has settled its minimum (tabified
+    // docks count once) left the window 70 px taller than asked.
+    layout()->activate();
     resize(1280, 820);
     updateStats();
 }
@@ -618,6 +622,9 @@ void MainWindow::showEvent(QShowEvent* event) {
     docksSized_ = true;
     resizeDocks({structureDock_, propertiesDock_}, {330, 390}, Qt::Horizontal);
     resizeDocks({diagnosticsDock_}, {230}, Qt::Vertical);
+    // The level list needs a few rows; the tabs above it (Properties, Skeleton, Face, Animation)
+    // hold long lists and get the rest of the column.
+    resizeDocks({propertiesDock_, lodDock_}, {height(), 150}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

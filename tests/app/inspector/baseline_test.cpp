@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QImage>
 #include <QTest>
+#include <Qt3DRender/QCamera>
 #include <cstdio>
 #include <cstdlib>
 
@@ -43,6 +44,18 @@ protected:
         ASSERT_TRUE(QTest::qWaitForWindowExposed(&window_));
         ASSERT_TRUE(window_.openFileNow(path_));
         ASSERT_EQ(window_.lodDock()->levelCount(), 3);
+        // Frame for the capture's shape once the window's layout has settled: the framing
+        // distance follows the 3D view's aspect, which the docks' size hints decide, so a
+        // change to any panel's layout would otherwise move every baseline.
+        QSize last;
+        for (int stable = 0, i = 0; stable < 3 && i < 100; ++i) {
+            QTest::qWait(10);
+            const QSize now = window_.viewport()->renderWindow()->size();
+            stable = now == last ? stable + 1 : 0;
+            last = now;
+        }
+        window_.viewport()->camera()->setAspectRatio(float(kSize.width()) / float(kSize.height()));
+        window_.viewport()->resetView();
     }
     QImage capture(bool transparent = false) {
         render::CaptureOptions options;

@@ -9,9 +9,12 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonObject>
+#include <QLayout>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <cmath>
 #include <cstdio>
@@ -241,10 +244,49 @@ TEST(FacsPanel, OneSliderPerControlAndCorrectivesFollowTheSliders) {
     EXPECT_FLOAT_EQ(window.poseController()->facsWeights()[1], 0.5f);
     EXPECT_NEAR(list->topLevelItem(0)->text(1).toDouble(), 1.0 * 0.5, 1e-3);
     EXPECT_NEAR(list->topLevelItem(1)->text(1).toDouble(), 0.5 * 1.0 * 0.5, 1e-3);
+    // The corrective list is folded at first; its header counts them and opens it.
     dock->show();
     dock->resize(360, 560);
+    QToolButton* header = dock->correctivesHeader();
+    EXPECT_EQ(header->text(), QStringLiteral("Correctives (2)"));
+    EXPECT_FALSE(list->isVisible());
+    header->click();
+    QTest::qWait(20);
+    EXPECT_TRUE(list->isVisible());
     dock->grab().save(
         QString::fromStdString((test::tempDir("app_posing_facs_panel") / "facs.png").string()));
+    // Open, it still leaves the sliders most of the height.
+    auto* scroll = dock->findChild<QScrollArea*>();
+    ASSERT_NE(scroll, nullptr);
+    EXPECT_GE(scroll->height(), 2 * list->height())
+        << "sliders " << scroll->height() << " px, correctives " << list->height() << " px";
+    header->click();
+    EXPECT_FALSE(list->isVisible());
+}
+
+// In the window as it first opens (default size and dock layout), the Face tab shows a long
+// list of sliders: it showed about seven rows, beside an equally tall corrective list and a
+// level-of-detail panel taking half the column.
+TEST(FacsPanel, TheDefaultWindowShowsManySliderRows) {
+    const QString path = writeFileMeshFixture("facs_rows.mesh", makeFacsHead(), "5.00");
+    MainWindow window;
+    openShown(window, path);
+    ASSERT_EQ(window.size(), QSize(1280, 820)) << "the window's first size";
+    FacsDock* dock = window.facsDock();
+    dock->raise();
+    QTest::qWait(50);
+    ASSERT_GE(dock->sliderCount(), 2);
+    auto* scroll = dock->findChild<QScrollArea*>();
+    ASSERT_NE(scroll, nullptr);
+    // One row's pitch: from the top of one slider to the next in the same group layout, or the
+    // slider's height plus the grid's spacing.
+    const QSlider* s = dock->slider(0);
+    const int pitch = s->height() + 6;
+    const int rows = scroll->viewport()->height() / pitch;
+    window.grab().save(
+        QString::fromStdString((test::tempDir("app_posing_facs_rows") / "window.png").string()));
+    EXPECT_GE(rows, 12) << "viewport " << scroll->viewport()->height() << " px, row " << pitch
+                        << " px, dock " << dock->height() << " px of window " << window.height();
 }
 
 TEST(FacsPanel, ExpressionsRoundTripThroughJson) {
