@@ -155,6 +155,7 @@ Viewport::Viewport(QWidget* parent) : QWidget(parent) {
     scene_ = new AssetScene(root_, nullptr, this);
     overlays_ = new Overlays(root_, this);
     parts_ = new RobloxPartsView(root_, window_, window_->camera(), this);
+    selectionScene_ = new AssetScene(root_, nullptr, this);
     connect(scene_, &AssetScene::statsChanged, this, &Viewport::statsChanged);
 
     auto* frame = new Qt3DLogic::QFrameAction(root_);
@@ -243,6 +244,7 @@ QWindow* Viewport::renderWindow() const {
 }
 
 void Viewport::setAsset(const Asset& asset, const PartMeshes* partMeshes) {
+    setSelectionMeshes({});
     // Roblox models and places show their parts; everything else its meshes.
     if (!parts_->show(asset, partMeshes, scene_)) scene_->setAsset(asset);
     overlays_->setAsset(asset);
@@ -255,7 +257,33 @@ void Viewport::setAsset(const Asset& asset, const PartMeshes* partMeshes) {
     emit assetShown();
 }
 
+void Viewport::setSelectionMeshes(std::vector<Mesh> meshes) {
+    selectionScene_->clear();
+    selectionAsset_ = {};
+    if (meshes.empty()) return;
+    selectionAsset_.meshes = std::move(meshes);
+    selectionScene_->setAsset(selectionAsset_);
+    for (int m = 0; m < selectionScene_->meshCount(); ++m) {
+        selectionScene_->meshMaterial(m)->setBaseColor(QColor(255, 255, 255));
+        const Mesh& mesh = selectionAsset_.meshes[std::size_t(m)];
+        if (mesh.colors.empty() || mesh.colors.front().a == 255) continue;
+        selectionScene_->meshMaterial(m)->setTranslucent(true);
+        selectionScene_->meshEntity(m)->addComponent(parts_->translucentLayer());
+    }
+    selectionScene_->setWireframe(scene_->wireframe());
+}
+
+int Viewport::selectionMeshCount() const {
+    return selectionScene_->meshCount();
+}
+
+void Viewport::frameSelectionMeshes() {
+    const Bounds b = selectionScene_->framingBounds();
+    if (b.valid()) controller_->fit(b, false);
+}
+
 void Viewport::clearAsset() {
+    setSelectionMeshes({});
     scene_->clear();
     parts_->clear();
     overlays_->clear();
@@ -294,6 +322,7 @@ bool Viewport::gridVisible() const {
 
 void Viewport::setWireframe(bool on) {
     scene_->setWireframe(on);
+    selectionScene_->setWireframe(on);
     emit statsChanged();
 }
 

@@ -19,6 +19,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -26,6 +27,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabBar>
+#include <QThreadPool>
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -41,6 +43,7 @@
 #include "facs_dock.h"
 #include "hex_dock.h"
 #include "lod_dock.h"
+#include "meshscope/core/roblox_terrain.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/overlays.h"
 #include "meshscope/render/roblox_parts.h"
@@ -174,6 +177,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() {
     if (job_) job_->cancel();
+    if (regionCancel_) regionCancel_->store(true);
 }
 
 void MainWindow::createActions() {
@@ -438,6 +442,7 @@ void MainWindow::onSelectionChanged(int node) {
     const Asset& a = document_->asset();
     render::AssetScene* scene = viewport_->scene();
     viewport_->robloxParts()->setSelectedNode(node);
+    showTerrainRegion(node);
     if (node < 0 || node >= int(a.nodes.size())) {
         scene->setHighlightedMesh(-1);
         return;
@@ -446,6 +451,58 @@ void MainWindow::onSelectionChanged(int node) {
     const int mesh = document_->meshOfNode(node);
     scene->setHighlightedMesh(mesh);
     if (mesh >= 0 && links.lod >= 0) scene->setLod(mesh, links.lod);
+}
+
+void MainWindow::showTerrainRegion(int node) {
+    const quint64 ticket = ++regionTicket_;
+    if (regionCancel_) regionCancel_->store(true);
+    regionCancel_.reset();
+    if (viewport_->selectionMeshCount() > 0) viewport_->setSelectionMeshes({});
+    if (!document_->hasAsset()) return;
+    const Asset& a = document_->asset();
+    if (node < 0 || node >= int(a.nodes.size()) || a.kind(node) != "TerrainRegion") return;
+    // The grid's runs are walked here (one pass, no voxel array); the meshing, which expands
+    // every chunk, runs on a worker with the grid's own copy of the bytes.
+    auto info = std::make_shared<std::optional<TerrainInfo>>(readTerrain(a, node));
+    if (!*info || (*info)->grid.chunks.empty()) {
+        statusBar()->showMessage(tr("This TerrainRegion holds no terrain"), 4000);
+        return;
+    }
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    regionCancel_ = cancel;
+    statusBar()->showMessage(
+        tr("Meshing the TerrainRegion's %n chunk(s)…", nullptr, int((*info)->grid.chunks.size())));
+    QPointer<MainWindow> self(this);
+    QThreadPool::globalInstance()->start([self, info, cancel, ticket, node]() {
+        const TerrainInfo& t = **info;
+        TerrainMeshOptions o;
+        o.colors = t.colors;
+        o.waterColor = t.waterColor;
+        o.cancel = cancel.get();
+        auto meshes = std::make_shared<TerrainMeshes>(meshTerrain(
+            std::span(reinterpret_cast<const std::uint8_t*>(t.blob.data()), t.blob.size()), t.grid,
+            o));
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, meshes, ticket, node]() {
+                if (!self || self->regionTicket_ != ticket || meshes->cancelled) return;
+                std::vector<Mesh> out;
+                std::size_t triangles = 0;
+                for (Mesh* m : {&meshes->terrain, &meshes->water}) {
+                    if (m->indices.empty()) continue;
+                    m->node = node;
+                    triangles += m->triangleCount();
+                    out.push_back(std::move(*m));
+                }
+                self->viewport_->setSelectionMeshes(std::move(out));
+                self->viewport_->frameSelectionMeshes();
+                self->statusBar()->showMessage(
+                    tr("TerrainRegion: %1 triangles drawn while it is selected")
+                        .arg(QLocale().toString(qulonglong(triangles))),
+                    6000);
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 void MainWindow::updateStats() {

@@ -7,6 +7,7 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <QStringList>
+#include <atomic>
 #include <memory>
 
 class QLabel;
@@ -113,6 +114,9 @@ private:
     // Title and status bar for the document (also after a failed or cancelled open).
     void onAssetChanged();
     void onSelectionChanged(int node);
+    // A selected TerrainRegion's saved terrain, meshed on a worker and drawn beside the scene
+    // until the selection moves on (-1 or another node clears it).
+    void showTerrainRegion(int node);
     void updateStats();
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
@@ -146,6 +150,8 @@ private:
     bool closeIfOpenFails_ = false;
     double frameMs_ = 0;
     bool docksSized_ = false;
+    quint64 regionTicket_ = 0;  // the TerrainRegion meshing whose result is still wanted
+    std::shared_ptr<std::atomic<bool>> regionCancel_;
 };
 
 }  // namespace meshscope::shell

@@ -852,6 +852,21 @@ std::optional<TerrainInfo> readTerrain(const Asset& asset, int node) {
     return info;
 }
 
+std::optional<TerrainMeshes> meshTerrainOfNode(const Asset& asset, int node,
+                                               TerrainMeshOptions options) {
+    if (node < 0 || std::size_t(node) >= asset.nodes.size()) return std::nullopt;
+    std::optional<TerrainInfo> info = readTerrain(asset, node);
+    if (!info) return std::nullopt;
+    options.colors = info->colors;
+    options.waterColor = info->waterColor;
+    const auto blob =
+        std::span(reinterpret_cast<const std::uint8_t*>(info->blob.data()), info->blob.size());
+    TerrainMeshes meshes = meshTerrain(blob, info->grid, options);
+    meshes.terrain.node = node;
+    meshes.water.node = node;
+    return meshes;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The model decoders' terrain pass
 

@@ -683,3 +683,73 @@ TEST(MainWindow, TerrainRowCountsVoxelsAndSelectsTheGrid) {
     // Terrain and water in the scene.
     EXPECT_GE(window.viewport()->scene()->meshCount(), 2);
 }
+
+// A TerrainRegion (a saved copy of terrain, #22) is drawn while it is selected: meshed on a
+// worker, shown beside the scene, gone when the selection moves on.
+TEST(MainWindow, SelectedTerrainRegionIsDrawnUntilTheSelectionMovesOn) {
+    std::vector<TerrainChunkVoxels> chunks(1);
+    chunks[0].voxels.assign(32 * 32 * 32, {});
+    for (int x = 0; x < 4; ++x) chunks[0].voxels[std::size_t(x + 32 * 40)] = {2, 255, 0};
+    Asset place;
+    place.format = "roblox-model";
+    const int ws = place.addNode("Workspace", "Workspace");
+    const int part = place.addNode("Part", "Part", ws);
+    place.addChild(ws, part);
+    place.addProperty(part, test::prop("Name", "string", std::string("Part")));
+    const int region = place.addNode("TerrainRegion", "TerrainRegion", ws);
+    place.addChild(ws, region);
+    place.addProperty(region, test::prop("Name", "string", std::string("Saved")));
+    place.addProperty(region, test::prop("SmoothGrid", "string", writeSmoothGrid(chunks)));
+    const RobloxModelWriteResult written = writeRobloxModel(place);
+    ASSERT_TRUE(written.ok());
+    const auto path = test::tempDir("app_terrain_region") / "region.rbxm";
+    test::writeFile(path, written.bytes);
+
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    QString error;
+    ASSERT_TRUE(window.openFileNow(QString::fromStdString(path.string()), &error))
+        << error.toStdString();
+    const Asset& asset = window.document()->asset();
+    int node = -1, partNode = -1;
+    for (int i = 0; i < int(asset.nodes.size()); ++i) {
+        if (asset.kind(i) == "TerrainRegion") node = i;
+        if (asset.kind(i) == "Part") partNode = i;
+    }
+    ASSERT_GE(node, 0);
+    ASSERT_GE(partNode, 0);
+    render::Viewport* view = window.viewport();
+    EXPECT_EQ(view->selectionMeshCount(), 0) << "not drawn before it is selected";
+    const int sceneMeshes = view->scene()->meshCount();
+    window.document()->selectNode(node);
+    QElapsedTimer clock;
+    clock.start();
+    while (view->selectionMeshCount() == 0 && clock.elapsed() < 5000) QTest::qWait(10);
+    EXPECT_EQ(view->selectionMeshCount(), 1) << "the region's terrain surface (no water)";
+    EXPECT_EQ(view->scene()->meshCount(), sceneMeshes) << "the scene itself is unchanged";
+    render::CaptureOptions shot;
+    shot.size = QSize(320, 240);
+    const QImage withRegion = view->captureImageBlocking(shot);
+    withRegion.save(test::qPath(test::tempDir("app_terrain_region") / "selected.png"));
+    window.document()->selectNode(-1);
+    EXPECT_EQ(view->selectionMeshCount(), 0);
+    const QImage without = view->captureImageBlocking(shot);
+    ASSERT_FALSE(withRegion.isNull());
+    ASSERT_EQ(without.size(), withRegion.size());
+    int differing = 0;
+    for (int y = 0; y < without.height(); ++y)
+        for (int x = 0; x < without.width(); ++x)
+            differing += without.pixel(x, y) != withRegion.pixel(x, y);
+    EXPECT_GT(differing, 100) << "the region's surface was drawn";
+    window.document()->selectNode(node);
+    clock.restart();
+    while (view->selectionMeshCount() == 0 && clock.elapsed() < 5000) QTest::qWait(10);
+    window.document()->selectNode(partNode);
+    EXPECT_EQ(view->selectionMeshCount(), 0) << "another node selected";
+    // A result that arrives after the selection moved on is dropped.
+    window.document()->selectNode(node);
+    window.document()->selectNode(-1);
+    QTest::qWait(300);
+    EXPECT_EQ(view->selectionMeshCount(), 0);
+}

@@ -612,6 +612,62 @@ std::optional<Counts> countsOf(const std::filesystem::path& path) {
     return c;
 }
 
+// A TerrainRegion (a saved copy of terrain) is not meshed with the place: it is drawn when
+// selected, from meshTerrainOfNode, in its own colours.
+TEST(TerrainRegion, MeshedOnDemandInItsOwnColours) {
+    std::vector<TerrainChunkVoxels> cs{emptyChunk(0, 0, 0)};
+    cs[0].voxels[at(1, 1, 1)] = solid(2);
+    cs[0].voxels[at(5, 1, 1)] = solid(kTerrainWater);
+    Asset a =
+        placeWithTerrain(writeSmoothGrid(std::vector<TerrainChunkVoxels>{emptyChunk(0, 0, 0)}));
+    const int region = a.addNode("TerrainRegion", "TerrainRegion", 0);
+    a.addChild(0, region);
+    a.addProperty(region, test::prop("SmoothGrid", "string", writeSmoothGrid(cs)));
+    std::string mc(69, '\0');
+    mc[6] = char(200);  // Grass: (200, 100, 50)
+    mc[7] = char(100);
+    mc[8] = char(50);
+    a.addProperty(region, test::prop("MaterialColors", "string", mc));
+    const std::optional<TerrainMeshes> m = meshTerrainOfNode(a, region);
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->terrain.node, region);
+    EXPECT_EQ(m->water.node, region);
+    EXPECT_GT(m->terrain.triangleCount(), 0u);
+    EXPECT_GT(m->water.triangleCount(), 0u);
+    EXPECT_EQ(m->terrain.colors.front(), (Rgba8{200, 100, 50, 255}));
+    // The solid voxel (1, 1, 1) spans studs [4, 8) on each axis: the surface lies inside it.
+    Bounds b;
+    for (const Vec3& p : m->terrain.positions) b.add(p);
+    EXPECT_GE(b.min.x, 4.f - 1e-3f);
+    EXPECT_LE(b.max.x, 8.f + 1e-3f);
+    // Nodes without a grid, and nodes that do not exist, give nothing.
+    EXPECT_FALSE(meshTerrainOfNode(a, 0));
+    EXPECT_FALSE(meshTerrainOfNode(a, -1));
+    EXPECT_FALSE(meshTerrainOfNode(a, int(a.nodes.size())));
+}
+
+TEST(TerrainCorpus, TheUnitTestPlacesTerrainRegionMeshes) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    for (const char* file : {"rbxm/MaximumADHD_Roblox-File-Format/UnitTest/Files/Binary.rbxl",
+                             "rbxmx/MaximumADHD_Roblox-File-Format/UnitTest/Files/Xml.rbxlx"}) {
+        const DecodeResult r = decodeFile((corpus / file).string());
+        ASSERT_TRUE(r.ok()) << file;
+        std::size_t triangles = 0;
+        int regions = 0;
+        for (std::size_t i = 0; i < r.asset.nodes.size(); ++i) {
+            if (r.asset.kind(int(i)) != "TerrainRegion") continue;
+            ++regions;
+            if (const std::optional<TerrainMeshes> m = meshTerrainOfNode(r.asset, int(i)))
+                triangles += m->terrain.triangleCount() + m->water.triangleCount();
+        }
+        EXPECT_GE(regions, 1) << file;
+        EXPECT_GT(triangles, 0u) << file << ": the saved region holds terrain";
+        // The place's own meshes do not include the region's.
+        for (const Mesh& mesh : r.asset.meshes)
+            if (mesh.node >= 0) EXPECT_NE(r.asset.kind(mesh.node), "TerrainRegion");
+    }
+}
+
 TEST(TerrainCorpus, BinaryAndXmlTwinsHaveTheSameVoxels) {
     MESHSCOPE_REQUIRE_CORPUS(corpus);
     const std::pair<const char*, const char*> twins[] = {

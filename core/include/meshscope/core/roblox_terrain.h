@@ -173,4 +173,12 @@ struct TerrainInfo {
 // nullopt when the node has no SmoothGrid value.
 std::optional<TerrainInfo> readTerrain(const Asset& asset, int node);
 
+// The surfaces of any node's SmoothGrid — a TerrainRegion (a saved copy of terrain, drawn when
+// it is selected) as well as Terrain — meshed as the decoder meshes a place's terrain, in the
+// node's MaterialColors and water colour (options' colours are replaced by them); the meshes'
+// `node` is `node`. nullopt when the node holds no SmoothGrid; a grid that fails part-way
+// meshes the chunks before the fault.
+std::optional<TerrainMeshes> meshTerrainOfNode(const Asset& asset, int node,
+                                               TerrainMeshOptions options = {});
+
 }  // namespace meshscope

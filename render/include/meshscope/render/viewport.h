@@ -70,6 +70,13 @@ public:
     // kept alive as long); without it every part is drawn as its shape.
     void setAsset(const Asset& asset, const PartMeshes* partMeshes = nullptr);
     void clearAsset();
+    // Meshes drawn beside the scene only while their node is selected (a TerrainRegion's saved
+    // terrain); translucent where their vertex colours are (water). Empty clears them. They do
+    // not count in the scene's statistics or framing.
+    void setSelectionMeshes(std::vector<Mesh> meshes);
+    int selectionMeshCount() const;
+    // Frames the selection meshes (angles kept); F or Home frame the scene again.
+    void frameSelectionMeshes();
     // The up axis of the asset shown: Z for Second Life and Unigine, which then stand up as
     // their exports do (the camera orbits about Z and the grid lies in the XY plane).
     UpAxis upAxis() const { return upAxis_; }
@@ -120,6 +127,8 @@ private:
     BackgroundMaterial* background_ = nullptr;
     GroundGrid* grid_ = nullptr;
     AssetScene* scene_ = nullptr;
+    AssetScene* selectionScene_ = nullptr;
+    Asset selectionAsset_;  // what selectionScene_ shows
     Overlays* overlays_ = nullptr;
     RobloxPartsView* parts_ = nullptr;
     CameraController* controller_ = nullptr;
