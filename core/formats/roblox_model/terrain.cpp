@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <list>
+#include <optional>
 #include <unordered_map>
 
 #include "formats/roblox_model/model_decoders.h"
@@ -872,6 +873,71 @@ std::optional<TerrainMeshes> meshTerrainOfNode(const Asset& asset, int node,
 
 namespace rbx {
 
+namespace {
+
+// Where the characters of a value stored as base64 text (an XML place's BinaryString, maybe in
+// CDATA and wrapped over lines) lie in the file: runs of consecutive base64 characters.
+class Base64Source {
+public:
+    // The text of the element [start, start + length) of `file`, when its base64 characters
+    // (padding included) are exactly the encoding of `decodedSize` bytes; nullopt otherwise.
+    static std::optional<Base64Source> find(ByteSpan file, std::uint64_t start,
+                                            std::uint64_t length, std::size_t decodedSize) {
+        if (start > file.size() || length > file.size() - start) return std::nullopt;
+        const std::string_view text(reinterpret_cast<const char*>(file.data() + start),
+                                    std::size_t(length));
+        std::size_t i = text.find('>');
+        if (i == std::string_view::npos) return std::nullopt;
+        ++i;
+        constexpr std::string_view kCdata = "<![CDATA[";
+        if (text.substr(i, kCdata.size()) == kCdata) i += kCdata.size();
+        Base64Source out;
+        std::uint64_t chars = 0;
+        for (; i < text.size() && text[i] != '<' && text[i] != ']'; ++i) {
+            const char c = text[i];
+            const bool b64 = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                             (c >= '0' && c <= '9') || c == '+' || c == '/' || c == '=';
+            if (b64) {
+                if (out.runs_.empty() || out.runs_.back().end != start + i)
+                    out.runs_.push_back({chars, start + i, start + i});
+                ++out.runs_.back().end;
+                ++chars;
+            } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+                return std::nullopt;
+            }
+        }
+        if (chars != (std::uint64_t(decodedSize) + 2) / 3 * 4) return std::nullopt;
+        out.chars_ = chars;
+        return out;
+    }
+
+    // The file range of the characters that encode decoded bytes [first, first + count): each
+    // 4-character group belongs to the range holding its first byte, so ranges of consecutive
+    // pieces tile the text without overlapping.
+    std::pair<std::uint64_t, std::uint64_t> range(std::uint64_t first, std::uint64_t count) const {
+        const std::uint64_t from = charOffset((first + 2) / 3 * 4);
+        const std::uint64_t to = charOffset((first + count + 2) / 3 * 4);
+        return {from, to > from ? to - from : 0};
+    }
+
+private:
+    struct Run {
+        std::uint64_t firstChar, begin, end;  // file offsets [begin, end)
+    };
+    // File offset of character `c` (the end of the text for c = the character count).
+    std::uint64_t charOffset(std::uint64_t c) const {
+        if (c >= chars_) return runs_.back().end;
+        auto it = std::upper_bound(runs_.begin(), runs_.end(), c,
+                                   [](std::uint64_t v, const Run& r) { return v < r.firstChar; });
+        --it;
+        return it->begin + (c - it->firstChar);
+    }
+    std::vector<Run> runs_;
+    std::uint64_t chars_ = 0;
+};
+
+}  // namespace
+
 void addTerrain(DecodeContext& ctx) {
     if (!ctx.options().robloxTerrain) return;
     Asset& asset = ctx.asset();
@@ -915,6 +981,24 @@ void addTerrain(DecodeContext& ctx) {
         n.offset = at.value_or(info->property.offset);
         n.length = at ? blob.size() : info->property.length;
     }
+    // An XML place keeps the grid as base64 text: its chunks are named over the characters
+    // that encode them.
+    if (!at && info->property.length)
+        if (const std::optional<Base64Source> text = Base64Source::find(
+                file, info->property.offset, info->property.length, blob.size())) {
+            const auto [hs, hl] = text->range(0, 2);
+            ctx.mapRange(hs, hl, RangeKind::Header, o.context + kPathSeparator + "header", node);
+            for (std::size_t i = 0; i < grid.chunks.size(); ++i) {
+                const TerrainChunk& c = grid.chunks[i];
+                const auto [cs, cl] = text->range(c.offset, c.length);
+                if (cl == 0) continue;
+                ctx.mapRange(cs, cl, RangeKind::Chunk,
+                             o.context + kPathSeparator + "chunk " + std::to_string(i) + " (" +
+                                 std::to_string(c.x) + ", " + std::to_string(c.y) + ", " +
+                                 std::to_string(c.z) + "), base64",
+                             node);
+            }
+        }
     if (at) {
         ctx.mapRange(*at, 2, RangeKind::Header, o.context + kPathSeparator + "header", node);
         for (std::size_t i = 0; i < grid.chunks.size(); ++i) {

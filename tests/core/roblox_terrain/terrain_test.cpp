@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -539,6 +540,82 @@ TEST(TerrainPlace, BinaryPlaceMeshesItsTerrainAndMapsItsChunks) {
     EXPECT_TRUE(decodeBytes(w.bytes, off).asset.meshes.empty());
 }
 
+namespace {
+
+std::string base64(const std::string& bytes) {
+    static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        std::uint32_t v = std::uint32_t(std::uint8_t(bytes[i])) << 16;
+        if (i + 1 < bytes.size()) v |= std::uint32_t(std::uint8_t(bytes[i + 1])) << 8;
+        if (i + 2 < bytes.size()) v |= std::uint8_t(bytes[i + 2]);
+        out += k[(v >> 18) & 63];
+        out += k[(v >> 12) & 63];
+        out += i + 1 < bytes.size() ? k[(v >> 6) & 63] : '=';
+        out += i + 2 < bytes.size() ? k[v & 63] : '=';
+    }
+    return out;
+}
+
+// The base64 characters of `text` in [offset, offset + length), whitespace left out.
+std::string charsIn(const std::string& text, std::uint64_t offset, std::uint64_t length) {
+    std::string out;
+    for (char c : text.substr(offset, length))
+        if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+    return out;
+}
+
+}  // namespace
+
+// An XML place keeps the grid as base64 text (in CDATA, wrapped over lines as Studio writes
+// it): each chunk's range covers the characters that encode it, the ranges tile the text, and
+// the characters of a chunk's range decode to its bytes.
+TEST(TerrainPlace, XmlPlaceNamesEachChunkOverItsBase64Text) {
+    std::vector<TerrainChunkVoxels> cs{emptyChunk(0, 0, 0), emptyChunk(0, 0, 1),
+                                       emptyChunk(1, 0, 0)};
+    cs[0].voxels[at(1, 1, 1)] = solid(2);
+    cs[1].voxels[at(2, 3, 1)] = solid(kTerrainWater);
+    cs[2].voxels[at(5, 5, 5)] = solid(4);
+    const std::string grid = writeSmoothGrid(cs);
+    std::string b64 = base64(grid), wrapped;
+    for (std::size_t i = 0; i < b64.size(); i += 72) wrapped += "\n" + b64.substr(i, 72);
+    const std::string xml =
+        "<roblox version=\"4\"><Item class=\"Workspace\" referent=\"W\"><Properties>"
+        "</Properties><Item class=\"Terrain\" referent=\"T\"><Properties>"
+        "<string name=\"Name\">Terrain</string>"
+        "<BinaryString name=\"SmoothGrid\"><![CDATA[" +
+        wrapped + "\n]]></BinaryString></Properties></Item></Item></roblox>";
+    const DecodeResult r = decodeBytes(Bytes(xml.begin(), xml.end()), {.fileName = "t.rbxlx"});
+    ASSERT_TRUE(r.ok()) << r.error->toString();
+    const int terrain = findTerrainNode(r.asset);
+    ASSERT_GE(terrain, 0);
+    const std::optional<TerrainInfo> info = readTerrain(r.asset, terrain);
+    ASSERT_TRUE(info);
+    ASSERT_EQ(info->grid.chunks.size(), 3u);
+    std::vector<ByteRange> chunks;
+    std::string header;
+    for (const ByteRange& br : r.asset.byteMap.ranges()) {
+        if (br.path.find("SmoothGrid") == std::string::npos || br.node != terrain) continue;
+        if (br.kind == RangeKind::Chunk) chunks.push_back(br);
+        if (br.kind == RangeKind::Header) header = charsIn(xml, br.offset, br.length);
+    }
+    ASSERT_EQ(chunks.size(), 3u);
+    std::sort(chunks.begin(), chunks.end(),
+              [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+    std::string all = header;
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+        all += charsIn(xml, chunks[i].offset, chunks[i].length);
+        if (i + 1 < chunks.size()) EXPECT_EQ(chunks[i].end(), chunks[i + 1].offset) << i;
+        // The characters that encode the chunk's first byte lie in its range.
+        const std::uint64_t first = info->grid.chunks[i].offset;
+        const std::string group = b64.substr((first + 2) / 3 * 4, 4);
+        EXPECT_NE(charsIn(xml, chunks[i].offset, chunks[i].length).find(group), std::string::npos)
+            << i;
+    }
+    EXPECT_EQ(all, b64) << "the header and chunk ranges cover the text exactly once";
+    EXPECT_EQ(chunks.back().end(), xml.find("\n]]>")) << "up to the last character";
+}
+
 TEST(TerrainPlace, BrokenGridIsAWarningWithItsByteOffset) {
     TerrainChunkVoxels c = emptyChunk(0, 0, 0);
     c.voxels[at(1, 1, 1)] = solid(2);
@@ -666,6 +743,27 @@ TEST(TerrainCorpus, TheUnitTestPlacesTerrainRegionMeshes) {
         for (const Mesh& mesh : r.asset.meshes)
             if (mesh.node >= 0) EXPECT_NE(r.asset.kind(mesh.node), "TerrainRegion");
     }
+}
+
+TEST(TerrainCorpus, XmlPlaceNamesEveryChunkOverItsText) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const DecodeResult r = decodeFile(
+        (corpus / "rbxmx/MaximumADHD_Roblox-File-Format/UnitTest/Files/Xml.rbxlx").string());
+    ASSERT_TRUE(r.ok());
+    const int terrain = findTerrainNode(r.asset);
+    ASSERT_GE(terrain, 0);
+    const std::optional<TerrainInfo> info = readTerrain(r.asset, terrain);
+    ASSERT_TRUE(info);
+    std::size_t chunks = 0;
+    for (const ByteRange& br : r.asset.byteMap.ranges())
+        if (br.node == terrain && br.kind == RangeKind::Chunk &&
+            br.path.find("SmoothGrid") != std::string::npos) {
+            ++chunks;
+            // Each group of 4 characters encodes 3 bytes: a chunk's text is about 4/3 its size.
+            EXPECT_GT(br.length, 0u);
+        }
+    EXPECT_EQ(chunks, info->grid.chunks.size());
+    EXPECT_EQ(chunks, 20u);  // as in the binary twin (TerrainCorpus.BinaryAndXmlTwins...)
 }
 
 TEST(TerrainCorpus, BinaryAndXmlTwinsHaveTheSameVoxels) {
