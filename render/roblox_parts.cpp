@@ -10,6 +10,7 @@
 #include <Qt3DRender/QCamera>
 #include <Qt3DRender/QLayer>
 #include <algorithm>
+#include <map>
 
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/materials.h"
@@ -115,6 +116,32 @@ bool RobloxPartsView::show(const Asset& asset, const PartMeshes* meshes, AssetSc
     sceneAsset.format = "roblox-parts";
     std::vector<bool> drawnAsMesh(parts.size());
     std::vector<bool> translucent;  // per scene mesh
+    // Parts of a rig (Motor6D joints: the decoder linked each part node to its bone) move with
+    // their bone: each is drawn as its own placed mesh, every vertex weighted 1 to the bone, on
+    // one copy of the rig skeleton, so posing and animations move it like any skinned mesh.
+    std::map<int, int> rigCopy;  // asset skeleton -> sceneAsset skeleton
+    const auto rigBoneOf = [&](std::size_t part) -> std::pair<int, int> {
+        const int node = parts[part].node;
+        if (node < 0 || std::size_t(node) >= asset.nodes.size()) return {-1, -1};
+        const NodeLinks& l = asset.links(node);
+        if (l.skeleton < 0 || std::size_t(l.skeleton) >= asset.skeletons.size() || l.bone < 0 ||
+            std::size_t(l.bone) >= asset.skeletons[std::size_t(l.skeleton)].bones.size() ||
+            l.bone > 0xffff)
+            return {-1, -1};
+        return {l.skeleton, l.bone};
+    };
+    const auto rigSkin = [&](Mesh& mesh, std::size_t part) {
+        const auto [skeleton, bone] = rigBoneOf(part);
+        if (skeleton < 0) return false;
+        auto [it, added] = rigCopy.try_emplace(skeleton, int(sceneAsset.skeletons.size()));
+        if (added) sceneAsset.skeletons.push_back(asset.skeletons[std::size_t(skeleton)]);
+        VertexInfluences rigid;
+        rigid.joints[0] = std::uint16_t(bone);
+        rigid.weights[0] = 1.0f;
+        mesh.skin.assign(mesh.positions.size(), rigid);
+        mesh.skeleton = it->second;
+        return true;
+    };
     for (const PartMesh& m : shown_->meshes) {
         if (m.part >= parts.size()) continue;
         drawnAsMesh[m.part] = true;
@@ -125,16 +152,27 @@ bool RobloxPartsView::show(const Asset& asset, const PartMeshes* meshes, AssetSc
             placed.skinned()) {
             placed.skeleton = int(sceneAsset.skeletons.size());
             sceneAsset.skeletons.push_back(shown_->skeletons[std::size_t(m.skeleton)]);
-        } else {
+        } else if (!rigSkin(placed, m.part)) {
             placed.skin.clear();
             placed.skeleton = -1;
         }
         sceneAsset.meshes.push_back(std::move(placed));
         translucent.push_back(parts[m.part].transparency > 0);
     }
+    // Rig parts drawn as their shape: one placed mesh each, skinned to their bone.
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (drawnAsMesh[i] || rigBoneOf(i).first < 0 || parts[i].transparency >= 0.999f) continue;
+        for (Mesh& m : buildPartMeshes({parts[i]})) {
+            m.name = asset.nameOrKind(parts[i].node);
+            rigSkin(m, i);
+            sceneAsset.meshes.push_back(std::move(m));
+            translucent.push_back(parts[i].transparency > 0);
+        }
+        drawnAsMesh[i] = true;
+    }
     // Parts drawn as their shape, by index into parts.
     std::vector<std::size_t> boxes;
-    boxes.reserve(parts.size() - shown_->meshes.size());
+    boxes.reserve(parts.size());
     for (std::size_t i = 0; i < parts.size(); ++i)
         if (!drawnAsMesh[i]) boxes.push_back(i);
     // Opaque shapes drawn by instancing, one mesh per shape (added after the scene is set);

@@ -10,6 +10,7 @@
 #include <QDropEvent>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImageWriter>
@@ -43,6 +44,7 @@
 #include "facs_dock.h"
 #include "hex_dock.h"
 #include "lod_dock.h"
+#include "meshscope/core/decode.h"
 #include "meshscope/core/roblox_terrain.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/overlays.h"
@@ -600,10 +602,38 @@ void MainWindow::exportScreenshotInteractive() {
         statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
 }
 
+bool MainWindow::looksLikeAnimation(const QString& path) {
+    const QString ext = QFileInfo(path).suffix().toLower();
+    if (ext == QLatin1String("sanim") || ext == QLatin1String("anim")) return true;
+    if (ext != QLatin1String("rbxm") && ext != QLatin1String("rbxmx")) return false;
+    // A Roblox model holding KeyframeSequences and no parts: an Animation Editor save (small;
+    // decoded here to look, then again by the Animation panel).
+    if (QFileInfo(path).size() > (16 << 20)) return false;
+    const DecodeResult r = decodeFile(path.toStdString());
+    if (!r.ok()) return false;
+    bool sequence = false;
+    for (int i = 0; i < int(r.asset.nodes.size()); ++i) {
+        const std::string_view kind = r.asset.kind(i);
+        if (kind == "KeyframeSequence" || kind == "CurveAnimation") sequence = true;
+        if (kind == "Part" || kind == "MeshPart" || kind == "UnionOperation") return false;
+    }
+    return sequence;
+}
+
 void MainWindow::openDroppedUrls(const QList<QUrl>& urls) {
     QStringList paths;
     for (const QUrl& url : urls)
         if (url.isLocalFile()) paths << url.toLocalFile();
+    // An animation dropped on a window showing a skeleton or rig plays on it: a Unigine .sanim
+    // or .anim, or a Roblox model holding KeyframeSequences and no parts of its own.
+    if (paths.size() == 1 && poseController_->boneCount() > 0 && looksLikeAnimation(paths[0])) {
+        QString error;
+        if (animationDock_->loadFile(paths[0], &error)) {
+            statusBar()->showMessage(
+                tr("Playing %1 on the open rig").arg(QFileInfo(paths[0]).fileName()), 5000);
+            return;
+        }
+    }
     // A dropped file replaces what this window shows; more files open in new windows.
     if (!paths.isEmpty()) openPaths(paths, true);
 }

@@ -122,6 +122,8 @@ private:
     void rebuildRecentMenu();
     void exportScreenshotInteractive();
     void openDroppedUrls(const QList<QUrl>& urls);
+    // Whether a dropped file is an animation to play on the open rig rather than a file to open.
+    static bool looksLikeAnimation(const QString& path);
 
     AssetDocument* document_ = nullptr;
     render::Viewport* viewport_ = nullptr;

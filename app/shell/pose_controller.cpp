@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "asset_document.h"
+#include "meshscope/core/roblox_animation.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/skeleton_view.h"
 
@@ -201,15 +202,22 @@ QStringList PoseController::unmatchedFaceBones() const {
     return out;
 }
 
+const Asset& PoseController::animationSource() const {
+    // The document: the shown asset of a Roblox model (its parts) holds no animations.
+    return document_->hasAsset() && !document_->asset().animations.empty() ? document_->asset()
+                                                                           : asset();
+}
+
 int PoseController::animationCount() const {
-    return int(asset().animations.size()) +
+    return int(animationSource().animations.size()) +
            (external_ ? int(external_->asset.animations.size()) : 0);
 }
 
 const Animation* PoseController::animation(int index) const {
-    const int own = int(asset().animations.size());
+    const Asset& source = animationSource();
+    const int own = int(source.animations.size());
     if (index < 0) return nullptr;
-    if (index < own) return &asset().animations[std::size_t(index)];
+    if (index < own) return &source.animations[std::size_t(index)];
     if (external_ && index - own < int(external_->asset.animations.size()))
         return &external_->asset.animations[std::size_t(index - own)];
     return nullptr;
@@ -220,7 +228,7 @@ QString PoseController::animationName(int index) const {
     if (!a) return {};
     const QString name =
         a->name.empty() ? tr("animation %1").arg(index) : QString::fromStdString(a->name);
-    return index >= int(asset().animations.size()) ? tr("%1 (loaded)").arg(name) : name;
+    return index >= int(animationSource().animations.size()) ? tr("%1 (loaded)").arg(name) : name;
 }
 
 bool PoseController::loadAnimationFile(const QString& path, QString* error) {
@@ -236,6 +244,32 @@ bool PoseController::loadAnimationFile(const QString& path, QString* error) {
         decodeBytes(ByteSpan(reinterpret_cast<const std::uint8_t*>(bytes.constData()),
                              std::size_t(bytes.size())),
                     options));
+    QStringList warnings;
+    // Roblox KeyframeSequences (an .rbxm/.rbxmx as the Animation Editor saves them) are baked on
+    // the open model's rig.
+    if (result->asset.animations.empty() && document_->hasAsset()) {
+        const std::vector<KeyframeSequence> sequences = extractKeyframeSequences(result->asset);
+        if (!sequences.empty()) {
+            const RobloxRig rig = extractRobloxRig(document_->asset());
+            if (rig.empty()) {
+                if (error)
+                    *error =
+                        tr("the file holds %n KeyframeSequence(s), but the open file has "
+                           "no rig (parts joined by Motor6D) to play them on",
+                           nullptr, int(sequences.size()));
+                return false;
+            }
+            for (const KeyframeSequence& seq : sequences) {
+                RigSample sample;
+                sampleOnRig(seq, rig, 0, sample);
+                for (const std::string& t : sample.unmatchedTracks)
+                    warnings << tr("%1: no rig joint drives the part \"%2\"")
+                                    .arg(QString::fromStdString(seq.name),
+                                         QString::fromStdString(t));
+                result->asset.animations.push_back(bakeKeyframeSequence(seq, rig, 0));
+            }
+        }
+    }
     if (result->asset.animations.empty()) {
         if (error)
             *error = result->error ? QString::fromStdString(result->error->message)
@@ -244,12 +278,19 @@ bool PoseController::loadAnimationFile(const QString& path, QString* error) {
     }
     int matched = 0;
     if (const Skeleton* s = skeleton())
-        for (const BoneTrack& t : result->asset.animations.front().tracks)
-            if (s->find(t.bone) >= 0) ++matched;
+        for (const BoneTrack& t : result->asset.animations.front().tracks) {
+            if (s->find(t.bone) >= 0)
+                ++matched;
+            else if (!t.positions.empty() || !t.rotations.empty())
+                warnings << tr("track \"%1\" names no bone of the open skeleton")
+                                .arg(QString::fromStdString(t.bone));
+        }
     if (matched == 0) {
         if (error) *error = tr("no track of the animation names a bone of the open skeleton");
         return false;
     }
+    warnings.removeDuplicates();
+    loadWarnings_ = warnings;
     external_ = std::move(result);
     emit reloaded();
     return true;

@@ -79,11 +79,16 @@ public:
     // Sets a control by full name or abbreviation; false when the rig has no such control.
     bool setFacsByName(const QString& name, float weight);
 
-    // Animations: the asset's own, then one loaded from a .sanim or .anim file (by bone names).
+    // Animations: the document's own (a model holding its rig and KeyframeSequences has them
+    // baked), then those of a loaded file: a .sanim or .anim, or a Roblox model holding
+    // KeyframeSequences, baked on the open rig (joints matched by part name).
     int animationCount() const;
     const Animation* animation(int index) const;
     QString animationName(int index) const;
     bool loadAnimationFile(const QString& path, QString* error = nullptr);
+    // What the last successful load could not match: tracks that name no bone of the open
+    // skeleton or rig (listed in the Animation panel).
+    const QStringList& loadWarnings() const { return loadWarnings_; }
     // Shows `frame` (fractional frames interpolate) of animation `index`; -1 stops animating.
     void setAnimationFrame(int index, double frame);
     int animationIndex() const { return animation_; }
@@ -112,6 +117,8 @@ private:
 
     AssetDocument* document_;
     std::function<const Asset*()> shown_;
+    QStringList loadWarnings_;
+    const Asset& animationSource() const;
     render::AssetScene* scene_;
     render::SkinnedMeshUpdater updater_;
     render::SkeletonView* view_ = nullptr;

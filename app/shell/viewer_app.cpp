@@ -12,10 +12,12 @@
 #include <QWindow>
 #include <Qt3DRender/QCamera>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <future>
 
+#include "animation_dock.h"
 #include "asset_document.h"
 #include "decode_job.h"
 #include "main_window.h"
@@ -109,6 +111,18 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
         QStringLiteral("NAME=RX,RY,RZ"));
     parser.addOption(poseOption);
     parser.addOption(boneOption);
+    const QCommandLineOption animationOption(
+        QStringLiteral("animation"),
+        QStringLiteral("Play an animation on the file's skeleton or rig: a .sanim, .anim, or "
+                       "Roblox model holding KeyframeSequences."),
+        QStringLiteral("ANIM"));
+    const QCommandLineOption timeOption(
+        QStringLiteral("time"),
+        QStringLiteral("Seconds into the animation (--animation, else the file's own first) "
+                       "to pose at."),
+        QStringLiteral("SECONDS"));
+    parser.addOption(animationOption);
+    parser.addOption(timeOption);
     const QCommandLineOption assetFolderOption(
         QStringLiteral("asset-folder"),
         QStringLiteral("Folder of mesh files named by asset id, for MeshParts (repeatable)."),
@@ -138,6 +152,17 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
     options.bonesOverlay = !parser.isSet(noBones);
     options.pose = parser.value(poseOption);
     options.bones = parser.values(boneOption);
+    options.animation = parser.value(animationOption);
+    if (parser.isSet(timeOption)) {
+        bool ok = false;
+        options.time = parser.value(timeOption).toDouble(&ok);
+        if (!ok || !std::isfinite(options.time) || options.time < 0) {
+            printErr(QStringLiteral("--time: expected seconds (a number ≥ 0), got '%1'")
+                         .arg(parser.value(timeOption)));
+            return 2;
+        }
+        options.timeSet = true;
+    }
     if (parser.isSet(size)) {
         static const QRegularExpression re(QStringLiteral("^(\\d{1,5})[xX×](\\d{1,5})$"));
         const auto m = re.match(parser.value(size));
@@ -210,6 +235,20 @@ QString screenshotSource(const ViewerOptions& options, int index) {
 // Sets the command line's level of detail and pose on the asset `window` shows.
 bool applyViewOptions(MainWindow& window, const ViewerOptions& options, QString* error) {
     if (options.lod) window.viewport()->scene()->setLodAll(*options.lod);
+    if (!options.animation.isEmpty() || options.timeSet) {
+        AnimationDock* dock = window.animationDock();
+        QString why;
+        if (!options.animation.isEmpty() && !dock->loadFile(options.animation, &why)) {
+            if (error) *error = QStringLiteral("--animation %1: %2").arg(options.animation, why);
+            return false;
+        }
+        const Animation* a = window.poseController()->animation(dock->currentAnimation());
+        if (!a) {
+            if (error) *error = QStringLiteral("--time: the file has no animation");
+            return false;
+        }
+        dock->setFrame(options.time * (a->framesPerSecond > 0 ? a->framesPerSecond : 30.0));
+    }
     return applyPoseArguments(*window.poseController(), options.pose, options.bones, error);
 }
 
@@ -304,7 +343,8 @@ QList<MainWindow*> openViewerWindows(MainWindow& window, const ViewerOptions& op
     } else {
         windows = window.openPaths(options.files);
     }
-    if (options.lod || !options.pose.isEmpty() || !options.bones.isEmpty()) {
+    if (options.lod || !options.pose.isEmpty() || !options.bones.isEmpty() ||
+        !options.animation.isEmpty() || options.timeSet) {
         for (MainWindow* w : windows) {
             QObject::connect(w, &MainWindow::fileOpened, w, [w, options]() {
                 QString error;

@@ -29,6 +29,9 @@ struct ViewerOptions {
     std::optional<ThumbnailOptions> thumbnail;  // --thumbnail SIZE IN OUT
     QString pose;       // --pose "JawDrop=1,LeftEyeClosed=0.5" (FACS controls)
     QStringList bones;  // --bone NAME=rx,ry,rz (degrees), repeatable
+    QString animation;  // --animation FILE: played on the open skeleton or rig
+    double time = 0;    // --time SECONDS into that animation (or the file's own first one)
+    bool timeSet = false;
 };
 
 // Sets the environment Qt 3D needs before the QApplication exists (the OpenGL renderer: the

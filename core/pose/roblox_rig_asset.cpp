@@ -43,6 +43,10 @@ Animation bakeKeyframeSequence(const KeyframeSequence& sequence, const RobloxRig
     const double maxFrames = std::max(1.0, 4e6 / double(std::max<std::size_t>(bones, 1)));
     const auto frames = std::size_t(std::clamp(wanted, 1.0, std::min(kMaxFrames, maxFrames)));
     anim.frameCount = std::uint32_t(frames);
+    anim.loop = sequence.loop;
+    for (float t : sequence.keyframeTimes)
+        if (std::isfinite(t) && t >= 0 && anim.keyTimes.size() < kMaxFrames)
+            anim.keyTimes.push_back(t);
     anim.tracks.resize(bones);
     for (std::size_t b = 0; b < bones; ++b) {
         anim.tracks[b].bone = rig.skeleton.bones[b].name;

@@ -504,3 +504,71 @@ TEST(SkinnedUpload, HundredThousandVerticesMatchCoreAndReportTheUpdateTime) {
                  want);
     EXPECT_LT(maxDistance(positionsOf(pose->uploadedVertices(0)), want), 1e-4f);
 }
+
+// A Roblox rig (#23): an R15 character's parts move with a KeyframeSequence loaded onto it —
+// baked on the rig, joints matched by part name, keyframes as the timeline's ticks, the time
+// shown, and the parts drawn where the rig's posed bones put them.
+TEST(RigAnimation, KeyframeSequenceLoadedOntoAnR15CharacterMovesItsParts) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto rig = corpus / "rbxm/AntiBoomz_BTRoblox/res/previewer/characterR15.rbxm";
+    const auto anim =
+        corpus /
+        "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R15/Animations/LookAround.rbxmx";
+    MainWindow window;
+    openShown(window, QString::fromStdString(rig.string()));
+    PoseController* pose = window.poseController();
+    ASSERT_GT(pose->boneCount(), 10) << "the R15 rig is the skeleton";
+    // Every rig part is drawn as its own mesh skinned to its bone.
+    const Asset& shown = pose->asset();
+    int rigged = 0;
+    for (const Mesh& m : shown.meshes) rigged += m.skinned();
+    EXPECT_GE(rigged, 15);
+    int moving = -1;
+    for (int m = 0; m < int(shown.meshes.size()); ++m)
+        if (shown.meshes[std::size_t(m)].skinned() && shown.meshes[std::size_t(m)].name == "Head")
+            moving = m;
+    ASSERT_GE(moving, 0) << "the Head part";
+
+    AnimationDock* dock = window.animationDock();
+    const int before = pose->animationCount();
+    QString error;
+    ASSERT_TRUE(dock->loadFile(QString::fromStdString(anim.string()), &error))
+        << error.toStdString();
+    ASSERT_EQ(pose->animationCount(), before + 1);
+    const Animation* a = pose->animation(dock->currentAnimation());
+    ASSERT_NE(a, nullptr);
+    EXPECT_GT(a->frameCount, 30u);
+    ASSERT_GT(a->keyTimes.size(), 2u);
+    EXPECT_EQ(dock->timeline()->tickPositions().size(), a->keyTimes.size());
+    EXPECT_TRUE(pose->loadWarnings().isEmpty()) << pose->loadWarnings().join("; ").toStdString();
+
+    dock->setFrame(0);
+    const std::vector<Vec3> atStart = positionsOf(pose->uploadedVertices(moving));
+    ASSERT_FALSE(atStart.empty());
+    dock->setFrame(a->framesPerSecond * 1.5);
+    EXPECT_TRUE(dock->timeText().startsWith("1.50 s")) << dock->timeText().toStdString();
+    dock->resize(420, 200);
+    dock->grab().save(QString::fromStdString(
+        (test::tempDir("app_rig_animation") / "animation_dock.png").string()));
+    const std::vector<Vec3> later = positionsOf(pose->uploadedVertices(moving));
+    EXPECT_GT(maxDistance(later, atStart), 0.05f) << "LookAround turns the head";
+    // The head stays a rigid box: its vertices keep their distances.
+    const auto dist = [](const Vec3& p, const Vec3& q) {
+        return std::sqrt((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y) +
+                         (p.z - q.z) * (p.z - q.z));
+    };
+    for (std::size_t i = 1; i < atStart.size() && i < 40; ++i)
+        EXPECT_NEAR(dist(later[i], later[0]), dist(atStart[i], atStart[0]), 1e-3f) << i;
+}
+
+TEST(RigAnimation, SequencesNeedARig) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto anim =
+        corpus / "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R15/Animations/Idle.rbxmx";
+    const QString path = writeFileMeshFixture("rigless.mesh", makeSkinnedCylinder(), "4.00");
+    MainWindow window;
+    openShown(window, path);
+    QString error;
+    EXPECT_FALSE(window.animationDock()->loadFile(QString::fromStdString(anim.string()), &error));
+    EXPECT_TRUE(error.contains("no rig")) << error.toStdString();
+}

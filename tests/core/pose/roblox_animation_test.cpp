@@ -216,6 +216,10 @@ TEST(KeyframeSequence, BakedIntoTheAssetWithTheRig) {
     const RobloxRig rig = extractRobloxRig(a);
     const Animation anim = bakeKeyframeSequence(seqs.at(0), rig, 0, 30);
     EXPECT_EQ(anim.frameCount, 31u);  // 0 .. 1 s at 30 fps, both ends
+    // The keyframes' times, for the timeline's ticks, and the sequence's Loop.
+    EXPECT_EQ(anim.keyTimes, seqs.at(0).keyframeTimes);
+    EXPECT_EQ(anim.keyTimes.size(), 2u);
+    EXPECT_EQ(anim.loop, seqs.at(0).loop);
     ASSERT_EQ(anim.tracks.size(), 2u);
     EXPECT_EQ(anim.tracks[1].bone, "Arm");
     ASSERT_EQ(anim.tracks[1].positions.size(), 31u);

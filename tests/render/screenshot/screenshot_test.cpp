@@ -140,3 +140,25 @@ TEST(Screenshot, HelpAndVersion) {
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_TRUE(bad.stderrText.contains("--size"));
 }
+
+// --animation ANIM --time T poses a rig before the picture is taken (#23): an R15 character at
+// two times of LookAround is two different pictures; a bad time is a usage error.
+TEST(Screenshot, RigPosedByAnAnimationAtTwoTimes) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto rig = corpus / "rbxm/AntiBoomz_BTRoblox/res/previewer/characterR15.rbxm";
+    const QString anim = QString::fromStdString(
+        (corpus /
+         "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R15/Animations/LookAround.rbxmx")
+            .string());
+    const QImage start =
+        shoot(rig, "r15_t0.png", {"--no-grid", "--animation", anim, "--time", "0"});
+    const QImage later =
+        shoot(rig, "r15_t15.png", {"--no-grid", "--animation", anim, "--time", "1.5"});
+    ASSERT_FALSE(start.isNull());
+    ASSERT_FALSE(later.isNull());
+    EXPECT_GT(differingPixels(start, later), 320 * 240 / 50) << "the pose did not change";
+    const test::ProcessRun bad = runViewer(
+        {"--screenshot", "/tmp/x.png", "--time", "soon", QString::fromStdString(rig.string())});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_TRUE(bad.stderrText.contains("--time")) << bad.stderrText.toStdString();
+}

@@ -131,6 +131,10 @@ struct Animation {
     std::uint32_t frameCount = 0;
     std::vector<BoneTrack> tracks;
     int skeleton = -1;  // skeleton the animation belongs to, when known
+    // Seconds at which the source keys the pose (a KeyframeSequence's Keyframes), sorted: the
+    // timeline's ticks. Empty when every frame is a key.
+    std::vector<float> keyTimes;
+    bool loop = false;  // the source asks to loop (KeyframeSequence.Loop)
 };
 
 // ---------------------------------------------------------------------------------------------
