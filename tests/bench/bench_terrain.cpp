@@ -35,15 +35,16 @@ std::string islandGrid(int side) {
                         const float wx = float(cx * kN + x), wz = float(cz * kN + z);
                         const float r = std::hypot(wx - side * 16.f, wz - side * 16.f) /
                                         (side * 16.f);  // 0 at the centre, 1 at the shore
-                        const float h = 20.f * (1.f - r) + 4.f * std::sin(wx * 0.11f) *
-                                                               std::cos(wz * 0.07f) - 6.f;
+                        const float h = 20.f * (1.f - r) +
+                                        4.f * std::sin(wx * 0.11f) * std::cos(wz * 0.07f) - 6.f;
                         for (int y = 0; y < kN; ++y) {
                             const float wy = float(cy * kN + y);
                             TerrainVoxel& v = c.voxels[std::size_t((y * kN + z) * kN + x)];
                             const float fill = h - wy;
                             if (fill >= 1.f) {
-                                v = {std::uint8_t(h < 1.f ? 4 /* Sand */
-                                                          : h > 14.f ? 3 /* Rock */ : 2),
+                                v = {std::uint8_t(h < 1.f    ? 4 /* Sand */
+                                                  : h > 14.f ? 3 /* Rock */
+                                                             : 2),
                                      255, 0};
                             } else if (fill > 0.f) {
                                 v = {2, std::uint8_t(fill * 255.f), 0};
