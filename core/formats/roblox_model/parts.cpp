@@ -308,6 +308,10 @@ const char* partShapeName(PartShape shape) {
             return "Wedge";
         case PartShape::CornerWedge:
             return "CornerWedge";
+        case PartShape::Head:
+            return "Head";
+        case PartShape::Torso:
+            return "Torso";
     }
     return "Block";
 }
@@ -433,12 +437,16 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
                 continue;
             if (const auto s = find.get<Vec3>(c, Names::Scale)) p.meshScale = *s;
             if (const auto o = find.get<Vec3>(c, Names::Offset)) p.meshOffset = *o;
-            // MeshType: 2 Wedge, 3 Sphere, 5 FileMesh, 6 Brick (others keep the part's shape).
+            // MeshType: 0 Head, 1 Torso, 2 Wedge, 3 Sphere, 4 Cylinder, 5 FileMesh, 6 Brick
+            // (the deprecated 7..11 keep the part's shape).
             const auto type = find.get<std::int64_t>(c, Names::MeshType);
             const std::int64_t mt = block      ? 6
                                     : cylinder ? -2
                                     : type     ? *type
                                                : (childKind == "FileMesh" ? 5 : -1);
+            if (mt == 0) p.shape = PartShape::Head;
+            if (mt == 1) p.shape = PartShape::Torso;
+            if (mt == 4) p.shape = PartShape::Cylinder;
             if (mt == 2) p.shape = PartShape::Wedge;
             if (mt == 3) p.shape = PartShape::Ball;
             if (mt == 6) p.shape = PartShape::Block;
@@ -452,7 +460,7 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
                     source = at;
                     p.specialMesh = true;
                 }
-            } else if (mt == 2 || mt == 3 || mt == 6 || mt == -2) {
+            } else if ((mt >= 0 && mt <= 4) || mt == 6 || mt == -2) {
                 applyShapeMesh(p, mt == -2);
             }
             break;
@@ -475,6 +483,12 @@ Vec3 partShapeScale(PartShape shape, Vec3 s) {
         case PartShape::Cylinder: {
             const float d = std::min(s.y, s.z);
             return {s.x, d, d};
+        }
+        case PartShape::Head: {
+            // Round in XZ: the classic 2 × 1 × 1 head part with Scale 1.25 is a head 1.25
+            // across and 1.25 tall, not a 2.5-wide oval.
+            const float d = std::min(s.x, s.z);
+            return {d, s.y, d};
         }
         default:
             return s;
@@ -516,6 +530,52 @@ Mesh partShapeMesh(PartShape shape) {
             addFace(m, {{-h, -h, -h}, {h, -h, -h}, apex}, o);
             addFace(m, {{-h, -h, h}, {h, -h, h}, apex}, o);
             addFace(m, {{-h, -h, -h}, {-h, -h, h}, apex}, o);
+            break;
+        }
+        case PartShape::Head: {
+            // A vertical cylinder whose top and bottom quarters are half-ellipses (radius 0.5,
+            // height 0.25): the legacy Roblox head, filling the unit box. Rows run from the top
+            // pole down, as the ball's do (same winding).
+            constexpr int kSeg = 24, kCapRows = 6;
+            struct Row {
+                float rho, y;
+                Vec3 normal;  // with the direction (1, ·, 0)
+            };
+            std::vector<Row> rows;
+            for (int half = 0; half < 2; ++half)
+                for (int k = 0; k <= kCapRows; ++k) {
+                    const float a = std::numbers::pi_v<float> * 0.5f *
+                                    (half == 0 ? float(k) / kCapRows : 1.0f + float(k) / kCapRows);
+                    const float yc = half == 0 ? 0.25f : -0.25f;
+                    const Vec3 g = normalized(Vec3{2.0f * std::sin(a), 4.0f * std::cos(a), 0});
+                    rows.push_back({0.5f * std::sin(a), yc + 0.25f * std::cos(a), g});
+                }
+            for (std::size_t r = 0; r < rows.size(); ++r)
+                for (int s = 0; s <= kSeg; ++s) {
+                    const float th = 2 * std::numbers::pi_v<float> * float(s) / kSeg;
+                    const float c = std::cos(th), sn = std::sin(th);
+                    m.positions.push_back({rows[r].rho * c, rows[r].y, rows[r].rho * sn});
+                    m.normals.push_back(
+                        {rows[r].normal.x * c, rows[r].normal.y, rows[r].normal.x * sn});
+                    m.uv0.push_back({float(s) / kSeg, float(r) / float(rows.size() - 1)});
+                }
+            for (std::size_t r = 0; r + 1 < rows.size(); ++r)
+                for (int s = 0; s < kSeg; ++s) {
+                    const auto a = std::uint32_t(r * (kSeg + 1) + std::size_t(s)), b = a + kSeg + 1;
+                    m.indices.insert(m.indices.end(), {a, a + 1, b, b, a + 1, b + 1});
+                }
+            break;
+        }
+        case PartShape::Torso: {
+            // A block whose bottom is 0.8 as wide as its top (the legacy torso), depth kept.
+            const float b = h * 0.8f;
+            const Vec3 o{};
+            addFace(m, {{-h, h, h}, {h, h, h}, {h, h, -h}, {-h, h, -h}}, o);      // top
+            addFace(m, {{-b, -h, -h}, {b, -h, -h}, {b, -h, h}, {-b, -h, h}}, o);  // bottom
+            addFace(m, {{-b, -h, h}, {b, -h, h}, {h, h, h}, {-h, h, h}}, o);      // +Z
+            addFace(m, {{b, -h, -h}, {-b, -h, -h}, {-h, h, -h}, {h, h, -h}}, o);  // -Z
+            addFace(m, {{b, -h, h}, {b, -h, -h}, {h, h, -h}, {h, h, h}}, o);      // +X
+            addFace(m, {{-b, -h, -h}, {-b, -h, h}, {-h, h, h}, {-h, h, -h}}, o);  // -X
             break;
         }
         case PartShape::Ball: {
@@ -582,8 +642,8 @@ std::vector<Mesh> buildPartMeshes(const std::vector<RobloxPart>& parts,
                                   std::size_t maxVerticesPerMesh,
                                   std::vector<PartIndexRange>* ranges) {
     if (ranges) ranges->clear();
-    std::array<Mesh, 5> units;
-    for (int s = 0; s < 5; ++s) units[std::size_t(s)] = partShapeMesh(PartShape(s));
+    std::array<Mesh, kPartShapeCount> units;
+    for (std::size_t s = 0; s < kPartShapeCount; ++s) units[s] = partShapeMesh(PartShape(s));
     std::vector<Mesh> out;
     const auto startMesh = [&]() {
         Mesh m;
@@ -617,7 +677,7 @@ std::array<float, 12> partInstanceTransform(const RobloxPart& part) {
 
 std::vector<ShapeInstanceGroup> groupShapeInstances(const std::vector<RobloxPart>& parts,
                                                     std::span<const std::size_t> which) {
-    constexpr std::size_t kShapes = 5;
+    constexpr std::size_t kShapes = kPartShapeCount;
     const auto drawn = [&](std::size_t i) {
         return i < parts.size() && parts[i].transparency < 0.999f;
     };

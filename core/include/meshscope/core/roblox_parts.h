@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -19,7 +20,10 @@ namespace meshscope {
 
 // Part.Shape enum values as stored ("shape" token): 0 Ball, 1 Block, 2 Cylinder, 3 Wedge,
 // 4 CornerWedge. WedgePart/CornerWedgePart/TrussPart map to their shape by class.
-enum class PartShape : std::uint8_t { Ball, Block, Cylinder, Wedge, CornerWedge };
+// Head and Torso: SpecialMesh MeshType Head / Torso, the legacy character shapes (a vertical
+// cylinder with rounded ends; a block narrowing towards the bottom), filling the part's box.
+enum class PartShape : std::uint8_t { Ball, Block, Cylinder, Wedge, CornerWedge, Head, Torso };
+inline constexpr std::size_t kPartShapeCount = std::size_t(PartShape::Torso) + 1;
 
 const char* partShapeName(PartShape shape);
 
