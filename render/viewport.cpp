@@ -156,6 +156,7 @@ Viewport::Viewport(QWidget* parent) : QWidget(parent) {
     overlays_ = new Overlays(root_, this);
     parts_ = new RobloxPartsView(root_, window_, window_->camera(), this);
     selectionScene_ = new AssetScene(root_, nullptr, this);
+    physicsScene_ = new AssetScene(root_, nullptr, this);
     connect(scene_, &AssetScene::statsChanged, this, &Viewport::statsChanged);
 
     auto* frame = new Qt3DLogic::QFrameAction(root_);
@@ -245,6 +246,7 @@ QWindow* Viewport::renderWindow() const {
 
 void Viewport::setAsset(const Asset& asset, const PartMeshes* partMeshes) {
     setSelectionMeshes({});
+    setPhysicsMeshes({});
     // Roblox models and places show their parts; everything else its meshes.
     if (!parts_->show(asset, partMeshes, scene_)) scene_->setAsset(asset);
     overlays_->setAsset(asset);
@@ -277,6 +279,25 @@ int Viewport::selectionMeshCount() const {
     return selectionScene_->meshCount();
 }
 
+void Viewport::setPhysicsMeshes(std::vector<Mesh> meshes) {
+    physicsScene_->clear();
+    physicsAsset_ = {};
+    if (meshes.empty()) return;
+    physicsAsset_.meshes = std::move(meshes);
+    physicsScene_->setAsset(physicsAsset_);
+    physicsScene_->setWireframe(true);
+    for (int m = 0; m < physicsScene_->meshCount(); ++m) {
+        LitMaterial* material = physicsScene_->meshMaterial(m);
+        material->setBaseColor(QColor(255, 140, 40, 110));
+        material->setTranslucent(true);
+        physicsScene_->meshEntity(m)->addComponent(parts_->translucentLayer());
+    }
+}
+
+int Viewport::physicsMeshCount() const {
+    return physicsScene_->meshCount();
+}
+
 void Viewport::frameSelectionMeshes() {
     const Bounds b = selectionScene_->framingBounds();
     if (b.valid()) controller_->fit(b, false);
@@ -284,6 +305,7 @@ void Viewport::frameSelectionMeshes() {
 
 void Viewport::clearAsset() {
     setSelectionMeshes({});
+    setPhysicsMeshes({});
     scene_->clear();
     parts_->clear();
     overlays_->clear();

@@ -45,6 +45,7 @@
 #include "hex_dock.h"
 #include "lod_dock.h"
 #include "meshscope/core/decode.h"
+#include "meshscope/core/roblox_parts.h"
 #include "meshscope/core/roblox_terrain.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/overlays.h"
@@ -242,6 +243,11 @@ void MainWindow::createActions() {
     bounds->setCheckable(true);
     bounds->setShortcut(Qt::Key_B);
     connect(bounds, &QAction::toggled, viewport_->overlays(), &render::Overlays::setBoundsVisible);
+    physicsAction_ = view->addAction(tr("&Physics Hulls"));
+    physicsAction_->setCheckable(true);
+    physicsAction_->setShortcut(Qt::Key_H);
+    physicsAction_->setToolTip(tr("Show the convex hulls of unions' PhysicsData"));
+    connect(physicsAction_, &QAction::toggled, this, [this]() { showPhysicsHulls(); });
     QAction* bones = view->addAction(tr("B&ones"));
     bones->setCheckable(true);
     bones->setObjectName(QStringLiteral("bonesAction"));
@@ -413,6 +419,7 @@ void MainWindow::showAsset() {
     }
     viewport_->setAsset(document_->asset(), &document_->partMeshes());
     viewport_->setWireframe(wireframeAction_->isChecked());
+    if (physicsAction_->isChecked()) showPhysicsHulls();
 }
 
 void MainWindow::closeIfLeftEmpty() {
@@ -453,6 +460,23 @@ void MainWindow::onSelectionChanged(int node) {
     const int mesh = document_->meshOfNode(node);
     scene->setHighlightedMesh(mesh);
     if (mesh >= 0 && links.lod >= 0) scene->setLod(mesh, links.lod);
+}
+
+void MainWindow::showPhysicsHulls() {
+    if (!physicsAction_->isChecked() || !document_->hasAsset()) {
+        viewport_->setPhysicsMeshes({});
+        return;
+    }
+    // A few hulls per union, decoded on demand (most people never look at them).
+    std::vector<Mesh> hulls = unionPhysicsMeshes(document_->asset(), document_->partMeshes().parts);
+    std::size_t triangles = 0;
+    for (const Mesh& m : hulls) triangles += m.triangleCount();
+    statusBar()->showMessage(
+        hulls.empty() ? tr("No union in this file holds physics hulls (PhysicsData)")
+                      : tr("Physics hulls of %n union(s), %1 triangles", nullptr, int(hulls.size()))
+                            .arg(QLocale().toString(qulonglong(triangles))),
+        5000);
+    viewport_->setPhysicsMeshes(std::move(hulls));
 }
 
 void MainWindow::showTerrainRegion(int node) {

@@ -117,6 +117,8 @@ private:
     // A selected TerrainRegion's saved terrain, meshed on a worker and drawn beside the scene
     // until the selection moves on (-1 or another node clears it).
     void showTerrainRegion(int node);
+    // View › Physics Hulls: the unions' PhysicsData hulls over the scene, or none.
+    void showPhysicsHulls();
     void updateStats();
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
@@ -141,6 +143,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     QMenu* panelsMenu_ = nullptr;
     QAction* wireframeAction_ = nullptr;
+    QAction* physicsAction_ = nullptr;
 
     QLabel* fileLabel_ = nullptr;
     QLabel* statsLabel_ = nullptr;

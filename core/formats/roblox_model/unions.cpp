@@ -160,4 +160,31 @@ UnionMesh unionPartMesh(const Asset& asset, const RobloxPart& part, const AssetR
     return out;
 }
 
+std::vector<Mesh> unionPhysicsMeshes(const Asset& asset, const std::vector<RobloxPart>& parts) {
+    std::vector<Mesh> out;
+    try {
+        for (const RobloxPart& part : parts) {
+            if (part.node < 0 || std::size_t(part.node) >= asset.nodes.size() ||
+                !isUnionClass(asset.kind(part.node)) || part.transparency >= 0.999f)
+                continue;
+            const auto p = asset.property(part.node, "PhysicsData");
+            if (!p) continue;
+            const auto blob = blobOf(asset, p->value);
+            if (blob.empty()) continue;
+            CsgMeshResult r = decodeCsgMesh(blob);
+            if (!r.mesh || r.mesh->indices.empty()) continue;
+            RobloxPart plain = part;
+            plain.usePartColor = true;
+            Mesh placed = placeUnionMesh(*r.mesh, plain);
+            placed.name = std::string(asset.nameOrKind(part.node)) + " physics";
+            placed.node = part.node;
+            placed.colors.clear();
+            out.push_back(std::move(placed));
+        }
+    } catch (const std::bad_alloc&) {
+        // Out of memory part-way: the hulls so far.
+    }
+    return out;
+}
+
 }  // namespace meshscope

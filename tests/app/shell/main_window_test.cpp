@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <QAction>
 #include <QApplication>
 #include <QDropEvent>
 #include <QElapsedTimer>
@@ -32,6 +33,7 @@
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/part_meshes.h"
+#include "meshscope/core/roblox_csg.h"
 #include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/roblox_terrain.h"
@@ -752,4 +754,43 @@ TEST(MainWindow, SelectedTerrainRegionIsDrawnUntilTheSelectionMovesOn) {
     window.document()->selectNode(-1);
     QTest::qWait(300);
     EXPECT_EQ(view->selectionMeshCount(), 0);
+}
+
+// View › Physics Hulls (#21): a union's PhysicsData hulls drawn over the scene while checked.
+TEST(MainWindow, PhysicsHullsOfUnionsAreShownOnRequest) {
+    Mesh hull;
+    for (int c = 0; c < 8; ++c)
+        hull.positions.push_back({c & 1 ? 1.f : -1.f, c & 2 ? 1.f : -1.f, c & 4 ? 1.f : -1.f});
+    hull.indices = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
+                    2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
+    const Bytes physics = writeCsgPhysics({hull}, 3);
+    Asset place;
+    place.format = "roblox-model";
+    const int ws = place.addNode("Workspace", "Workspace");
+    const int u = place.addNode("Union", "UnionOperation", ws);
+    place.addChild(ws, u);
+    place.addProperty(u, test::prop("Name", "string", std::string("Union")));
+    place.addProperty(u, test::prop("size", "Vector3", Vec3{4, 4, 4}));
+    place.addProperty(
+        u, test::prop("PhysicsData", "BinaryString", std::string(physics.begin(), physics.end())));
+    const RobloxModelWriteResult written = writeRobloxModel(place);
+    ASSERT_TRUE(written.ok());
+    const auto path = test::tempDir("app_physics") / "union.rbxm";
+    test::writeFile(path, written.bytes);
+
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    QString error;
+    ASSERT_TRUE(window.openFileNow(QString::fromStdString(path.string()), &error))
+        << error.toStdString();
+    QAction* action = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+        if (a->text().contains("Physics")) action = a;
+    ASSERT_NE(action, nullptr);
+    EXPECT_EQ(window.viewport()->physicsMeshCount(), 0);
+    action->setChecked(true);
+    EXPECT_EQ(window.viewport()->physicsMeshCount(), 1);
+    action->setChecked(false);
+    EXPECT_EQ(window.viewport()->physicsMeshCount(), 0);
 }

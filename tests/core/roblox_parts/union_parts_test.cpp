@@ -88,6 +88,34 @@ TEST(UnionParts, MeshDataIsFittedToSizeAndPlaced) {
     for (const Rgba8& c : u.placed->colors) ASSERT_EQ(c, (Rgba8{0, 0, 255, 255}));
 }
 
+// The physics hulls (PhysicsData) of a union, for the viewer's overlay: decoded and placed as
+// the graphics are; unions without PhysicsData and invisible ones give none.
+TEST(UnionParts, PhysicsHullsArePlacedLikeTheGraphics) {
+    Mesh hull;  // a box hull over the same span as unionLocal
+    for (int c = 0; c < 8; ++c)
+        hull.positions.push_back({c & 1 ? 3.f : -1.f, c & 2 ? 1.f : 0.f, c & 4 ? 2.f : -2.f});
+    hull.indices = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
+                    2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
+    Asset a = unionModel("UnionOperation", "MeshData", writeCsgGraphics(unionLocal()));
+    const int u = a.roots()[0] >= 0 ? a.children(a.roots()[0])[0] : -1;
+    ASSERT_GE(u, 0);
+    EXPECT_TRUE(unionPhysicsMeshes(a, extractRobloxParts(a)).empty()) << "no PhysicsData yet";
+    a.addProperty(u, prop("PhysicsData", "BinaryString", asString(writeCsgPhysics({hull}, 3))));
+    const std::vector<Mesh> hulls = unionPhysicsMeshes(a, extractRobloxParts(a));
+    ASSERT_EQ(hulls.size(), 1u);
+    EXPECT_EQ(hulls[0].node, u);
+    EXPECT_EQ(hulls[0].triangleCount(), 12u);
+    const Bounds b = hulls[0].bounds;  // the same box the graphics fill
+    EXPECT_NEAR(b.min.x, 8, 1e-3);
+    EXPECT_NEAR(b.max.x, 12, 1e-3);
+    EXPECT_NEAR(b.min.z, -4, 1e-3);
+    EXPECT_NEAR(b.max.z, 4, 1e-3);
+    // A negated union is not drawn, so neither are its hulls.
+    std::vector<RobloxPart> parts = extractRobloxParts(a);
+    parts[0].transparency = 1;
+    EXPECT_TRUE(unionPhysicsMeshes(a, parts).empty());
+}
+
 TEST(UnionParts, UsePartColorFalseKeepsVertexColours) {
     const Mesh local = unionLocal();
     const Asset a =

@@ -179,6 +179,12 @@ UnionMesh unionPartMesh(const Asset& asset, const RobloxPart& part,
 // `local` placed and painted like unionPartMesh's `placed`.
 Mesh placeUnionMesh(const Mesh& local, const RobloxPart& part);
 
+// The physics hulls (PhysicsData, CSGPHS) of the visible unions among `parts`, placed as their
+// graphics are (fitted from the hulls' bounds to the part's Size: a convex decomposition spans
+// the same box as the geometry it covers), one mesh per union named after it, `node` the union.
+// Unions without a decodable PhysicsData blob are skipped.
+std::vector<Mesh> unionPhysicsMeshes(const Asset& asset, const std::vector<RobloxPart>& parts);
+
 // The part's 8 box corners in world space.
 std::array<Vec3, 8> partCorners(const RobloxPart& part);
 

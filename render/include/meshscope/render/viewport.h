@@ -77,6 +77,10 @@ public:
     int selectionMeshCount() const;
     // Frames the selection meshes (angles kept); F or Home frame the scene again.
     void frameSelectionMeshes();
+    // Physics shapes drawn over the scene (a union's convex hulls): translucent orange with
+    // their edges, outside the scene's statistics and framing. Empty clears them.
+    void setPhysicsMeshes(std::vector<Mesh> meshes);
+    int physicsMeshCount() const;
     // The up axis of the asset shown: Z for Second Life and Unigine, which then stand up as
     // their exports do (the camera orbits about Z and the grid lies in the XY plane).
     UpAxis upAxis() const { return upAxis_; }
@@ -129,6 +133,8 @@ private:
     AssetScene* scene_ = nullptr;
     AssetScene* selectionScene_ = nullptr;
     Asset selectionAsset_;  // what selectionScene_ shows
+    AssetScene* physicsScene_ = nullptr;
+    Asset physicsAsset_;
     Overlays* overlays_ = nullptr;
     RobloxPartsView* parts_ = nullptr;
     CameraController* controller_ = nullptr;
