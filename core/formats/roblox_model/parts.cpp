@@ -383,7 +383,8 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
     std::size_t count = 0;
     for (std::size_t i = 0; i < asset.nodes.size(); ++i) {
         const std::uint32_t k = asset.nodes[i].kindId;
-        count += isPart[i] = k < partKind.size() && partKind[k];
+        // A union's original parts (ChildData, Node::embedded) are not drawn: the union is.
+        count += isPart[i] = k < partKind.size() && partKind[k] && !asset.nodes[i].embedded;
     }
     std::vector<RobloxPart> parts;
     parts.reserve(count);
