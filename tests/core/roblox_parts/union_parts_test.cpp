@@ -328,6 +328,10 @@ TEST(UnionContents, UncompressedChildDataAndMeshDataAtTheirOwnBytes) {
     const Bytes child = childDataModel();
     const Bytes mesh = writeCsgGraphics(unionLocal());
     const Bytes file = unionWithChildData(child, mesh, RobloxChunkCompression::None);
+    // MESHSCOPE_WRITE_CHILDDATA_FIXTURE=path writes this model (to look at it in the viewer or
+    // with meshscope-cli tree / map).
+    if (const char* out = std::getenv("MESHSCOPE_WRITE_CHILDDATA_FIXTURE"))
+        test::writeFile(out, file);
     const DecodeResult d = decodeBytes(file);
     ASSERT_TRUE(d.ok()) << d.error->toString();
     const Asset& a = d.asset;
@@ -465,6 +469,46 @@ TEST(UnionContents, NestedChildDataIsBounded) {
     bool limited = false;
     for (const Diagnostic& g : d.asset.diagnostics) limited |= g.code == "limit";
     EXPECT_TRUE(limited);
+}
+
+}  // namespace
+}  // namespace meshscope
+
+namespace meshscope {
+namespace {
+
+// MeshData2 (a SharedString) in an uncompressed SSTR chunk: its ranges at its bytes there.
+TEST(UnionContents, SharedStringMeshDataMappedInTheSstrChunk) {
+    const Bytes mesh = writeCsgGraphics(unionLocal());
+    const Asset model = unionModel("UnionOperation", "MeshData2", mesh);
+    RobloxModelWriteOptions o;
+    o.compression = RobloxChunkCompression::None;
+    const RobloxModelWriteResult w = writeRobloxModel(model, o);
+    ASSERT_TRUE(w.ok());
+    const DecodeResult d = decodeBytes(w.bytes);
+    ASSERT_TRUE(d.ok()) << d.error->toString();
+    int u = -1;
+    for (std::size_t i = 0; i < d.asset.nodes.size(); ++i)
+        if (d.asset.kind(int(i)) == "UnionOperation") u = int(i);
+    ASSERT_GE(u, 0);
+    const auto it = std::search(w.bytes.begin(), w.bytes.end(), mesh.begin(), mesh.end());
+    ASSERT_NE(it, w.bytes.end());
+    const std::uint64_t at = std::uint64_t(it - w.bytes.begin());
+    const DecodeResult blob = decodeBytes(mesh);
+    ASSERT_TRUE(blob.ok());
+    std::size_t found = 0, expected = 0;
+    for (const ByteRange& r : blob.asset.byteMap.ranges()) {
+        if (r.kind == RangeKind::Unparsed) continue;
+        ++expected;
+        for (const ByteRange& m : d.asset.byteMap.ranges())
+            if (m.offset == at + r.offset && m.length == r.length && m.kind == r.kind &&
+                m.node == u) {
+                ++found;
+                break;
+            }
+    }
+    EXPECT_GT(expected, 3u);
+    EXPECT_EQ(found, expected);
 }
 
 }  // namespace
