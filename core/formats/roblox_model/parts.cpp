@@ -348,11 +348,12 @@ const char* brickColorName(int number) {
 
 namespace {
 
-// A shape mesh child (BlockMesh, CylinderMesh, a SpecialMesh Brick / Wedge / Sphere) drawn as the
-// part's shape scaled by the mesh's Scale and moved by its Offset (in the part's frame): both are
-// baked into the part's size and CFrame, so that every consumer (instancing, batching, export,
-// picking) draws the shape the mesh gives. A CylinderMesh stands along Y (a Cylinder part lies
-// along X): its frame is turned 90° about Z and its size's X and Y swapped.
+// A shape mesh child (BlockMesh, CylinderMesh, a SpecialMesh Brick / Wedge / Sphere / Cylinder /
+// Head) drawn as the part's shape scaled by the mesh's Scale and moved by its Offset (in the
+// part's frame): both are baked into the part's size and CFrame, so that every consumer
+// (instancing, batching, export, picking) draws the shape the mesh gives. A CylinderMesh (and the
+// Head) stands along Y (a Cylinder part lies along X): its frame is turned 90° about Z and its
+// size's X and Y swapped.
 void applyShapeMesh(RobloxPart& p, bool yCylinder) {
     const Vec3 s = p.meshScale, o = p.meshOffset;
     p.cframe.position = p.cframe.position + rotate(p.cframe, o);
@@ -434,12 +435,17 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
                 continue;
             if (const auto s = find.get<Vec3>(c, Names::Scale)) p.meshScale = *s;
             if (const auto o = find.get<Vec3>(c, Names::Offset)) p.meshOffset = *o;
-            // MeshType: 2 Wedge, 3 Sphere, 5 FileMesh, 6 Brick (others keep the part's shape).
+            // MeshType: 0 Head, 2 Wedge, 3 Sphere, 4 Cylinder, 5 FileMesh, 6 Brick (others, Torso
+            // included, keep the part's shape). Cylinder is the Cylinder part's shape (along X);
+            // the character head is approximated by a capped cylinder standing along Y (the
+            // CylinderMesh's shape), both sized by Size × Scale.
             const auto type = find.get<std::int64_t>(c, Names::MeshType);
-            const std::int64_t mt = block      ? 6
-                                    : cylinder ? -2
-                                    : type     ? *type
-                                               : (childKind == "FileMesh" ? 5 : -1);
+            std::int64_t mt = block      ? 6
+                              : cylinder ? -2
+                              : type     ? *type
+                                         : (childKind == "FileMesh" ? 5 : -1);
+            if (mt == 0) mt = -2;
+            if (mt == 4) p.shape = PartShape::Cylinder;
             if (mt == 2) p.shape = PartShape::Wedge;
             if (mt == 3) p.shape = PartShape::Ball;
             if (mt == 6) p.shape = PartShape::Block;
@@ -453,7 +459,7 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
                     source = at;
                     p.specialMesh = true;
                 }
-            } else if (mt == 2 || mt == 3 || mt == 6 || mt == -2) {
+            } else if (mt == 2 || mt == 3 || mt == 4 || mt == 6 || mt == -2) {
                 applyShapeMesh(p, mt == -2);
             }
             break;

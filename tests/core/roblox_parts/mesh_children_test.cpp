@@ -80,5 +80,20 @@ TEST(MeshChildren, SpecialMeshSphereAndBrickTakeTheScale) {
     }
 }
 
+TEST(MeshChildren, SpecialMeshCylinderLiesAlongXLikeACylinderPart) {
+    // MeshType 4: "identical to a Part with Shape Cylinder" — along X, diameter min(Y, Z) × Scale.
+    const Asset a = partWithChild("SpecialMesh", {4, 2, 3}, {1, 1, 2}, {0, 1, 0}, 4);
+    EXPECT_EQ(extractRobloxParts(a).at(0).shape, PartShape::Cylinder);
+    expectBounds(drawnBounds(a), {8, 0, -1}, {12, 2, 1});
+}
+
+TEST(MeshChildren, SpecialMeshHeadIsAnUprightCylinder) {
+    // MeshType 0 (the character head): approximated by a capped cylinder standing along Y, sized
+    // by Size × Scale (diameter min(X, Z), height Y), like a CylinderMesh.
+    const Asset a = partWithChild("SpecialMesh", {2, 1, 1}, {1.25f, 1.25f, 1.25f}, {}, 0);
+    EXPECT_EQ(extractRobloxParts(a).at(0).shape, PartShape::Cylinder);
+    expectBounds(drawnBounds(a), {9.375f, -0.625f, -0.625f}, {10.625f, 0.625f, 0.625f});
+}
+
 }  // namespace
 }  // namespace meshscope
