@@ -396,6 +396,17 @@ TEST(UnionContents, UncompressedChildDataAndMeshDataAtTheirOwnBytes) {
 
     // The original parts are not drawn: only the union is a part.
     EXPECT_EQ(extractRobloxParts(a).size(), 1u);
+
+    // Written again, they stay in the ChildData value (not written as instances too).
+    const RobloxModelWriteResult again = writeRobloxModel(a);
+    ASSERT_TRUE(again.ok());
+    const DecodeResult d2 = decodeBytes(again.bytes);
+    ASSERT_TRUE(d2.ok()) << d2.error->toString();
+    EXPECT_EQ(d2.asset.nodes.size(), a.nodes.size());
+    const int u2 = unionNode(d2.asset);
+    ASSERT_GE(u2, 0);
+    EXPECT_EQ(d2.asset.children(u2).size(), 1u);
+    EXPECT_GE(childNamed(d2.asset, u2, "Originals (ChildData)"), 0);
 }
 
 TEST(UnionContents, CompressedChildDataNodesTakeThePropertysRange) {
