@@ -522,5 +522,36 @@ TEST(UnionContents, SharedStringMeshDataMappedInTheSstrChunk) {
     EXPECT_EQ(found, expected);
 }
 
+// PhysicsData (CSGPHS 3 hulls) in a raw PROP chunk: its hull ranges at their bytes.
+TEST(UnionContents, PhysicsDataHullsMapped) {
+    const Mesh hull = unionLocal();
+    const Bytes physics = writeCsgPhysics({hull, hull}, 3);
+    ASSERT_FALSE(physics.empty());
+    Asset model = unionModel("UnionOperation", "", {});
+    model.addProperty(1, prop("PhysicsData", "BinaryString", asString(physics)));
+    RobloxModelWriteOptions o;
+    o.compression = RobloxChunkCompression::None;
+    const RobloxModelWriteResult w = writeRobloxModel(model, o);
+    ASSERT_TRUE(w.ok());
+    const DecodeResult d = decodeBytes(w.bytes);
+    ASSERT_TRUE(d.ok()) << d.error->toString();
+    const auto it = std::search(w.bytes.begin(), w.bytes.end(), physics.begin(), physics.end());
+    ASSERT_NE(it, w.bytes.end());
+    const std::uint64_t at = std::uint64_t(it - w.bytes.begin());
+    const DecodeResult blob = decodeBytes(physics);
+    ASSERT_TRUE(blob.ok());
+    std::size_t hulls = 0;
+    for (const ByteRange& r : blob.asset.byteMap.ranges()) {
+        if (r.kind == RangeKind::Unparsed) continue;
+        bool found = false;
+        for (const ByteRange& m : d.asset.byteMap.ranges())
+            found |= m.offset == at + r.offset && m.length == r.length && m.kind == r.kind &&
+                     m.node == 1 && m.path.find("PhysicsData") != std::string::npos;
+        EXPECT_TRUE(found) << r.path;
+        hulls += r.path.find("hull") != std::string::npos;
+    }
+    EXPECT_GT(hulls, 0u);
+}
+
 }  // namespace
 }  // namespace meshscope
