@@ -1583,6 +1583,7 @@ private:
 void decodeBinaryModel(DecodeContext& ctx) {
     BinaryDecoder(ctx).run();
     addTerrain(ctx);
+    addUnionContents(ctx);
 }
 
 }  // namespace meshscope::rbx

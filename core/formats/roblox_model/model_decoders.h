@@ -12,5 +12,10 @@ void decodeXmlModel(DecodeContext& ctx);
 // "water" (node: the Terrain), the grid's chunks in the byte map where the value's bytes are the
 // file's, and its problems as warnings (terrain.cpp).
 void addTerrain(DecodeContext& ctx);
+// After a model's tree is whole: each CSG union's ChildData / ChildData2 (an embedded model)
+// decoded and its instances added under the union (Node::embedded, roots named "… (ChildData)"),
+// and its MeshData / MeshData2 / PhysicsData blobs' named ranges in the byte map where the
+// value's bytes are the file's own; problems inside become warnings (union_contents.cpp).
+void addUnionContents(DecodeContext& ctx);
 
 }  // namespace meshscope::rbx

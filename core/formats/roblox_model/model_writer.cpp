@@ -125,6 +125,9 @@ public:
         // Classes in order of first appearance; referent of node i is i.
         std::vector<std::size_t> classOfKind(asset_.kinds.size(), SIZE_MAX);
         for (std::size_t i = 0; i < nodes.size(); ++i) {
+            // Instances decoded from a value (a union's ChildData) stay in that value.
+            if (nodes[i].embedded) continue;
+            ++written_;
             const std::uint32_t kind = nodes[i].kindId < asset_.kinds.size() ? nodes[i].kindId : 0;
             if (classOfKind[kind] == SIZE_MAX) {
                 classOfKind[kind] = classes_.size();
@@ -141,7 +144,7 @@ public:
         file.raw(sig, 6);
         file.le(std::uint16_t(0));
         file.le(std::int32_t(classes_.size()));
-        file.le(std::int32_t(nodes.size()));
+        file.le(std::int32_t(written_));
         file.le(std::uint64_t(0));
         if (!sharedList_.empty()) {
             Out s;
@@ -180,6 +183,13 @@ public:
     }
 
 private:
+    // A node written as an instance (in range, not embedded).
+    bool live(int node) const {
+        return node >= 0 && std::size_t(node) < asset_.nodes.size() &&
+               !asset_.nodes[std::size_t(node)].embedded;
+    }
+    std::size_t written_ = 0;  // instances written
+
     struct ClassNodes {
         std::string name;
         std::vector<int> nodes;
@@ -215,6 +225,7 @@ private:
         children.reserve(nodes.size());
         parents.reserve(nodes.size());
         std::vector<std::uint8_t> seen(nodes.size(), 0);
+        for (std::size_t i = 0; i < nodes.size(); ++i) seen[i] = nodes[i].embedded;
         std::vector<int> stack;
         auto visit = [&](int root) {
             stack.push_back(root);
@@ -401,9 +412,7 @@ private:
                 std::vector<std::int32_t> r(n);
                 for (std::size_t i = 0; i < n; ++i) {
                     auto ref = as<NodeRef>(v[i]);
-                    r[i] = ref && ref->node >= 0 && std::size_t(ref->node) < asset_.nodes.size()
-                               ? ref->node
-                               : -1;
+                    r[i] = ref && live(ref->node) ? ref->node : -1;
                 }
                 s.refs(r);
                 break;
@@ -487,7 +496,7 @@ private:
                 std::vector<std::string> uris;
                 std::vector<std::int32_t> objects;
                 for (std::size_t i = 0; i < n; ++i) {
-                    if (auto ref = as<NodeRef>(v[i]); ref && ref->node >= 0) {
+                    if (auto ref = as<NodeRef>(v[i]); ref && live(ref->node)) {
                         types[i] = zigzag32(2);
                         objects.push_back(ref->node);
                     } else if (std::string u = text(v[i]); !u.empty()) {

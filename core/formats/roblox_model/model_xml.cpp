@@ -510,6 +510,7 @@ void decodeXmlModel(DecodeContext& ctx) {
         throw;
     }
     addTerrain(ctx);
+    addUnionContents(ctx);
 }
 
 }  // namespace meshscope::rbx

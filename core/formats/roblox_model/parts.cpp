@@ -352,11 +352,12 @@ const char* brickColorName(int number) {
 
 namespace {
 
-// A shape mesh child (BlockMesh, CylinderMesh, a SpecialMesh Brick / Wedge / Sphere) drawn as the
-// part's shape scaled by the mesh's Scale and moved by its Offset (in the part's frame): both are
-// baked into the part's size and CFrame, so that every consumer (instancing, batching, export,
-// picking) draws the shape the mesh gives. A CylinderMesh stands along Y (a Cylinder part lies
-// along X): its frame is turned 90° about Z and its size's X and Y swapped.
+// A shape mesh child (BlockMesh, CylinderMesh, a SpecialMesh Brick / Wedge / Sphere / Cylinder /
+// Head) drawn as the part's shape scaled by the mesh's Scale and moved by its Offset (in the
+// part's frame): both are baked into the part's size and CFrame, so that every consumer
+// (instancing, batching, export, picking) draws the shape the mesh gives. A CylinderMesh (and the
+// Head) stands along Y (a Cylinder part lies along X): its frame is turned 90° about Z and its
+// size's X and Y swapped.
 void applyShapeMesh(RobloxPart& p, bool yCylinder) {
     const Vec3 s = p.meshScale, o = p.meshOffset;
     p.cframe.position = p.cframe.position + rotate(p.cframe, o);
@@ -387,7 +388,8 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
     std::size_t count = 0;
     for (std::size_t i = 0; i < asset.nodes.size(); ++i) {
         const std::uint32_t k = asset.nodes[i].kindId;
-        count += isPart[i] = k < partKind.size() && partKind[k];
+        // A union's original parts (ChildData, Node::embedded) are not drawn: the union is.
+        count += isPart[i] = k < partKind.size() && partKind[k] && !asset.nodes[i].embedded;
     }
     std::vector<RobloxPart> parts;
     parts.reserve(count);

@@ -4,6 +4,7 @@
 // asset folders; every failure explained. Also through a binary model written and decoded again.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -280,6 +281,304 @@ TEST(UnionParts, PlaceOfManyUnionsResolvesEveryUnion) {
         "%d unions (%zu-byte blobs, %zu bytes of place): place decoded in %.1f ms, "
         "unions decoded and placed in %.1f ms\n",
         kUnions, blob.size(), w.bytes.size(), ms(t0, t1), ms(t1, t2));
+}
+
+}  // namespace
+}  // namespace meshscope
+
+namespace meshscope {
+namespace {
+
+// ChildData (#21): the union's original parts, an embedded binary model, shown under the union;
+// the union's blobs mapped inside the file when their bytes are the file's own.
+
+// The original parts: Model "Originals" → Part "Left" → Decal "Mark", and Part "Right".
+Bytes childDataModel() {
+    Asset a;
+    const int model = a.addNode("Originals", "Model");
+    a.addProperty(model, test::prop("Name", "string", std::string("Originals")));
+    for (const char* name : {"Left", "Right"}) {
+        const int p = a.addNode(name, "Part", model);
+        a.addProperty(p, test::prop("Name", "string", std::string(name)));
+        a.addProperty(p, test::prop("size", "Vector3", Vec3{4, 1, 2}));
+        if (std::string(name) == "Left") {
+            const int d = a.addNode("Mark", "Decal", p);
+            a.addProperty(d, test::prop("Name", "string", std::string("Mark")));
+        }
+    }
+    RobloxModelWriteOptions o;
+    o.compression = RobloxChunkCompression::None;
+    const RobloxModelWriteResult w = writeRobloxModel(a, o);
+    EXPECT_TRUE(w.ok());
+    return w.bytes;
+}
+
+// Where `needle` is in `hay` (the test's own bytes, unique there).
+std::uint64_t findIn(const Bytes& hay, const Bytes& needle) {
+    const auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end());
+    EXPECT_NE(it, hay.end());
+    EXPECT_EQ(std::search(it + 1, hay.end(), needle.begin(), needle.end()), hay.end());
+    return std::uint64_t(it - hay.begin());
+}
+
+int childNamed(const Asset& a, int parent, std::string_view name) {
+    for (int c : a.children(parent))
+        if (a.name(c) == name) return c;
+    return -1;
+}
+
+int unionNode(const Asset& a) {
+    for (std::size_t i = 0; i < a.nodes.size(); ++i)
+        if (a.kind(int(i)) == "UnionOperation") return int(i);
+    return -1;
+}
+
+bool hasRange(const Asset& a, std::uint64_t offset, std::uint64_t length, RangeKind kind,
+              int node) {
+    for (const ByteRange& r : a.byteMap.ranges())
+        if (r.offset == offset && r.length == length && r.kind == kind && r.node == node)
+            return true;
+    return false;
+}
+
+Bytes unionWithChildData(const Bytes& childData, const Bytes& meshData,
+                         RobloxChunkCompression compression) {
+    Asset a = unionModel("UnionOperation", "MeshData", meshData);
+    a.addProperty(1, prop("ChildData", "BinaryString", asString(childData)));
+    RobloxModelWriteOptions o;
+    o.compression = compression;
+    const RobloxModelWriteResult w = writeRobloxModel(a, o);
+    EXPECT_TRUE(w.ok());
+    return w.bytes;
+}
+
+TEST(UnionContents, UncompressedChildDataAndMeshDataAtTheirOwnBytes) {
+    const Bytes child = childDataModel();
+    const Bytes mesh = writeCsgGraphics(unionLocal());
+    const Bytes file = unionWithChildData(child, mesh, RobloxChunkCompression::None);
+    // MESHSCOPE_WRITE_CHILDDATA_FIXTURE=path writes this model (to look at it in the viewer or
+    // with meshscope-cli tree / map).
+    if (const char* out = std::getenv("MESHSCOPE_WRITE_CHILDDATA_FIXTURE"))
+        test::writeFile(out, file);
+    const DecodeResult d = decodeBytes(file);
+    ASSERT_TRUE(d.ok()) << d.error->toString();
+    const Asset& a = d.asset;
+    EXPECT_EQ(a.warningCount(), 0u);
+    const int u = unionNode(a);
+    ASSERT_GE(u, 0);
+    ASSERT_EQ(a.name(u), "Union");
+
+    // The embedded model alone, to compare with.
+    const DecodeResult inner = decodeBytes(child);
+    ASSERT_TRUE(inner.ok());
+    const std::uint64_t at = findIn(file, child);
+
+    const int model = childNamed(a, u, "Originals (ChildData)");
+    ASSERT_GE(model, 0);
+    EXPECT_EQ(a.kind(model), "Model");
+    EXPECT_TRUE(a.nodes[model].embedded);
+    const int left = childNamed(a, model, "Left");
+    const int right = childNamed(a, model, "Right");
+    ASSERT_GE(left, 0);
+    ASSERT_GE(right, 0);
+    EXPECT_EQ(a.kind(left), "Part");
+    const int mark = childNamed(a, left, "Mark");
+    ASSERT_GE(mark, 0);
+    EXPECT_EQ(a.kind(mark), "Decal");
+    EXPECT_EQ(a.nodes[mark].parent, left);
+    const auto size = a.property(right, "size");
+    ASSERT_TRUE(size);
+    EXPECT_EQ(std::get<Vec3>(size->value), (Vec3{4, 1, 2}));
+
+    // Node ranges: the embedded model's own, moved to where its bytes are in the file.
+    for (const auto& [mine, name] :
+         {std::pair{model, "Originals"}, std::pair{left, "Left"}, std::pair{mark, "Mark"}}) {
+        int theirs = -1;
+        for (std::size_t i = 0; i < inner.asset.nodes.size(); ++i)
+            if (inner.asset.name(int(i)) == name) theirs = int(i);
+        ASSERT_GE(theirs, 0) << name;
+        EXPECT_GT(inner.asset.nodes[theirs].length, 0u) << name;
+        EXPECT_EQ(a.nodes[mine].offset, at + inner.asset.nodes[theirs].offset) << name;
+        EXPECT_EQ(a.nodes[mine].length, inner.asset.nodes[theirs].length) << name;
+    }
+    // The value as one range, and the embedded model's header inside it.
+    EXPECT_TRUE(hasRange(a, at, child.size(), RangeKind::Payload, u));
+    EXPECT_TRUE(hasRange(a, at, 32, RangeKind::Header, u));
+
+    // MeshData: every range of the blob decoded alone, at its place in the file, on the union.
+    const std::uint64_t meshAt = findIn(file, mesh);
+    const DecodeResult blob = decodeBytes(mesh);
+    ASSERT_TRUE(blob.ok());
+    std::size_t checked = 0;
+    for (const ByteRange& r : blob.asset.byteMap.ranges()) {
+        if (r.kind == RangeKind::Unparsed) continue;
+        EXPECT_TRUE(hasRange(a, meshAt + r.offset, r.length, r.kind, u)) << r.path;
+        ++checked;
+    }
+    EXPECT_GT(checked, 3u);
+    bool vertices = false;
+    for (const ByteRange& r : a.byteMap.ranges())
+        vertices |= r.node == u && r.path.find("MeshData") != std::string::npos &&
+                    r.path.find("vert") != std::string::npos;
+    EXPECT_TRUE(vertices);
+
+    // The original parts are not drawn: only the union is a part.
+    EXPECT_EQ(extractRobloxParts(a).size(), 1u);
+
+    // Written again, they stay in the ChildData value (not written as instances too).
+    const RobloxModelWriteResult again = writeRobloxModel(a);
+    ASSERT_TRUE(again.ok());
+    const DecodeResult d2 = decodeBytes(again.bytes);
+    ASSERT_TRUE(d2.ok()) << d2.error->toString();
+    EXPECT_EQ(d2.asset.nodes.size(), a.nodes.size());
+    const int u2 = unionNode(d2.asset);
+    ASSERT_GE(u2, 0);
+    EXPECT_EQ(d2.asset.children(u2).size(), 1u);
+    EXPECT_GE(childNamed(d2.asset, u2, "Originals (ChildData)"), 0);
+}
+
+TEST(UnionContents, CompressedChildDataNodesTakeThePropertysRange) {
+    const Bytes child = childDataModel();
+    const Bytes mesh = writeCsgGraphics(unionLocal());
+    const Bytes file = unionWithChildData(child, mesh, RobloxChunkCompression::Lz4);
+    const DecodeResult d = decodeBytes(file);
+    ASSERT_TRUE(d.ok()) << d.error->toString();
+    const Asset& a = d.asset;
+    const int u = unionNode(a);
+    ASSERT_GE(u, 0);
+    const auto p = a.property(u, "ChildData");
+    ASSERT_TRUE(p);
+    ASSERT_GT(p->length, 0u);
+    const int model = childNamed(a, u, "Originals (ChildData)");
+    ASSERT_GE(model, 0);
+    const int left = childNamed(a, model, "Left");
+    ASSERT_GE(left, 0);
+    ASSERT_GE(childNamed(a, left, "Mark"), 0);
+    for (int n : {model, left}) {
+        EXPECT_EQ(a.nodes[n].offset, p->offset);
+        EXPECT_EQ(a.nodes[n].length, p->length);
+    }
+    // No ranges inside the compressed values.
+    for (const ByteRange& r : a.byteMap.ranges()) {
+        EXPECT_EQ(r.path.find("Union \xE2\x80\xBA MeshData"), std::string::npos) << r.path;
+        EXPECT_EQ(r.path.find("Union \xE2\x80\xBA ChildData"), std::string::npos) << r.path;
+    }
+    EXPECT_EQ(extractRobloxParts(a).size(), 1u);
+}
+
+TEST(UnionContents, BrokenChildDataIsAWarningAtItsAbsoluteOffset) {
+    const Bytes child = childDataModel();
+    // Cut inside the embedded model: its decoder fails at an offset of its own.
+    const Bytes cut(child.begin(), child.begin() + std::ptrdiff_t(child.size() * 2 / 3));
+    const DecodeResult alone = decodeBytes(cut);
+    ASSERT_FALSE(alone.ok());
+    const Bytes file = unionWithChildData(cut, {}, RobloxChunkCompression::None);
+    const DecodeResult d = decodeBytes(file);
+    ASSERT_TRUE(d.ok()) << d.error->toString();
+    const std::uint64_t at = findIn(file, cut);
+    bool found = false;
+    for (const Diagnostic& g : d.asset.diagnostics)
+        if (g.severity == Severity::Warning && g.context.find("ChildData") != std::string::npos &&
+            g.code == alone.error->code) {
+            EXPECT_EQ(g.offset, at + alone.error->offset) << g.toString();
+            found = true;
+        }
+    EXPECT_TRUE(found);
+    // Not a model at all: one warning, nothing added.
+    const Bytes junk = {'n', 'o', 't', ' ', 'a', ' ', 'm', 'o', 'd', 'e', 'l'};
+    const DecodeResult j = decodeBytes(unionWithChildData(junk, {}, RobloxChunkCompression::None));
+    ASSERT_TRUE(j.ok());
+    const int u = unionNode(j.asset);
+    ASSERT_GE(u, 0);
+    EXPECT_TRUE(j.asset.children(u).empty());
+    EXPECT_EQ(j.asset.warningCount(), 1u);
+}
+
+TEST(UnionContents, NestedChildDataIsBounded) {
+    // A union whose ChildData holds a union whose ChildData holds ... 8 deep.
+    Bytes inner = childDataModel();
+    for (int i = 0; i < 8; ++i) inner = unionWithChildData(inner, {}, RobloxChunkCompression::None);
+    const DecodeResult d = decodeBytes(inner);
+    ASSERT_TRUE(d.ok()) << d.error->toString();
+    std::size_t unions = 0;
+    for (std::size_t i = 0; i < d.asset.nodes.size(); ++i)
+        unions += d.asset.kind(int(i)) == "UnionOperation";
+    EXPECT_GE(unions, 2u);
+    EXPECT_LT(unions, 8u);
+    bool limited = false;
+    for (const Diagnostic& g : d.asset.diagnostics) limited |= g.code == "limit";
+    EXPECT_TRUE(limited);
+}
+
+}  // namespace
+}  // namespace meshscope
+
+namespace meshscope {
+namespace {
+
+// MeshData2 (a SharedString) in an uncompressed SSTR chunk: its ranges at its bytes there.
+TEST(UnionContents, SharedStringMeshDataMappedInTheSstrChunk) {
+    const Bytes mesh = writeCsgGraphics(unionLocal());
+    const Asset model = unionModel("UnionOperation", "MeshData2", mesh);
+    RobloxModelWriteOptions o;
+    o.compression = RobloxChunkCompression::None;
+    const RobloxModelWriteResult w = writeRobloxModel(model, o);
+    ASSERT_TRUE(w.ok());
+    const DecodeResult d = decodeBytes(w.bytes);
+    ASSERT_TRUE(d.ok()) << d.error->toString();
+    int u = -1;
+    for (std::size_t i = 0; i < d.asset.nodes.size(); ++i)
+        if (d.asset.kind(int(i)) == "UnionOperation") u = int(i);
+    ASSERT_GE(u, 0);
+    const auto it = std::search(w.bytes.begin(), w.bytes.end(), mesh.begin(), mesh.end());
+    ASSERT_NE(it, w.bytes.end());
+    const std::uint64_t at = std::uint64_t(it - w.bytes.begin());
+    const DecodeResult blob = decodeBytes(mesh);
+    ASSERT_TRUE(blob.ok());
+    std::size_t found = 0, expected = 0;
+    for (const ByteRange& r : blob.asset.byteMap.ranges()) {
+        if (r.kind == RangeKind::Unparsed) continue;
+        ++expected;
+        for (const ByteRange& m : d.asset.byteMap.ranges())
+            if (m.offset == at + r.offset && m.length == r.length && m.kind == r.kind &&
+                m.node == u) {
+                ++found;
+                break;
+            }
+    }
+    EXPECT_GT(expected, 3u);
+    EXPECT_EQ(found, expected);
+}
+
+// PhysicsData (CSGPHS 3 hulls) in a raw PROP chunk: its hull ranges at their bytes.
+TEST(UnionContents, PhysicsDataHullsMapped) {
+    const Mesh hull = unionLocal();
+    const Bytes physics = writeCsgPhysics({hull, hull}, 3);
+    ASSERT_FALSE(physics.empty());
+    Asset model = unionModel("UnionOperation", "", {});
+    model.addProperty(1, prop("PhysicsData", "BinaryString", asString(physics)));
+    RobloxModelWriteOptions o;
+    o.compression = RobloxChunkCompression::None;
+    const RobloxModelWriteResult w = writeRobloxModel(model, o);
+    ASSERT_TRUE(w.ok());
+    const DecodeResult d = decodeBytes(w.bytes);
+    ASSERT_TRUE(d.ok()) << d.error->toString();
+    const auto it = std::search(w.bytes.begin(), w.bytes.end(), physics.begin(), physics.end());
+    ASSERT_NE(it, w.bytes.end());
+    const std::uint64_t at = std::uint64_t(it - w.bytes.begin());
+    const DecodeResult blob = decodeBytes(physics);
+    ASSERT_TRUE(blob.ok());
+    std::size_t hulls = 0;
+    for (const ByteRange& r : blob.asset.byteMap.ranges()) {
+        if (r.kind == RangeKind::Unparsed) continue;
+        bool found = false;
+        for (const ByteRange& m : d.asset.byteMap.ranges())
+            found |= m.offset == at + r.offset && m.length == r.length && m.kind == r.kind &&
+                     m.node == 1 && m.path.find("PhysicsData") != std::string::npos;
+        EXPECT_TRUE(found) << r.path;
+        hulls += r.path.find("hull") != std::string::npos;
+    }
+    EXPECT_GT(hulls, 0u);
 }
 
 }  // namespace

@@ -340,6 +340,9 @@ struct Node {
     int propertyList = -1;     // Asset::propertyLists index, -1 when it has no own properties
     int linkList = -1;         // Asset::nodeLinks index, -1 when it shows nothing
     bool service = false;
+    // Decoded from a property value rather than the file's own tree: the original parts a CSG
+    // union keeps in ChildData / ChildData2, shown under the union. Not drawn, not exported.
+    bool embedded = false;
 };
 static_assert(sizeof(Node) == 56);
 
