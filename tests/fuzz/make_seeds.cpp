@@ -164,7 +164,7 @@ void unigineSeeds(const fs::path& dir) {
     if (auto r = writeUnigineAnimation(skinned, 0); r.ok()) save(dir, "bend.sanim", r.bytes);
     // UNIGINE 2: static meshes in each decoded version, the skinned tube with its animation
     // embedded (ms11), and the animation alone (an10).
-    for (const char* v : {"ms10", "ms11", "ms14"})
+    for (const char* v : {"ms10", "ms11", "ms14", "ms15"})
         if (auto r = writeUnigine2Mesh(makeUvSphere(4, 6), v); r.ok())
             save(dir, std::string("sphere_") + v + ".mesh", r.bytes);
     if (auto r = writeUnigine2Mesh(skinned, "ms11"); r.ok()) save(dir, "tube_ms11.mesh", r.bytes);

@@ -332,6 +332,20 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
             diag("bad-signature", sigAt, "signature after the geometry"), {},
             [](const DecodeResult& r) { EXPECT_EQ(r.asset.meshes.size(), 2u); });
 
+        // ms15 (documented layout, written by our writer): the header's signature damaged, and
+        // a block offset that does not point at its block.
+        const Bytes m15 = checked(writeUnigine2Mesh(asset, "ms15"));
+        std::size_t sig15 = 4;
+        while (std::string(m15.begin() + std::ptrdiff_t(sig15),
+                           m15.begin() + std::ptrdiff_t(sig15) + 4) != "ms15")
+            ++sig15;
+        add("ms15_bad_signature_after_headers", ".mesh", putLe<std::uint8_t>(m15, sig15, 'x'),
+            diag("bad-signature", sig15, "signature after the headers"));
+        const std::size_t table15 = m15.size() - 4 - 8 * 2;
+        add("ms15_wrong_block_offset", ".mesh", putLe<std::uint64_t>(m15, table15 + 8, 9), {},
+            diag("bad-block-offset", table15 + 8, "does not point at its block"),
+            [](const DecodeResult& r) { EXPECT_EQ(r.asset.meshes.size(), 2u); });
+
         const Bytes an = checked(writeUnigine2Animation(skinnedWithAnimation(), 0));
         add("an10_truncated_in_frames", ".anim", cut(an, an.size() - 10),
             diag("truncated", an.size() - 10, "change mask needs 1 bytes, 0 remain"));
