@@ -346,6 +346,19 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
             diag("bad-block-offset", table15 + 8, "does not point at its block"),
             [](const DecodeResult& r) { EXPECT_EQ(r.asset.meshes.size(), 2u); });
 
+        // sk10 / sn10 / an12 (documented layouts, written by our writers): int32 counts that
+        // claim more records than the file holds are refused before allocating.
+        const Bytes sk10 = checked(writeUnigine2Mesh(skinnedWithAnimation(), "sk10"));
+        // "sk10", compact spatial-tree count (1 byte), bounds (40): the int32 joint count at 45.
+        add("sk10_joint_count_past_end", ".mesh_skinned", putLe<std::int32_t>(sk10, 45, 0x7fffffff),
+            diag("count-too-large", 49, "bones"));  // reported after the count
+        const Bytes sn10 = checked(writeUnigine2Skeleton(skinnedWithAnimation(), 0));
+        add("sn10_joint_count_negative", ".skeleton", putLe<std::int32_t>(sn10, 4, -3),
+            diag("bad-count", 4, "negative joint count"));
+        const Bytes an12 = checked(writeUnigine2AnimationAn12(skinnedWithAnimation(), 0));
+        add("an12_truncated_in_frames", ".anim", cut(an12, an12.size() - 6),
+            diag("truncated", an12.size() - 8, ""));  // the last float, 2 of its 4 bytes left
+
         const Bytes an = checked(writeUnigine2Animation(skinnedWithAnimation(), 0));
         add("an10_truncated_in_frames", ".anim", cut(an, an.size() - 10),
             diag("truncated", an.size() - 10, "change mask needs 1 bytes, 0 remain"));

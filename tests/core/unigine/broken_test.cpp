@@ -213,6 +213,8 @@ TEST(Unigine2Broken, EveryPrefixFailsCleanly) {
                                 writeUnigine2Mesh(unigine2StaticAsset(), "ms14").bytes,
                                 writeUnigine2Mesh(unigine2StaticAsset(), "ms15").bytes,
                                 writeUnigine2Mesh(skinned, "sk10").bytes,
+                                writeUnigine2Skeleton(skinned, 0).bytes,
+                                writeUnigine2AnimationAn12(skinned, 0).bytes,
                                 writeUnigine2Animation(skinned, 0).bytes};
     for (const Bytes& b : files) {
         ASSERT_TRUE(decode(b).ok());
