@@ -1,5 +1,7 @@
 // UNIGINE 2 .mesh, versions ms10, ms11 and ms14, as the real files show them (format.md says how
-// each field was established). One layout with three variations:
+// each field was established), and the documented ms15 .mesh, sk10 .mesh_skinned, sn10 .skeleton
+// and an12 .anim (no real file: checked by the writers' round trips). One mesh layout with
+// variations:
 //   - "int" is a compact signed integer (Stream::readInt2) in every version present;
 //   - ms10 stores a tangent basis as three shorts + a sign char, ms11 and ms14 as four shorts;
 //   - ms14 moves the vertex and index counts into the surface headers and stores every surface's
