@@ -67,7 +67,7 @@ QStringList openNameFilters() {
     return {kSniffingFilter,
             QObject::tr("Roblox meshes (*.mesh *.bin)"),
             QObject::tr("Roblox models and places (*.rbxm *.rbxl *.rbxmx *.rbxlx)"),
-            QObject::tr("Unigine (*.mesh *.smesh *.sanim *.anim)"),
+            QObject::tr("Unigine (*.mesh *.mesh_skinned *.skeleton *.smesh *.sanim *.anim)"),
             QObject::tr("Second Life mesh (*.llmesh *.slm *.txt)"),
             QObject::tr("All files (*)")};
 }

@@ -164,11 +164,17 @@ void unigineSeeds(const fs::path& dir) {
     if (auto r = writeUnigineAnimation(skinned, 0); r.ok()) save(dir, "bend.sanim", r.bytes);
     // UNIGINE 2: static meshes in each decoded version, the skinned tube with its animation
     // embedded (ms11), and the animation alone (an10).
-    for (const char* v : {"ms10", "ms11", "ms14"})
+    for (const char* v : {"ms10", "ms11", "ms14", "ms15"})
         if (auto r = writeUnigine2Mesh(makeUvSphere(4, 6), v); r.ok())
             save(dir, std::string("sphere_") + v + ".mesh", r.bytes);
     if (auto r = writeUnigine2Mesh(skinned, "ms11"); r.ok()) save(dir, "tube_ms11.mesh", r.bytes);
     if (auto r = writeUnigine2Animation(skinned, 0); r.ok()) save(dir, "bend.anim", r.bytes);
+    // The documented 2.19+ formats: sk10 .mesh_skinned, sn10 .skeleton, an12 .anim.
+    if (auto r = writeUnigine2Mesh(skinned, "sk10"); r.ok())
+        save(dir, "tube.mesh_skinned", r.bytes);
+    if (auto r = writeUnigine2Skeleton(skinned, 0); r.ok()) save(dir, "tube.skeleton", r.bytes);
+    if (auto r = writeUnigine2AnimationAn12(skinned, 0); r.ok())
+        save(dir, "bend_an12.anim", r.bytes);
 }
 
 // SmoothGrid blobs (the terrain target): a hill with water and shorelines, two chunks apart.

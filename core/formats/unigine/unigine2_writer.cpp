@@ -1,5 +1,6 @@
-// UNIGINE 2 writers: ms10 / ms11 / ms14 .mesh and an10 .anim, in the layouts the decoder reads
-// (unigine_v2.cpp, format.md). Used by the tests for round trips and broken-input fixtures.
+// UNIGINE 2 writers: ms10 / ms11 / ms14 / ms15 .mesh, sk10 .mesh_skinned, sn10 .skeleton and
+// an10 / an12 .anim, in the layouts the decoder reads (unigine_v2.cpp, format.md). Used by the
+// tests for round trips and broken-input fixtures.
 #include <lz4.h>
 
 #include <algorithm>
@@ -240,7 +241,9 @@ Bytes surfaceBlock(const Mesh& m, int version, bool skinned) {
             for (float c : {q.x, q.y, q.z, q.w}) o.put(quantizeUnit(c));
         }
     }
-    if (skinned && m.skin.size() == nv) {
+    if (version == 15) {
+        // ms15 has no weights count (skinned meshes are .mesh_skinned files).
+    } else if (skinned && m.skin.size() == nv) {
         o.putInt(std::int64_t(nv));
         for (const VertexInfluences& vi : m.skin) {
             std::uint8_t k = 0;
@@ -295,11 +298,17 @@ void putBlock(Out& o, const Bytes& raw) {
 
 UnigineWriteResult writeUnigine2Mesh(const Asset& asset, const std::string& version) {
     UnigineWriteResult res;
-    if (version != "ms10" && version != "ms11" && version != "ms14") {
-        res.error = "only ms10, ms11 and ms14 are written";
+    if (version != "ms10" && version != "ms11" && version != "ms14" && version != "ms15" &&
+        version != "sk10") {
+        res.error = "only ms10, ms11, ms14, ms15 and sk10 are written";
         return res;
     }
-    const int v = version == "ms10" ? 10 : version == "ms11" ? 11 : 14;
+    const int v = version == "ms10"   ? 10
+                  : version == "ms11" ? 11
+                  : version == "ms14" ? 14
+                  : version == "ms15" ? 15
+                                      : unigine::kSk10;
+    const bool sk = v == unigine::kSk10;
     std::vector<const Mesh*> meshes;
     for (const Mesh& m : asset.meshes) {
         if (m.primitive != Primitive::Triangles) {
@@ -320,13 +329,17 @@ UnigineWriteResult writeUnigine2Mesh(const Asset& asset, const std::string& vers
     for (const Mesh* m : meshes)
         if (m->skinned() && m->skeleton >= 0 && std::size_t(m->skeleton) < asset.skeletons.size())
             skel = &asset.skeletons[m->skeleton];
-    if (skel && v == 14) {
-        res.warnings.push_back("ms14 is written without bones (its skinned layout is unknown)");
+    if (skel && (v == 14 || v == 15)) {
+        res.warnings.push_back(version + " is written without bones (" +
+                               (v == 14 ? "its skinned layout is unknown)"
+                                        : "skinned meshes are .mesh_skinned files)"));
         skel = nullptr;
     }
     const std::vector<Trs> locals = skel ? bindLocals(*skel) : std::vector<Trs>{};
     std::vector<const Animation*> anims;
-    if (skel)
+    if (sk && !asset.animations.empty())
+        res.warnings.push_back("sk10 holds no animations (they are .anim files): not written");
+    else if (skel)
         for (const Animation& a : asset.animations) anims.push_back(&a);
     else if (!asset.animations.empty())
         res.warnings.push_back("animations are written only with a skinned ms10/ms11 mesh");
@@ -336,9 +349,31 @@ UnigineWriteResult writeUnigine2Mesh(const Asset& asset, const std::string& vers
         for (const Vec3& p : m->positions) all.add(p);
     Out o;
     o.tag(version);
-    if (v == 14) o.putInt(4);
+    if (v >= 14) o.putInt(4);
     o.putBounds(all);
-    putBones(o, skel);
+    if (sk) {
+        // int32 joint count + joints, int32 bind count + bind pose, int32 rest count + rest
+        // pose (the bind pose again), the shared skeleton's GUID and path (int32 lengths).
+        const std::int32_t n = skel ? std::int32_t(skel->bones.size()) : 0;
+        o.put(n);
+        if (skel)
+            for (const Bone& b : skel->bones) {
+                o.putName(b.name);
+                o.put(std::int16_t(b.parent));
+            }
+        for (int pose = 0; pose < 2; ++pose) {
+            o.put(n);
+            putBindPose(o, locals);
+        }
+        for (const std::string str : {std::string("00000000-0000-0000-0000-000000000000"),
+                                      std::string("skeleton.skeleton")}) {
+            o.put(std::int32_t(str.size() + 1));
+            o.bytes.insert(o.bytes.end(), str.begin(), str.end());
+            o.bytes.push_back(0);
+        }
+    } else if (v != 15) {
+        putBones(o, skel);
+    }
     if (v < 14) {
         o.putInt(std::int64_t(anims.size()));
         for (const Animation* a : anims) o.putName(a->name);
@@ -351,20 +386,26 @@ UnigineWriteResult writeUnigine2Mesh(const Asset& asset, const std::string& vers
         for (const Vec3& p : m->positions) b.add(p);
         o.putName(m->name);
         const std::size_t n = m->indices.size() / 3 * 3;
-        if (v == 14) {
-            o.put(std::uint8_t(0));
-            o.put(std::uint8_t(0));
+        if (v >= 14) {
+            if (!sk) {  // lightmap channel and resolution (not in sk10)
+                o.put(std::uint8_t(0));
+                o.put(std::uint8_t(0));
+            }
             o.putInt(std::int64_t(n));
             o.putInt(std::int64_t(n));
         }
         o.putBounds(b);
+        if (v == 15) {  // the vertex count only: ms15 has no morph target list
+            o.putInt(std::int64_t(m->positions.size()));
+            continue;
+        }
         o.putInt(1);  // one morph target: the geometry itself, with an empty name
         o.putName("");
-        if (v == 14) o.putInt(std::int64_t(m->positions.size()));
+        if (v == 14 || sk) o.putInt(std::int64_t(m->positions.size()));
     }
     std::int64_t memory = 0;
     for (const Bytes& b : blocks) memory += std::int64_t(b.size());
-    if (v == 14) o.put(memory);
+    if (v >= 14) o.put(memory);
     o.tag(version);
     if (v < 14) {
         putBindPose(o, locals);
@@ -378,9 +419,11 @@ UnigineWriteResult writeUnigine2Mesh(const Asset& asset, const std::string& vers
             putBlock(o, b);
         }
         o.tag(version);
-        const Bytes emptyTree{0, 0, 0};  // no edges, no node indices, no nodes
-        for (std::size_t i = 0; i < blocks.size(); ++i) putBlock(o, emptyTree);
-        o.tag(version);
+        if (!sk) {                           // sk10 has no edges / spatial trees
+            const Bytes emptyTree{0, 0, 0};  // no edges, no node indices, no nodes
+            for (std::size_t i = 0; i < blocks.size(); ++i) putBlock(o, emptyTree);
+            o.tag(version);
+        }
         for (std::uint64_t off : offsets) o.put(off);
         o.tag(version);
     }
@@ -416,6 +459,121 @@ UnigineWriteResult writeUnigine2Animation(const Asset& asset, int animation) {
     putBindPose(o, locals);
     putAnimation(o, anim, skel, locals, res.warnings);
     o.tag("an10");
+    res.bytes = std::move(o.bytes);
+    return res;
+}
+
+namespace {
+
+void putJoints32(Out& o, const Skeleton& skel) {
+    o.put(std::int32_t(skel.bones.size()));
+    for (const Bone& b : skel.bones) {
+        o.putName(b.name);
+        o.put(std::int16_t(b.parent));
+    }
+}
+
+void putString32(Out& o, const std::string& str) {
+    o.put(std::int32_t(str.size() + 1));
+    o.bytes.insert(o.bytes.end(), str.begin(), str.end());
+    o.bytes.push_back(0);
+}
+
+}  // namespace
+
+UnigineWriteResult writeUnigine2AnimationAn12(const Asset& asset, int animation) {
+    UnigineWriteResult res;
+    if (animation < 0 || std::size_t(animation) >= asset.animations.size()) {
+        res.error = "no such animation";
+        return res;
+    }
+    const Animation& anim = asset.animations[animation];
+    Skeleton flat;
+    const Skeleton* skel = nullptr;
+    if (anim.skeleton >= 0 && std::size_t(anim.skeleton) < asset.skeletons.size()) {
+        skel = &asset.skeletons[anim.skeleton];
+    } else {
+        for (const BoneTrack& t : anim.tracks) flat.bones.push_back(Bone{t.bone, -1});
+        skel = &flat;
+    }
+    struct Row {
+        int bone;
+        const BoneTrack* track;
+    };
+    std::vector<Row> rows;
+    for (const BoneTrack& t : anim.tracks) {
+        const int b = skel->find(t.bone);
+        if (b < 0) {
+            res.warnings.push_back("track \"" + t.bone + "\" names no bone: dropped");
+            continue;
+        }
+        rows.push_back({b, &t});
+    }
+    Out o;
+    o.tag("an12");
+    putJoints32(o, *skel);
+    putString32(o, "00000000-0000-0000-0000-000000000000");
+    putString32(o, "skeleton.skeleton");
+    o.putInt(std::int64_t(rows.size()));
+    for (const Row& row : rows) o.put(std::int16_t(row.bone));
+    o.put(std::int32_t(std::lround(anim.framesPerSecond > 0 ? anim.framesPerSecond : 30)));
+    o.put(std::uint8_t(0));  // no root motion
+    o.tag("an12");
+    o.putInt(std::int64_t(anim.frameCount));
+    for (std::uint32_t f = 0; f < anim.frameCount; ++f)
+        for (const Row& row : rows) {
+            const BoneTrack& t = *row.track;
+            const Vec3 p = f < t.positions.size() ? t.positions[f] : Vec3{};
+            const Vec4 q = f < t.rotations.size() ? t.rotations[f] : Vec4{0, 0, 0, 1};
+            const Vec3 sc = f < t.scales.size() ? t.scales[f] : Vec3{1, 1, 1};
+            // A component equal to its default (zero, identity, unit) is left out.
+            std::uint8_t flag = 0;
+            if (!(p == Vec3{})) flag |= 1;
+            if (!(q == Vec4{0, 0, 0, 1})) flag |= 2;
+            if (!(sc == Vec3{1, 1, 1})) flag |= 4;
+            o.put(flag);
+            if (flag & 1)
+                for (float c : {p.x, p.y, p.z}) o.put(c);
+            if (flag & 2)
+                for (float c : {q.x, q.y, q.z, q.w}) o.put(c);
+            if (flag & 4)
+                for (float c : {sc.x, sc.y, sc.z}) o.put(c);
+        }
+    o.tag("an12");
+    res.bytes = std::move(o.bytes);
+    return res;
+}
+
+UnigineWriteResult writeUnigine2Skeleton(const Asset& asset, int skeleton) {
+    UnigineWriteResult res;
+    if (skeleton < 0 || std::size_t(skeleton) >= asset.skeletons.size()) {
+        res.error = "no such skeleton";
+        return res;
+    }
+    const Skeleton& skel = asset.skeletons[skeleton];
+    const std::int32_t n = std::int32_t(skel.bones.size());
+    Out o;
+    o.tag("sn10");
+    putJoints32(o, skel);
+    putBindPose(o, bindLocals(skel));
+    o.tag("sn10");
+    // One blend mask (every joint fully on), no time profile, one weight profile (all 1), and a
+    // retarget entry per joint (mode 0 = pose, default length -1).
+    o.put(std::int32_t(1));
+    putString32(o, "all");
+    o.put(n);
+    for (std::int32_t i = 0; i < n; ++i) o.put(1.0f);
+    o.put(std::int32_t(0));
+    o.put(std::int32_t(1));
+    putString32(o, "weights");
+    o.put(n);
+    for (std::int32_t i = 0; i < n; ++i) o.put(1.0f);
+    o.put(n);
+    for (std::int32_t i = 0; i < n; ++i) {
+        o.put(std::int32_t(0));
+        o.put(-1.0f);
+    }
+    o.tag("sn10");
     res.bytes = std::move(o.bytes);
     return res;
 }

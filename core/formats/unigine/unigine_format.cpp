@@ -1,8 +1,9 @@
 // Unigine meshes and animations: the registry entry, the signature probe and the dispatch to the
 // mi08 / ms08 / as08 decoders of the documented UNIGINE 1 formats, mr02 (the 2005 engine's mesh)
 // and the UNIGINE 2 ms10 / ms11 / ms14 meshes and an10 animations, whose layouts the real files
-// show. Signatures of other Unigine versions (ms12, ms13, ms15, an11 ...) are recognised and
-// refused with an error that names the version.
+// show, and the documented ms15 .mesh, sk10 .mesh_skinned, sn10 .skeleton and an12 .anim.
+// Signatures of other Unigine versions (ms12, ms13, an11 ...) are recognised and refused with an
+// error that names the version.
 #include <cstring>
 #include <string>
 
@@ -43,7 +44,9 @@ int probe(ByteSpan b) {
     const std::uint32_t s = leadingSignature(b);
     if (s == unigine::kMeshSignature || s == unigine::kSkinnedMeshSignature ||
         s == unigine::kAnimationSignature || s == signature("mr02") || s == signature("ms10") ||
-        s == signature("ms11") || s == signature("ms14") || s == signature("an10"))
+        s == signature("ms11") || s == signature("ms14") || s == signature("ms15") ||
+        s == signature("sk10") || s == signature("sn10") || s == signature("an10") ||
+        s == signature("an12"))
         return 100;
     if (isOtherUnigineSignature(b)) return 60;
     return 0;
@@ -59,7 +62,11 @@ void decode(DecodeContext& ctx) {
     if (s == signature("ms10")) return unigine::decodeMeshV2(ctx, 10);
     if (s == signature("ms11")) return unigine::decodeMeshV2(ctx, 11);
     if (s == signature("ms14")) return unigine::decodeMeshV2(ctx, 14);
+    if (s == signature("ms15")) return unigine::decodeMeshV2(ctx, 15);
+    if (s == signature("sk10")) return unigine::decodeMeshV2(ctx, unigine::kSk10);
     if (s == signature("an10")) return unigine::decodeAnimationV2(ctx);
+    if (s == signature("an12")) return unigine::decodeAnimationV2An12(ctx);
+    if (s == signature("sn10")) return unigine::decodeSkeletonV2(ctx);
 
     Asset& a = ctx.asset();
     // decodeAs() can force this decoder onto any bytes.
@@ -80,8 +87,9 @@ void decode(DecodeContext& ctx) {
     auto scope = ctx.scope("header");
     ctx.fail(0, errc::kUnsupportedVersion,
              std::string(kind) + " version " + version +
-                 " is not supported (only mi08, mr02, ms10, ms11 and ms14 .mesh, ms08 .smesh, "
-                 "as08 .sanim and an10 .anim are decoded)");
+                 " is not supported (only mi08, mr02, ms10, ms11, ms14 and ms15 .mesh, sk10 "
+                 ".mesh_skinned, sn10 .skeleton, ms08 .smesh, as08 .sanim and an10 / an12 .anim "
+                 "are decoded)");
 }
 
 }  // namespace

@@ -150,9 +150,14 @@ void decodeSkinnedMesh(DecodeContext& ctx);  // ms08
 void decodeAnimation(DecodeContext& ctx);    // as08
 void decodeMeshMr02(DecodeContext& ctx);     // mr02 (2005 engine; layout from the real files)
 // UNIGINE 2 .mesh ms10 / ms11 / ms14 (layout from the real files, see format.md).
+// `version` 10, 11, 14, 15, or kSk10 for the documented sk10 .mesh_skinned.
+constexpr int kSk10 = 110;
 void decodeMeshV2(DecodeContext& ctx, int version);
 // UNIGINE 2 .anim an10 (layout from the real files, see format.md).
 void decodeAnimationV2(DecodeContext& ctx);
+// UNIGINE 2 .skeleton sn10 and .anim an12 (as documented, see format.md).
+void decodeSkeletonV2(DecodeContext& ctx);
+void decodeAnimationV2An12(DecodeContext& ctx);
 
 // UNIGINE 2 "int": a compact signed integer (Stream::readInt2 / writeInt2). First byte: bit 7 =
 // more bytes follow, bit 6 = negative, bits 0..5 = the low 6 bits of the magnitude; each further

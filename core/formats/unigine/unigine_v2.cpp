@@ -1,5 +1,7 @@
 // UNIGINE 2 .mesh, versions ms10, ms11 and ms14, as the real files show them (format.md says how
-// each field was established). One layout with three variations:
+// each field was established), and the documented ms15 .mesh, sk10 .mesh_skinned, sn10 .skeleton
+// and an12 .anim (no real file: checked by the writers' round trips). One mesh layout with
+// variations:
 //   - "int" is a compact signed integer (Stream::readInt2) in every version present;
 //   - ms10 stores a tangent basis as three shorts + a sign char, ms11 and ms14 as four shorts;
 //   - ms14 moves the vertex and index counts into the surface headers and stores every surface's
@@ -202,7 +204,8 @@ SurfaceData readSurfaceBlock(DecodeContext& ctx, ByteReader& r, int version, con
         }
     }
     std::size_t start = r.pos();
-    const std::size_t nw = readCount2(r, "weight count");
+    // ms15 (documented) has no weights: skinned geometry moved to .mesh_skinned.
+    const std::size_t nw = version == 15 ? 0 : readCount2(r, "weight count");
     r.checkCount(nw, 1, "weights");
     d.weights.resize(nw);
     std::size_t badBone = 0;
@@ -240,7 +243,7 @@ SurfaceData readSurfaceBlock(DecodeContext& ctx, ByteReader& r, int version, con
         ctx.warn(badBoneAt, errc::kBadBoneIndex,
                  std::to_string(badBone) + " vertex weights name a bone past the " +
                      std::to_string(boneCount) + " bones and were dropped");
-    map(ctx, r, start, RangeKind::Array, "weights", node);
+    if (version != 15) map(ctx, r, start, RangeKind::Array, "weights", node);
     for (int set = 0; set < 2; ++set) {
         start = r.pos();
         const std::size_t n = readCount2(r, "texture coordinate count");
@@ -522,12 +525,20 @@ void readAnimationBlock(DecodeContext& ctx, ByteReader& r, const BoneTable& bone
 }  // namespace
 
 // Bone table of UNIGINE 2: compact count, then per bone a name and a short parent.
-BoneTable readBonesV2(DecodeContext& ctx, ByteReader& r, int root, int header) {
+// sk10 / sn10 / an12 (documented) store the count as an int32 (`int32Count`).
+BoneTable readBonesV2(DecodeContext& ctx, ByteReader& r, int root, int header, bool int32Count) {
     Asset& a = ctx.asset();
     BoneTable t;
     auto s = ctx.scope("bones");
     const std::size_t start = r.pos();
-    const std::size_t n = r.checkCount(readCount2(r, "bone count"), 3, "bones");
+    std::size_t n;
+    if (int32Count) {
+        const std::int32_t c = r.i32("joint count");
+        if (c < 0) r.failAt(start, errc::kBadCount, "negative joint count");
+        n = r.checkCount(std::size_t(c), 3, "bones");
+    } else {
+        n = r.checkCount(readCount2(r, "bone count"), 3, "bones");
+    }
     a.addProperty(header,
                   {"boneCount", "int32", std::int64_t(n), r.offsetOf(start), r.pos() - start});
     if (!n) {
@@ -550,14 +561,73 @@ BoneTable readBonesV2(DecodeContext& ctx, ByteReader& r, int root, int header) {
     return t;
 }
 
+namespace {
+
+// A documented sk10 / sn10 / an12 string with an int32 length (counting the NUL).
+std::string readName32(ByteReader& r, const char* what) {
+    const std::size_t at = r.pos();
+    const std::int32_t n = r.i32(what);
+    if (n < 0 || n > 65536) r.failAt(at, errc::kBadCount, std::string(what) + ": bad length");
+    const std::string_view sv = r.string(std::size_t(n), what);
+    std::string out(sv);
+    while (!out.empty() && out.back() == 0) out.pop_back();
+    return out;
+}
+
+// An int32 count of `recordBytes`-byte records that must fit in the rest of the input.
+std::size_t readCount32(ByteReader& r, std::size_t recordBytes, const char* what) {
+    const std::size_t at = r.pos();
+    const std::int32_t n = r.i32(what);
+    if (n < 0) r.failAt(at, errc::kBadCount, std::string(what) + " is negative");
+    return r.checkCount(std::size_t(n), recordBytes, what);
+}
+
+// sk10 after the joint table: int32 count + bind transforms (the skeleton), int32 count + rest
+// transforms (mapped and shown as a node), the shared skeleton's GUID and path.
+void readSkinnedHeaderTail(DecodeContext& ctx, ByteReader& r, BoneTable& bones, int header) {
+    Asset& a = ctx.asset();
+    std::size_t at = r.pos();
+    const std::size_t nb = readCount32(r, 40, "bind transform count");
+    map(ctx, r, at, RangeKind::Field, "bindCount", header);
+    if (nb != bones.names.size())
+        r.failAt(at, errc::kBadCount,
+                 std::to_string(nb) + " bind transforms for " + std::to_string(bones.names.size()) +
+                     " joints");
+    if (nb) readBindPose(ctx, r, bones, -1);
+    at = r.pos();
+    const std::size_t nr = readCount32(r, 40, "rest transform count");
+    a.addProperty(header, {"restTransforms", "int32", std::int64_t(nr), r.offsetOf(at), 4});
+    map(ctx, r, at, RangeKind::Field, "restCount", header);
+    if (nr) {
+        const std::size_t start = r.pos();
+        r.skip(nr * 40, "rest transforms");
+        const int node = a.addNode("rest pose", "rest-pose",
+                                   bones.skeletonNode >= 0 ? bones.skeletonNode : header);
+        a.nodes[node].offset = r.offsetOf(start);
+        a.nodes[node].length = r.pos() - start;
+        map(ctx, r, start, RangeKind::Array, "rest pose", node);
+    }
+    for (const char* what : {"skeletonGuid", "skeletonPath"}) {
+        at = r.pos();
+        const std::string v = readName32(r, what);
+        a.addProperty(header, {what, "string", v, r.offsetOf(at), r.pos() - at});
+        map(ctx, r, at, RangeKind::Field, what, header);
+    }
+}
+
+}  // namespace
+
 void decodeMeshV2(DecodeContext& ctx, int version) {
     Asset& a = ctx.asset();
     ByteReader r(ctx, ctx.bytes());
-    const std::string sig = "ms" + std::to_string(version);
+    const bool sk = version == kSk10;
+    const std::string sig = sk ? "sk10" : "ms" + std::to_string(version);
     const FileStart file =
         version == 10   ? readSignature(ctx, r, "Unigine mesh", "ms10", RangeKind::Header)
         : version == 11 ? readSignature(ctx, r, "Unigine mesh", "ms11", RangeKind::Header)
-                        : readSignature(ctx, r, "Unigine mesh", "ms14", RangeKind::Header);
+        : version == 14 ? readSignature(ctx, r, "Unigine mesh", "ms14", RangeKind::Header)
+        : version == 15 ? readSignature(ctx, r, "Unigine mesh", "ms15", RangeKind::Header)
+                        : readSignature(ctx, r, "Unigine skinned mesh", "sk10", RangeKind::Header);
     const int root = file.root, header = file.header;
     std::optional<DecodeContext::Scope> headerScope;
     headerScope.emplace(ctx, "header");
@@ -568,9 +638,11 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
         map(ctx, r, at, RangeKind::Field, "spatialTreeTriangles", header);
     }
     const StoredBounds bounds = readBounds(ctx, r, header, "bounds");
-    BoneTable bones = readBonesV2(ctx, r, root, header);
+    // ms15 (documented) has no bone table: skinned meshes are .mesh_skinned files.
+    BoneTable bones = version == 15 ? BoneTable{} : readBonesV2(ctx, r, root, header, sk);
     const std::size_t boneCount = bones.names.size();
-    if (version >= 14 && boneCount)
+    if (sk) readSkinnedHeaderTail(ctx, r, bones, header);
+    if (version == 14 && boneCount)
         r.fail(errc::kUnsupportedVersion,
                "ms14 meshes with bones are not decoded (no such file was available to establish "
                "where the bind pose is stored)");
@@ -593,7 +665,7 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
         h.node = a.addNode(h.name, "surface", root);
         a.addProperty(h.node, {"name", "string", h.name, r.offsetOf(start), r.pos() - start});
         map(ctx, r, start, RangeKind::Field, "name", h.node);
-        if (version >= 14) {
+        if (version >= 14 && !sk) {
             std::size_t at = r.pos();
             const std::uint8_t channel = r.u8("lightmap channel");
             const std::uint8_t resolution = r.u8("lightmap resolution");
@@ -602,13 +674,30 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
             a.addProperty(h.node, {"lightmapResolution", "uint8", std::int64_t(resolution),
                                    r.offsetOf(at + 1), 1});
             map(ctx, r, at, RangeKind::Field, "lightmap", h.node);
-            at = r.pos();
+        }
+        if (version >= 14) {
+            const std::size_t at = r.pos();
             h.coordIndices = readCount2(r, "coordinate index count");
             h.triangleIndices = readCount2(r, "triangle index count");
             map(ctx, r, at, RangeKind::Field, "indexCounts", h.node);
         }
         readBounds(ctx, r, h.node, "bounds");
         std::size_t at = r.pos();
+        if (version == 15) {
+            // ms15: one vertex count, no morph target list (the geometry is target 0).
+            const std::size_t nv = readCount2(r, "vertex count");
+            if (nv > ctx.limits().maxVertices)
+                r.failAt(at, errc::kLimit, "vertex count exceeds maxVertices");
+            h.targets.push_back("");
+            h.targetVertices.push_back(nv);
+            a.addProperty(h.node, {"storedVertexCount", "int32", std::int64_t(nv), r.offsetOf(at),
+                                   r.pos() - at});
+            map(ctx, r, at, RangeKind::Field, "vertexCount", h.node);
+            ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Header, "header", h.node);
+            a.nodes[h.node].offset = r.offsetOf(start);
+            a.nodes[h.node].length = r.pos() - start;
+            continue;
+        }
         const std::size_t targets =
             r.checkCount(readCount2(r, "morph target count"), 1, "morph targets");
         a.addProperty(
@@ -643,7 +732,7 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
     expectSignature(ctx, r, sig, header, "signature after the headers");
     headerScope.reset();
 
-    if (boneCount) readBindPose(ctx, r, bones, root);
+    if (boneCount && !sk) readBindPose(ctx, r, bones, root);
     const int skeleton = boneCount ? static_cast<int>(a.skeletons.size()) - 1 : -1;
     for (std::size_t i = 0; i < animations.size(); ++i) {
         auto s = ctx.scope("animations[" + std::to_string(i) + "]");
@@ -713,9 +802,10 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
             addMesh(d, surfaces[i], at);
         }
         expectSignature(ctx, r, sig, root, "signature after the geometry");
-        const int treeNode = a.addNode("spatial trees", "spatial-tree", root);
+        // sk10 (documented) has no edges / spatial trees: the offset table follows.
+        const int treeNode = sk ? -1 : a.addNode("spatial trees", "spatial-tree", root);
         const std::size_t treesStart = r.pos();
-        for (std::size_t i = 0; i < surfaceCount; ++i) {
+        for (std::size_t i = 0; !sk && i < surfaceCount; ++i) {
             ctx.checkCancel(r.offset());
             auto s = ctx.scope("spatialTrees[" + std::to_string(i) + "]");
             const std::uint64_t at = r.offset();
@@ -742,9 +832,11 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
             a.addProperty(surfaces[i].node, {"edgeCount", "int32", std::int64_t(edges)});
             a.addProperty(surfaces[i].node, {"spatialTreeNodes", "int32", std::int64_t(nodes)});
         }
-        a.nodes[treeNode].offset = r.offsetOf(treesStart);
-        a.nodes[treeNode].length = r.pos() - treesStart;
-        expectSignature(ctx, r, sig, root, "signature after the spatial trees");
+        if (!sk) {
+            a.nodes[treeNode].offset = r.offsetOf(treesStart);
+            a.nodes[treeNode].length = r.pos() - treesStart;
+            expectSignature(ctx, r, sig, root, "signature after the spatial trees");
+        }
         const std::size_t tableAt = r.pos();
         for (std::size_t i = 0; i < surfaceCount; ++i) {
             const std::size_t at = r.pos();
@@ -793,7 +885,7 @@ void decodeAnimationV2(DecodeContext& ctx) {
     {
         auto hs = ctx.scope("header");
         readBounds(ctx, r, header, "bounds");
-        bones = readBonesV2(ctx, r, root, header);
+        bones = readBonesV2(ctx, r, root, header, false);
         animations = readAnimationNames(ctx, r, header);
         a.nodes[header].length = r.pos();
         expectSignature(ctx, r, "an10", header, "signature after the headers");
@@ -808,6 +900,188 @@ void decodeAnimationV2(DecodeContext& ctx) {
         readAnimationBlock(ctx, r, bones, animations[i], root, skeleton);
     }
     expectSignature(ctx, r, "an10", root, "signature at the end");
+    mapTrailingBytes(ctx, r, "the end signature");
+}
+
+}  // namespace meshscope::unigine
+
+namespace meshscope::unigine {
+
+// sn10 .skeleton (documented, ai-docs animations_formats.md): int32 joint count, joints (compact
+// name, short parent), bind pose, "sn10", then blend masks, blend time profiles and blend weight
+// profiles (each an int32 count of {int32-length name, int32 count, float values}), the
+// translation retarget entries (int32 count of {int32 mode, float length}) and "sn10".
+void decodeSkeletonV2(DecodeContext& ctx) {
+    Asset& a = ctx.asset();
+    ByteReader r(ctx, ctx.bytes());
+    const FileStart file = readSignature(ctx, r, "Unigine skeleton", "sn10", RangeKind::Header);
+    const int root = file.root, header = file.header;
+    {
+        auto hs = ctx.scope("header");
+        BoneTable bones = readBonesV2(ctx, r, root, header, true);
+        a.nodes[header].length = r.pos();
+        if (!bones.names.empty()) readBindPose(ctx, r, bones, root);
+        expectSignature(ctx, r, "sn10", root, "signature after the bind pose");
+    }
+    const char* lists[3][2] = {{"blendMasks", "blend masks"},
+                               {"blendTimeProfiles", "blend time profiles"},
+                               {"blendWeightProfiles", "blend weight profiles"}};
+    for (const auto& list : lists) {
+        auto ls = ctx.scope(list[0]);
+        const std::size_t start = r.pos();
+        const std::size_t n = readCount32(r, 8, list[1]);
+        const int node = a.addNode(list[1], "blend-list", root);
+        a.addProperty(node, {"count", "int32", std::int64_t(n), r.offsetOf(start), 4});
+        map(ctx, r, start, RangeKind::Field, "count", node);
+        for (std::size_t i = 0; i < n; ++i) {
+            auto es = ctx.scope("[" + std::to_string(i) + "]");
+            const std::size_t at = r.pos();
+            std::string name = readName32(r, "name");
+            const std::size_t valuesAt = r.pos();
+            const std::size_t nv = readCount32(r, 4, "value count");
+            std::vector<float> values;
+            r.readArray(values, nv, "values");
+            const int child = a.addNode(name, "blend-entry", node);
+            a.addProperty(child, {"name", "string", name, r.offsetOf(at), valuesAt - at});
+            a.addProperty(child, {"values", "int32", std::int64_t(nv), r.offsetOf(valuesAt), 4});
+            a.nodes[child].offset = r.offsetOf(at);
+            a.nodes[child].length = r.pos() - at;
+            map(ctx, r, at, RangeKind::Record, "entry", child);
+        }
+        a.nodes[node].offset = r.offsetOf(start);
+        a.nodes[node].length = r.pos() - start;
+    }
+    {
+        auto rs = ctx.scope("retarget");
+        const std::size_t start = r.pos();
+        const std::size_t n = readCount32(r, 8, "retarget entry count");
+        r.skip(n * 8, "retarget entries");
+        const int node = a.addNode("translation retarget", "retarget", root);
+        a.addProperty(node, {"count", "int32", std::int64_t(n), r.offsetOf(start), 4});
+        a.nodes[node].offset = r.offsetOf(start);
+        a.nodes[node].length = r.pos() - start;
+        map(ctx, r, start, RangeKind::Array, "retarget", node);
+    }
+    expectSignature(ctx, r, "sn10", root, "signature at the end");
+    mapTrailingBytes(ctx, r, "the end signature");
+}
+
+// an12 .anim (documented, ai-docs animations_formats.md): int32 joint count, joints (compact
+// name, short parent), the shared skeleton's GUID and path (int32 lengths), a compact count of
+// animated joints and a short index each, int32 frames per second, a root-motion bool, "an12",
+// a compact frame count, then per frame and animated joint a flag char (bit 0 position float[3],
+// bit 1 rotation float[4] xyzw, bit 2 scale float[3]; a component not flagged is zero position,
+// identity rotation or unit scale) and "an12". The file has no bind pose: the skeleton shown is
+// frame 0 composed through the parents (joints not animated at the origin), as for as08.
+void decodeAnimationV2An12(DecodeContext& ctx) {
+    Asset& a = ctx.asset();
+    ByteReader r(ctx, ctx.bytes());
+    const FileStart file = readSignature(ctx, r, "Unigine animation", "an12", RangeKind::Header);
+    const int root = file.root, header = file.header;
+    BoneTable bones;
+    std::vector<std::int16_t> animated;
+    std::int32_t fps = 0;
+    {
+        auto hs = ctx.scope("header");
+        bones = readBonesV2(ctx, r, root, header, true);
+        for (const char* what : {"skeletonGuid", "skeletonPath"}) {
+            const std::size_t at = r.pos();
+            const std::string v = readName32(r, what);
+            a.addProperty(header, {what, "string", v, r.offsetOf(at), r.pos() - at});
+            map(ctx, r, at, RangeKind::Field, what, header);
+        }
+        std::size_t at = r.pos();
+        const std::size_t n =
+            r.checkCount(readCount2(r, "animated joint count"), 2, "animated joints");
+        r.readArray(animated, n, "animated joint indices");
+        a.addProperty(header,
+                      {"animatedJoints", "int32", std::int64_t(n), r.offsetOf(at), r.pos() - at});
+        map(ctx, r, at, RangeKind::Array, "animatedJoints", header);
+        at = r.pos();
+        fps = r.i32("frames per second");
+        a.addProperty(header, {"framesPerSecond", "int32", std::int64_t(fps), r.offsetOf(at), 4});
+        map(ctx, r, at, RangeKind::Field, "framesPerSecond", header);
+        at = r.pos();
+        const std::uint8_t rootMotion = r.u8("root motion flag");
+        a.addProperty(header, {"rootMotion", "bool", rootMotion != 0, r.offsetOf(at), 1});
+        map(ctx, r, at, RangeKind::Field, "rootMotion", header);
+        a.nodes[header].length = r.pos();
+        expectSignature(ctx, r, "an12", header, "signature after the header");
+    }
+    const std::size_t n = animated.size();
+    const std::size_t start = r.pos();
+    const int node = a.addNode("animation", "animation", root);
+    auto fs = ctx.scope("frames");
+    const std::size_t frames =
+        r.checkCount(readCount2(r, "frame count"), std::max<std::size_t>(n, 1), "frames");
+    a.addProperty(
+        node, {"frameCount", "int32", std::int64_t(frames), r.offsetOf(start), r.pos() - start});
+    map(ctx, r, start, RangeKind::Field, "frameCount", node);
+    Animation anim;
+    anim.name = "animation";
+    anim.frameCount = static_cast<std::uint32_t>(frames);
+    if (fps > 0) anim.framesPerSecond = float(fps);  // else 30 is assumed
+    anim.tracks.resize(n);
+    std::size_t badJoints = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        const int b = animated[k];
+        if (b < 0 || std::size_t(b) >= bones.names.size()) {
+            ++badJoints;
+            anim.tracks[k].bone = "bone " + std::to_string(b);
+        } else {
+            anim.tracks[k].bone = bones.names[b];
+        }
+        anim.tracks[k].positions.resize(frames);
+        anim.tracks[k].rotations.resize(frames);
+        anim.tracks[k].scales.resize(frames);
+    }
+    if (badJoints)
+        ctx.warn(r.offsetOf(start), errc::kBadBoneIndex,
+                 std::to_string(badJoints) + " animated joints name a joint past the " +
+                     std::to_string(bones.names.size()) + " joints");
+    for (std::size_t f = 0; f < frames; ++f) {
+        if ((f & 63) == 0) ctx.checkCancel(r.offset());
+        const std::size_t frameStart = r.pos();
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::uint8_t flag = r.u8("component flags");
+            float v[10] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
+            if (flag & 1)
+                for (int c = 0; c < 3; ++c) v[c] = r.f32("position");
+            if (flag & 2)
+                for (int c = 3; c < 7; ++c) v[c] = r.f32("rotation");
+            if (flag & 4)
+                for (int c = 7; c < 10; ++c) v[c] = r.f32("scale");
+            BoneTrack& t = anim.tracks[k];
+            t.positions[f] = {v[0], v[1], v[2]};
+            t.rotations[f] = {v[3], v[4], v[5], v[6]};
+            t.scales[f] = {v[7], v[8], v[9]};
+        }
+        if (r.mapped() && r.pos() > frameStart)
+            ctx.mapRange(r.offsetOf(frameStart), r.pos() - frameStart, RangeKind::Record,
+                         "frames[" + std::to_string(f) + "]", node);
+    }
+    a.nodes[node].offset = r.offsetOf(start);
+    a.nodes[node].length = r.pos() - start;
+    if (!bones.names.empty()) {
+        // Frame 0 as the pose: identity for the joints the animation leaves out.
+        std::vector<Mat4> locals(bones.names.size(), Mat4{});
+        for (std::size_t k = 0; frames && k < n; ++k) {
+            const int b = animated[k];
+            if (b < 0 || std::size_t(b) >= locals.size()) continue;
+            const BoneTrack& t = anim.tracks[k];
+            const float f10[10] = {t.positions[0].x, t.positions[0].y, t.positions[0].z,
+                                   t.rotations[0].x, t.rotations[0].y, t.rotations[0].z,
+                                   t.rotations[0].w, t.scales[0].x,    t.scales[0].y,
+                                   t.scales[0].z};
+            locals[b] = boneMatrix(f10);
+        }
+        anim.skeleton =
+            addSkeleton(a, bones, bones.skeletonNode,
+                        composeWorld(ctx, bones.parents, locals, bones.parentOffsets, bones.names));
+    }
+    a.linksOf(node).animation = static_cast<int>(a.animations.size());
+    a.animations.push_back(std::move(anim));
+    expectSignature(ctx, r, "an12", root, "signature at the end");
     mapTrailingBytes(ctx, r, "the end signature");
 }
 

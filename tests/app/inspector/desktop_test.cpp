@@ -111,6 +111,8 @@ TEST(Desktop, XdgMimeNamesTheTypeOfEachFormat) {
         {write(files, "ms12.mesh", unigine2Header("ms12")), "model/x-unigine-mesh"},
         {write(files, "ms15.mesh", unigine2Header("ms15")), "model/x-unigine-mesh"},
         {write(files, "walk.anim", unigine2Header("an11")), "model/x-unigine-sanim"},
+        {write(files, "body.mesh_skinned", unigine2Header("sk10")), "model/x-unigine-mesh"},
+        {write(files, "rig.skeleton", unigine2Header("sn10")), "model/x-unigine-skeleton"},
     };
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_DATA_HOME"), QString::fromStdString(home.string()));

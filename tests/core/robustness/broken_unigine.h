@@ -332,6 +332,33 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
             diag("bad-signature", sigAt, "signature after the geometry"), {},
             [](const DecodeResult& r) { EXPECT_EQ(r.asset.meshes.size(), 2u); });
 
+        // ms15 (documented layout, written by our writer): the header's signature damaged, and
+        // a block offset that does not point at its block.
+        const Bytes m15 = checked(writeUnigine2Mesh(asset, "ms15"));
+        std::size_t sig15 = 4;
+        while (std::string(m15.begin() + std::ptrdiff_t(sig15),
+                           m15.begin() + std::ptrdiff_t(sig15) + 4) != "ms15")
+            ++sig15;
+        add("ms15_bad_signature_after_headers", ".mesh", putLe<std::uint8_t>(m15, sig15, 'x'),
+            diag("bad-signature", sig15, "signature after the headers"));
+        const std::size_t table15 = m15.size() - 4 - 8 * 2;
+        add("ms15_wrong_block_offset", ".mesh", putLe<std::uint64_t>(m15, table15 + 8, 9), {},
+            diag("bad-block-offset", table15 + 8, "does not point at its block"),
+            [](const DecodeResult& r) { EXPECT_EQ(r.asset.meshes.size(), 2u); });
+
+        // sk10 / sn10 / an12 (documented layouts, written by our writers): int32 counts that
+        // claim more records than the file holds are refused before allocating.
+        const Bytes sk10 = checked(writeUnigine2Mesh(skinnedWithAnimation(), "sk10"));
+        // "sk10", compact spatial-tree count (1 byte), bounds (40): the int32 joint count at 45.
+        add("sk10_joint_count_past_end", ".mesh_skinned", putLe<std::int32_t>(sk10, 45, 0x7fffffff),
+            diag("count-too-large", 49, "bones"));  // reported after the count
+        const Bytes sn10 = checked(writeUnigine2Skeleton(skinnedWithAnimation(), 0));
+        add("sn10_joint_count_negative", ".skeleton", putLe<std::int32_t>(sn10, 4, -3),
+            diag("bad-count", 4, "negative joint count"));
+        const Bytes an12 = checked(writeUnigine2AnimationAn12(skinnedWithAnimation(), 0));
+        add("an12_truncated_in_frames", ".anim", cut(an12, an12.size() - 6),
+            diag("truncated", an12.size() - 8, ""));  // the last float, 2 of its 4 bytes left
+
         const Bytes an = checked(writeUnigine2Animation(skinnedWithAnimation(), 0));
         add("an10_truncated_in_frames", ".anim", cut(an, an.size() - 10),
             diag("truncated", an.size() - 10, "change mask needs 1 bytes, 0 remain"));

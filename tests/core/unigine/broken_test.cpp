@@ -180,8 +180,7 @@ TEST(UnigineBroken, TextureCoordinateCountMismatchAndTrailingBytes) {
 }
 
 TEST(UnigineBroken, OtherVersionsAreRefusedByName) {
-    for (const char* v :
-         {"ms09", "ms12", "ms13", "ms15", "mi07", "an11", "an12", "mr01", "sk10", "sn10"}) {
+    for (const char* v : {"ms09", "ms12", "ms13", "mi07", "an11", "an13", "mr01", "sk11", "sn11"}) {
         std::vector<std::uint8_t> bytes(v, v + 4);
         bytes.resize(64, 0);
         const DecodeResult r = decode(bytes, "x.mesh");
@@ -212,6 +211,10 @@ TEST(Unigine2Broken, EveryPrefixFailsCleanly) {
     std::vector<Bytes> files = {writeUnigine2Mesh(unigine2StaticAsset(), "ms10").bytes,
                                 writeUnigine2Mesh(skinned, "ms11").bytes,
                                 writeUnigine2Mesh(unigine2StaticAsset(), "ms14").bytes,
+                                writeUnigine2Mesh(unigine2StaticAsset(), "ms15").bytes,
+                                writeUnigine2Mesh(skinned, "sk10").bytes,
+                                writeUnigine2Skeleton(skinned, 0).bytes,
+                                writeUnigine2AnimationAn12(skinned, 0).bytes,
                                 writeUnigine2Animation(skinned, 0).bytes};
     for (const Bytes& b : files) {
         ASSERT_TRUE(decode(b).ok());

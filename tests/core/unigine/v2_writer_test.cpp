@@ -1,5 +1,5 @@
-// UNIGINE 2 writers (ms10 / ms11 / ms14 .mesh, an10 .anim) round-tripped through the decoder
-// (hostile variations of the written bytes are in broken_test.cpp).
+// UNIGINE 2 writers (ms10 / ms11 / ms14 / ms15 .mesh, sk10, sn10, an10 / an12 .anim) round-tripped
+// through the decoder (hostile variations of the written bytes are in broken_test.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -31,7 +31,7 @@ void expectSameGeometry(const Mesh& in, const Mesh& out) {
 
 TEST(Unigine2Writer, StaticRoundTripInEveryVersion) {
     const Asset in = unigine2StaticAsset();
-    for (const char* v : {"ms10", "ms11", "ms14"}) {
+    for (const char* v : {"ms10", "ms11", "ms14", "ms15"}) {
         SCOPED_TRACE(v);
         const auto w = writeUnigine2Mesh(in, v);
         ASSERT_TRUE(w.ok()) << *w.error;
@@ -59,7 +59,7 @@ TEST(Unigine2Writer, HandednessSurvivesEveryVersion) {
     m.tangents[1].w = 1;
     for (Vec3& n : m.normals) n = {0, 0, 1};
     in.meshes.push_back(m);
-    for (const char* v : {"ms10", "ms11", "ms14"}) {
+    for (const char* v : {"ms10", "ms11", "ms14", "ms15"}) {
         const DecodeResult r = decode(writeUnigine2Mesh(in, v).bytes);
         ASSERT_TRUE(r.ok()) << v;
         const Mesh& out = r.asset.meshes[0];
@@ -75,7 +75,7 @@ TEST(Unigine2Writer, LargeMeshUsesCompactIntIndices) {
     Asset in;
     in.meshes.push_back(makeGrid("big", 300, 220, 0));  // 66 521 vertices: indices past 65535
     ASSERT_GE(in.meshes[0].positions.size(), 65536u);
-    for (const char* v : {"ms11", "ms14"}) {
+    for (const char* v : {"ms11", "ms14", "ms15"}) {
         const DecodeResult r = decode(writeUnigine2Mesh(in, v).bytes);
         ASSERT_TRUE(r.ok()) << r.error->toString();
         EXPECT_EQ(r.asset.meshes[0].indices, in.meshes[0].indices) << v;
@@ -84,11 +84,14 @@ TEST(Unigine2Writer, LargeMeshUsesCompactIntIndices) {
 
 TEST(Unigine2Writer, SkinnedMeshWithAnimationRoundTrip) {
     const Asset in = unigine2SkinnedAsset(4);
-    for (const char* v : {"ms10", "ms11"}) {
+    for (const char* v : {"ms10", "ms11", "sk10"}) {
         SCOPED_TRACE(v);
+        const bool sk = std::string(v) == "sk10";
         const auto w = writeUnigine2Mesh(in, v);
         ASSERT_TRUE(w.ok()) << *w.error;
-        const DecodeResult r = decode(w.bytes);
+        // sk10 holds no animations: the writer says it drops them.
+        EXPECT_EQ(w.warnings.size(), sk ? 1u : 0u);
+        const DecodeResult r = decode(w.bytes, sk ? "x.mesh_skinned" : "x.mesh");
         ASSERT_TRUE(r.ok()) << r.error->toString();
         EXPECT_EQ(r.asset.warningCount(), 0u);
         expectFullyMapped(r.asset);
@@ -108,6 +111,17 @@ TEST(Unigine2Writer, SkinnedMeshWithAnimationRoundTrip) {
             EXPECT_EQ(m.skin[i].joints[0], in.meshes[0].skin[i].joints[0]);
             EXPECT_NEAR(m.skin[i].weights[0], 0.6f, 1.0f / 65535);
             EXPECT_NEAR(m.skin[i].weights[1], 0.4f, 1.0f / 65535);
+        }
+        if (sk) {
+            EXPECT_EQ(r.asset.formatName, "Unigine skinned mesh");
+            EXPECT_TRUE(r.asset.animations.empty());
+            const auto path = r.asset.ownProperty(1, "skeletonPath");
+            ASSERT_NE(path, nullptr);
+            EXPECT_EQ(std::get<std::string>(path->value), "skeleton.skeleton");
+            const auto rest = r.asset.ownProperty(1, "restTransforms");
+            ASSERT_NE(rest, nullptr);
+            EXPECT_EQ(std::get<std::int64_t>(rest->value), 3);
+            continue;
         }
         ASSERT_EQ(r.asset.animations.size(), 1u);
         const Animation& a = r.asset.animations[0];
@@ -131,13 +145,36 @@ TEST(Unigine2Writer, SkinnedMeshWithAnimationRoundTrip) {
     }
 }
 
-TEST(Unigine2Writer, Ms14DropsBonesWithAWarning) {
-    const auto w = writeUnigine2Mesh(unigine2SkinnedAsset(0), "ms14");
-    ASSERT_TRUE(w.ok());
-    ASSERT_FALSE(w.warnings.empty());
-    const DecodeResult r = decode(w.bytes);
+TEST(Unigine2Writer, Ms14AndMs15DropBonesWithAWarning) {
+    for (const char* v : {"ms14", "ms15"}) {
+        const auto w = writeUnigine2Mesh(unigine2SkinnedAsset(0), v);
+        ASSERT_TRUE(w.ok());
+        ASSERT_FALSE(w.warnings.empty());
+        const DecodeResult r = decode(w.bytes);
+        ASSERT_TRUE(r.ok()) << v << ": " << r.error->toString();
+        EXPECT_FALSE(r.asset.meshes[0].skinned());
+        expectFullyMapped(r.asset);
+    }
+}
+
+// ms15 as documented: no bone table after the bounds and no morph target list in the surface
+// headers (one vertex count), so the written file is smaller than the ms14 one by exactly those
+// bytes, and the header properties say so.
+TEST(Unigine2Writer, Ms15HeaderHasNoBonesAndOneVertexCount) {
+    const Asset in = unigine2StaticAsset();
+    const auto w14 = writeUnigine2Mesh(in, "ms14");
+    const auto w15 = writeUnigine2Mesh(in, "ms15");
+    ASSERT_TRUE(w14.ok() && w15.ok());
+    // Per file: the bone count (1 byte); per surface: the morph count + empty name (2 bytes) in
+    // the header and the weights count (1 byte) in the geometry block (stored or packed).
+    EXPECT_LT(w15.bytes.size(), w14.bytes.size());
+    const DecodeResult r = decode(w15.bytes);
     ASSERT_TRUE(r.ok()) << r.error->toString();
-    EXPECT_FALSE(r.asset.meshes[0].skinned());
+    EXPECT_EQ(r.asset.ownProperty(1, "boneCount"), nullptr);
+    const int surface = r.asset.meshes[0].node;
+    const auto stored = r.asset.ownProperty(surface, "storedVertexCount");
+    ASSERT_NE(stored, nullptr);
+    EXPECT_EQ(std::get<std::int64_t>(stored->value), std::int64_t(in.meshes[0].positions.size()));
 }
 
 TEST(Unigine2Writer, AnimationRoundTrip) {
@@ -156,4 +193,67 @@ TEST(Unigine2Writer, AnimationRoundTrip) {
     ASSERT_EQ(r.asset.skeletons.size(), 1u);
     EXPECT_NEAR(r.asset.skeletons[0].bones[2].world.at(1, 3),
                 in.skeletons[0].bones[2].world.at(1, 3), 1e-4);
+}
+
+// an12 (documented layout, our writer only): float frames, default components left out, the
+// frame rate and the shared skeleton's path kept; the skeleton shown is frame 0.
+TEST(Unigine2Writer, An12RoundTrip) {
+    Asset in = unigine2SkinnedAsset(5);
+    in.animations[0].framesPerSecond = 24;
+    const auto w = writeUnigine2AnimationAn12(in, 0);
+    ASSERT_TRUE(w.ok()) << *w.error;
+    EXPECT_TRUE(w.warnings.empty());
+    EXPECT_EQ(std::string(w.bytes.begin(), w.bytes.begin() + 4), "an12");
+    const DecodeResult r = decode(w.bytes, "x.anim");
+    ASSERT_TRUE(r.ok()) << r.error->toString();
+    EXPECT_EQ(r.asset.version, "an12");
+    EXPECT_EQ(r.asset.warningCount(), 0u);
+    expectFullyMapped(r.asset);
+    ASSERT_EQ(r.asset.animations.size(), 1u);
+    const Animation& a = r.asset.animations[0];
+    const Animation& x = in.animations[0];
+    EXPECT_EQ(a.framesPerSecond, 24.0f);
+    EXPECT_EQ(a.frameCount, x.frameCount);
+    ASSERT_EQ(a.tracks.size(), x.tracks.size());
+    for (std::size_t t = 0; t < a.tracks.size(); ++t) {
+        EXPECT_EQ(a.tracks[t].bone, x.tracks[t].bone);
+        for (std::size_t f = 0; f < x.frameCount; ++f) {  // floats: exact
+            EXPECT_EQ(a.tracks[t].positions[f], x.tracks[t].positions[f]);
+            EXPECT_EQ(a.tracks[t].rotations[f], x.tracks[t].rotations[f]);
+            EXPECT_EQ(a.tracks[t].scales[f], x.tracks[t].scales[f]);
+        }
+    }
+    ASSERT_EQ(r.asset.skeletons.size(), 1u);
+    EXPECT_EQ(a.skeleton, 0);
+    EXPECT_EQ(r.asset.skeletons[0].bones.size(), in.skeletons[0].bones.size());
+    const auto path = r.asset.ownProperty(1, "skeletonPath");
+    ASSERT_NE(path, nullptr);
+    EXPECT_EQ(std::get<std::string>(path->value), "skeleton.skeleton");
+}
+
+// sn10 (documented layout, our writer only): joints, parents and bind pose survive; the blend
+// lists and retarget entries are read to the end signature and shown as nodes.
+TEST(Unigine2Writer, Sn10RoundTrip) {
+    const Asset in = unigine2SkinnedAsset(0);
+    const auto w = writeUnigine2Skeleton(in, 0);
+    ASSERT_TRUE(w.ok()) << *w.error;
+    const DecodeResult r = decode(w.bytes, "x.skeleton");
+    ASSERT_TRUE(r.ok()) << r.error->toString();
+    EXPECT_EQ(r.asset.version, "sn10");
+    EXPECT_EQ(r.asset.formatName, "Unigine skeleton");
+    EXPECT_EQ(r.asset.warningCount(), 0u);
+    expectFullyMapped(r.asset);
+    ASSERT_EQ(r.asset.skeletons.size(), 1u);
+    const Skeleton& s = r.asset.skeletons[0];
+    ASSERT_EQ(s.bones.size(), in.skeletons[0].bones.size());
+    for (std::size_t b = 0; b < s.bones.size(); ++b) {
+        EXPECT_EQ(s.bones[b].name, in.skeletons[0].bones[b].name);
+        EXPECT_EQ(s.bones[b].parent, in.skeletons[0].bones[b].parent);
+        for (int k = 0; k < 16; ++k)
+            EXPECT_NEAR(s.bones[b].world.m[k], in.skeletons[0].bones[b].world.m[k], 1e-4);
+    }
+    int lists = 0;
+    for (int n = 0; n < int(r.asset.nodes.size()); ++n)
+        if (r.asset.kind(n) == "blend-list") ++lists;
+    EXPECT_EQ(lists, 3);
 }

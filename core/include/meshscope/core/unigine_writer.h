@@ -1,6 +1,7 @@
 // Unigine writers for the documented versions (mi08 .mesh, ms08 .smesh, as08 .sanim) and the
-// UNIGINE 2 ones the real files show (ms10/ms11/ms14 .mesh, an10 .anim). Used by the tests to
-// make fixtures and by conversion.
+// UNIGINE 2 ones the real files show (ms10/ms11/ms14 .mesh, an10 .anim), and the ones only the
+// documentation describes (ms15 .mesh, sk10 .mesh_skinned, sn10 .skeleton, an12 .anim). Used by
+// the tests to make fixtures and by conversion.
 #pragma once
 
 #include <optional>
@@ -40,15 +41,26 @@ UnigineWriteResult writeUnigineSkinnedMesh(const Asset& asset,
 // changed since the previous frame (frame 0 stores all of them).
 UnigineWriteResult writeUnigineAnimation(const Asset& asset, int animation = 0);
 
-// UNIGINE 2 "ms10", "ms11" or "ms14" .mesh (format.md): every triangle mesh as one surface with
-// one morph target, coordinate and triangle indices both the mesh's indices, tangent-basis
-// quaternions from the normals and tangents, and for ms10/ms11 the skeleton of the skinned
-// meshes (bind pose local to the parent) and every animation of the asset. ms14 geometry blocks
-// are LZ4-compressed (stored when that does not shrink them), with empty spatial trees.
+// UNIGINE 2 "ms10", "ms11", "ms14", "ms15" .mesh or "sk10" .mesh_skinned (format.md): every
+// triangle mesh as one surface with one morph target, coordinate and triangle indices both the
+// mesh's indices, tangent-basis quaternions from the normals and tangents, and for ms10/ms11/sk10
+// the skeleton of the skinned meshes (bind pose local to the parent; sk10 writes it as the rest
+// pose too, and a placeholder shared-skeleton GUID and path) and for ms10/ms11 every animation
+// of the asset. ms14/ms15/sk10 geometry blocks are LZ4-compressed (stored when that does not
+// shrink them), ms14/ms15 with empty spatial trees.
 UnigineWriteResult writeUnigine2Mesh(const Asset& asset, const std::string& version);
 
 // UNIGINE 2 an10 .anim of one animation: its skeleton's bones and bind pose (one root bone per
 // track when it has none), then the quantized frames.
 UnigineWriteResult writeUnigine2Animation(const Asset& asset, int animation = 0);
+
+// UNIGINE 2 an12 .anim of one animation (documented layout): its skeleton's joints, a
+// placeholder shared-skeleton GUID and path, float frames (components equal to their default
+// left out).
+UnigineWriteResult writeUnigine2AnimationAn12(const Asset& asset, int animation = 0);
+
+// UNIGINE 2 sn10 .skeleton (documented layout): joints, bind pose (local to the parent), one
+// blend mask and one weight profile of 1.0 per joint, a "pose" retarget entry per joint.
+UnigineWriteResult writeUnigine2Skeleton(const Asset& asset, int skeleton = 0);
 
 }  // namespace meshscope
