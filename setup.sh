@@ -108,15 +108,16 @@ case "$cmd" in
       echo "== ASan + UBSan suite"
       build="$here/build-asan"
       configure_and_build asan
-      # GltfValidator.* (Node over ~700 exports, a validity check run by the plain suite) is
-      # left out here: under LeakSanitizer it reports one 54-byte leak in exportAsset's .gltf
-      # path that is not traced yet (noted on issue #25).
       (cd "$build" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-          ctest --output-on-failure -j "$jobs" --timeout 900 -E '^GltfValidator\.') || status=1
+          ctest --output-on-failure -j "$jobs" --timeout 900) || status=1
       # The core suite under ThreadSanitizer: a binary model's chunks are inflated on a worker
-      # thread. Only the core tests (and the CLI they run) are built. GltfValidator.* runs Node
-      # over ~700 exports (no threads of ours); under TSan its process is killed, so it runs in
-      # the plain suite only.
+      # thread. Only the core tests (and the CLI they run) are built. GltfValidator.* (one
+      # thread of ours; Node validates ~700 exports) is left out: its process is ended by the
+      # kernel's OOM killer, not by a race report. It holds every fixture and corpus asset at
+      # once, and ThreadSanitizer's shadow and metadata memory multiply that: 12 GB resident
+      # after 2.5 min and growing, killed at 23.5 GB anonymous RSS on a 23 GB machine (dmesg
+      # "Out of memory: Killed process ... test_core_expor"). It runs in the plain and ASan
+      # suites.
       echo "== ThreadSanitizer core suite"
       build="$here/build-tsan"
       configure_and_build tsan meshscope_core_tests

@@ -11,6 +11,7 @@
 
 #include "meshscope/core/export.h"
 #include "meshscope/core/roblox_mesh_writer.h"
+#include "settings.h"
 
 namespace meshscope::shell {
 
@@ -105,6 +106,8 @@ ExportOutcome exportAssetTo(const Asset& asset, const QString& inputPath,
                                                        : ExportFormat::Glb;
     if (request.lod >= 0) options.lod = request.lod;
     options.allLods = request.allLods;
+    for (const QString& folder : request.assetFolders)
+        options.assetFolders.push_back(folder.toStdString());
     const std::string path = request.path.toStdString();
     for (const std::string& f : exportFilePaths(path, options.format)) {
         if (sameFile(QString::fromStdString(f), inputPath)) {
@@ -151,6 +154,7 @@ void exportInteractive(QWidget* parent, const Asset& asset, const QString& input
     static const char* const suffixes[] = {"glb", "gltf", "obj", "mesh"};
     request.path = withSuffix(path, QLatin1String(suffixes[int(request.kind)]));
     request.lod = drawnLod;
+    request.assetFolders = settings::searchAssetFolders();
     if (request.kind == ExportKind::FileMesh) {
         bool ok = false;
         const QStringList versions = fileMeshVersions();

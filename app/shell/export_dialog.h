@@ -23,6 +23,9 @@ struct ExportRequest {
     QString fileMeshVersion = QStringLiteral("4.00");  // FileMesh only
     int lod = -1;          // the level to write (-1 = LOD 0), for glTF and OBJ
     bool allLods = false;  // glTF: the other levels as MSFT_lod alternates
+    // Where a union's AssetId is looked up (the viewer's asset folders,
+    // settings::searchAssetFolders()), as the decode used them.
+    QStringList assetFolders;
 };
 
 struct ExportOutcome {

@@ -1138,11 +1138,15 @@ ExportResult exportAsset(const Asset& asset, const std::string& path,
         }
         tinygltf::Model model;
         buildModel(asset, options, result, model);
-        model.buffers[0].uri = std::filesystem::path(files[1]).filename().string();
+        // A model with no binary data (an animation-only or skeleton-only asset) has no buffer
+        // (buildModel drops an empty one): nothing to name, and no .bin is written.
+        const bool hasBuffer = !model.buffers.empty();
+        if (hasBuffer) model.buffers[0].uri = std::filesystem::path(files[1]).filename().string();
         tinygltf::TinyGLTF writer;
         if (!writer.WriteGltfSceneToFile(&model, path, false, false, true, false))
-            throw std::runtime_error("cannot write " + path + " or " + files[1]);
+            throw std::runtime_error("cannot write " + path + (hasBuffer ? " or " + files[1] : ""));
         result.files = files;
+        if (!hasBuffer) result.files.resize(1);
     } catch (const std::exception& e) {
         result.error = std::string("glTF export failed: ") + e.what();
     } catch (...) {

@@ -302,6 +302,37 @@ TEST(GltfExport, GltfWritesJsonAndBinBeside) {
     EXPECT_EQ(gltfCounts(m), expectedMeshCounts(a));
 }
 
+// A skeleton alone has no binary data: the .gltf holds no buffer, no .bin is written or reported
+// (the buffer's name was once written into the dropped buffer's slot, which LeakSanitizer
+// reported as a 54-byte leak).
+TEST(GltfExport, GltfOfASkeletonAloneWritesNoBin) {
+    const auto dir = tempDir("export_gltf_skeleton");
+    Asset a;
+    Skeleton s;
+    for (int b = 0; b < 2; ++b) {
+        Bone bone;
+        bone.name = b == 0 ? "root" : "tip";
+        bone.parent = b - 1;
+        bone.world = translationMatrix({0, float(b), 0});
+        s.bones.push_back(bone);
+    }
+    a.skeletons.push_back(s);
+    ExportOptions o;
+    o.format = ExportFormat::Gltf;
+    const auto path = (dir / "bones.gltf").string();
+    std::filesystem::remove(dir / "bones.bin");
+    const ExportResult r = exportAsset(a, path, o);
+    ASSERT_TRUE(r.ok()) << r.error.value_or("");
+    ASSERT_EQ(r.files.size(), 1u);
+    EXPECT_EQ(r.files[0], path);
+    EXPECT_FALSE(std::filesystem::exists(dir / "bones.bin"));
+    tinygltf::Model m;
+    std::string err;
+    ASSERT_TRUE(loadGltf(path, m, err)) << err;
+    EXPECT_TRUE(m.buffers.empty());
+    EXPECT_GE(m.nodes.size(), 2u);
+}
+
 TEST(GltfExport, AssimpReportsTheSameCounts) {
     if (!assimpAvailable())
         GTEST_SKIP() << "SKIPPED: assimp is not installed (Debian package assimp-utils)";

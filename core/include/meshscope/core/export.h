@@ -77,7 +77,8 @@ struct ExportStats {
 
 struct ExportResult {
     std::vector<std::string>
-        files;  // every file written (glTF: .gltf then .bin; OBJ: .obj then .mtl)
+        files;  // every file written (glTF: .gltf then .bin, no .bin when the asset has no
+                // binary data, e.g. a skeleton alone; OBJ: .obj then .mtl)
     std::vector<std::string> warnings;  // one sentence per thing changed or left out
     ExportStats stats;
     std::optional<std::string> error;  // set when nothing (usable) was written
