@@ -60,8 +60,8 @@ constexpr const char* kPoseUsage =
     "FILE\n"
     "       meshscope-cli pose [--json] [--animation ANIM] [--time SECONDS] RIG\n"
     "  RIG is a Roblox model whose parts are joined by Motor6D (or RigAttachment pairs); ANIM a\n"
-    "  model holding a KeyframeSequence (default: RIG's own). Joints match Pose names by part\n"
-    "  name; unmatched tracks are listed as warnings.\n"
+    "  model holding a KeyframeSequence or CurveAnimation (default: RIG's own). Joints match\n"
+    "  Pose (or curve folder) names by part name; unmatched tracks are listed as warnings.\n"
     "  CONTROL is a FACS abbreviation (c_JD) or FaceControls name (JawDrop); WEIGHT in [0, 1].\n"
     "  Bone angles are degrees, Roblox XYZ order (CFrame.Angles). --bone may repeat.\n";
 
@@ -196,13 +196,21 @@ std::optional<Json> rigPoseJson(const Asset& asset, const Asset* animation, floa
         error = "no Roblox rig (parts joined by Motor6D or RigAttachment pairs)";
         return std::nullopt;
     }
-    const auto sequences = extractKeyframeSequences(animation ? *animation : asset);
+    const Asset& source = animation ? *animation : asset;
+    const auto sequences = extractKeyframeSequences(source);
     const KeyframeSequence* seq = sequences.empty() ? nullptr : &sequences.front();
+    // A CurveAnimation is used when the file holds no KeyframeSequence.
+    const auto curveAnimations =
+        seq ? std::vector<CurveAnimation>{} : extractCurveAnimations(source);
+    const CurveAnimation* curves = curveAnimations.empty() ? nullptr : &curveAnimations.front();
     RigSample sample;
-    if (seq) sampleOnRig(*seq, rig, time, sample);
+    if (seq)
+        sampleOnRig(*seq, rig, time, sample);
+    else if (curves)
+        sampleCurvesOnRig(*curves, rig, time, sample);
     Bounds bounds;
     const auto world =
-        posedRigWorld(rig, seq ? sample.jointTransforms : std::vector<Mat4>{}, &bounds);
+        posedRigWorld(rig, seq || curves ? sample.jointTransforms : std::vector<Mat4>{}, &bounds);
     const BoneOrder order = boneOrder(rig.skeleton);
 
     Json j;
@@ -236,6 +244,7 @@ std::optional<Json> rigPoseJson(const Asset& asset, const Asset* animation, floa
     for (const auto& w : rig.warnings) warnings.push_back("rig: " + w);
     if (seq) {
         j["animation"] = {{"name", seq->name},
+                          {"kind", "KeyframeSequence"},
                           {"loop", seq->loop},
                           {"priority", seq->priority},
                           {"length", number(seq->length)},
@@ -252,9 +261,31 @@ std::optional<Json> rigPoseJson(const Asset& asset, const Asset* animation, floa
         if (sequences.size() > 1)
             warnings.push_back("animation: " + std::to_string(sequences.size()) +
                                " KeyframeSequences; the first (\"" + seq->name + "\") is used");
+    } else if (curves) {
+        j["animation"] = {{"name", curves->name},
+                          {"kind", "CurveAnimation"},
+                          {"loop", curves->loop},
+                          {"priority", curves->priority},
+                          {"length", number(curves->length)},
+                          {"time", number(time)},
+                          {"sampledTime", number(sample.time)},
+                          {"keyframes", curves->keyTimes.size()},
+                          {"tracks", curves->joints.size()},
+                          {"faceControls", curves->faceControls.size()},
+                          {"markers", curves->markers.size()},
+                          {"unmatched", sample.unmatchedTracks},
+                          {"unanimated", sample.unanimatedJoints},
+                          {"rootTracks", sample.rootTracks}};
+        for (const auto& w : curves->warnings) warnings.push_back("animation: " + w);
+        for (const auto& name : sample.unmatchedTracks)
+            warnings.push_back("animation curves \"" + name + "\" match no rig part");
+        if (curveAnimations.size() > 1)
+            warnings.push_back("animation: " + std::to_string(curveAnimations.size()) +
+                               " CurveAnimations; the first (\"" + curves->name + "\") is used");
     } else {
         j["animation"] = nullptr;
-        if (animation) warnings.push_back("animation: the file holds no KeyframeSequence");
+        if (animation)
+            warnings.push_back("animation: the file holds no KeyframeSequence or CurveAnimation");
     }
     j["warnings"] = std::move(warnings);
     return j;
@@ -335,7 +366,7 @@ int runPose(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             return 1;
         }
         if (animationFile && (*report)["animation"].is_null()) {
-            err << *animationFile << ": no KeyframeSequence\n";
+            err << *animationFile << ": no KeyframeSequence or CurveAnimation\n";
             return 1;
         }
     } else if (animationFile) {

@@ -267,6 +267,7 @@ private:
     struct SkeletonNodes {
         std::vector<int> joints;  // node per bone
         int root = -1;            // the single root bone's node, or -1
+        std::vector<Mat4> world;  // bone world matrices in the export's axes
         int skin = -1;
     };
     std::vector<SkeletonNodes> skeletons_;
@@ -291,6 +292,7 @@ private:
             }
             world[b] = affine(axes_.matrix(world[b]));
         }
+        skeletons_.back().world = world;
         auto& nodes = skeletons_.back().joints;
         nodes.assign(sk.bones.size(), -1);
         int roots = 0;
@@ -1008,6 +1010,33 @@ private:
         return int(model.meshes.size()) - 1;
     }
 
+    // A part that is a bone of an exported skeleton (a Roblox rig part, linked by
+    // addRigSkeleton) hangs under its joint node with its placement relative to the bone, so
+    // that the skeleton's animations move it. Returns the parent node to use.
+    int underJoint(const PartInstance& p, tinygltf::Node& n, int parent) {
+        const NodeLinks& l = asset_.links(p.node);
+        if (l.skeleton < 0 || std::size_t(l.skeleton) >= skeletons_.size() || l.bone < 0)
+            return parent;
+        const SkeletonNodes& sn = skeletons_[std::size_t(l.skeleton)];
+        const auto b = std::size_t(l.bone);
+        if (b >= sn.joints.size() || b >= sn.world.size() || sn.joints[b] < 0) return parent;
+        const Mat4 local =
+            affine(inverse(sn.world[b]) * affine(axes_.matrix(cframeMatrix(p.cframe))));
+        for (float v : local.m)
+            if (!std::isfinite(v)) return parent;
+        n.translation.clear();
+        n.rotation.clear();
+        if (Vec3{local.at(0, 3), local.at(1, 3), local.at(2, 3)} != Vec3{})
+            n.translation = {local.at(0, 3), local.at(1, 3), local.at(2, 3)};
+        float r[3][3];
+        for (int row = 0; row < 3; ++row)
+            for (int col = 0; col < 3; ++col) r[row][col] = local.at(row, col);
+        const auto q = quaternionOf(r);
+        if (!(q[0] == 0 && q[1] == 0 && q[2] == 0)) n.rotation = q;
+        ++result_.stats.rigParts;
+        return sn.joints[b];
+    }
+
     void addParts(const PartTree& tree) {
         if (tree.parts.empty()) return;
         std::vector<int> nodeOf(tree.nodes.size(), -1);
@@ -1046,7 +1075,9 @@ private:
                 }
                 ++result_.stats.parts;
             }
-            const int parent = tn.parent < 0 ? -1 : nodeOf[std::size_t(tn.parent)];
+            int parent = tn.parent < 0 ? -1 : nodeOf[std::size_t(tn.parent)];
+            if (tn.part >= 0 && tn.children.empty())
+                parent = underJoint(tree.parts[std::size_t(tn.part)], n, parent);
             nodeOf[i] = addNode(std::move(n), parent);
         }
     }

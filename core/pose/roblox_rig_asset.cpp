@@ -28,23 +28,28 @@ int addRigSkeleton(Asset& asset, const RobloxRig& rig) {
     return index;
 }
 
-Animation bakeKeyframeSequence(const KeyframeSequence& sequence, const RobloxRig& rig,
-                               int skeletonIndex, float framesPerSecond) {
+namespace {
+
+// Frames 0 .. ceil(length · fps) of a rig's joint transforms (`fill(t, transforms)` sets the
+// transforms at time t) into an Animation of parent-relative bone transforms.
+template <class Fill>
+Animation bakeFrames(std::string name, bool loop, float length, const std::vector<float>& keyTimes,
+                     const RobloxRig& rig, int skeletonIndex, float framesPerSecond, Fill&& fill) {
     Animation anim;
-    anim.name = sequence.name;
+    anim.name = std::move(name);
     anim.skeleton = skeletonIndex;
     if (!(framesPerSecond > 0) || !std::isfinite(framesPerSecond)) framesPerSecond = 30;
     anim.framesPerSecond = framesPerSecond;
     // Frames to cover the length; a cap keeps a corrupt Time from asking for millions.
     constexpr double kMaxFrames = 100000;
-    const double wanted = std::ceil(double(sequence.length) * framesPerSecond - 1e-4) + 1;
+    const double wanted = std::ceil(double(length) * framesPerSecond - 1e-4) + 1;
     const std::size_t bones = rig.skeleton.bones.size();
     // ... and one on frames × bones (a place full of rigs): at most 4 M samples (160 MB).
     const double maxFrames = std::max(1.0, 4e6 / double(std::max<std::size_t>(bones, 1)));
     const auto frames = std::size_t(std::clamp(wanted, 1.0, std::min(kMaxFrames, maxFrames)));
     anim.frameCount = std::uint32_t(frames);
-    anim.loop = sequence.loop;
-    for (float t : sequence.keyframeTimes)
+    anim.loop = loop;
+    for (float t : keyTimes)
         if (std::isfinite(t) && t >= 0 && anim.keyTimes.size() < kMaxFrames)
             anim.keyTimes.push_back(t);
     anim.tracks.resize(bones);
@@ -54,20 +59,12 @@ Animation bakeKeyframeSequence(const KeyframeSequence& sequence, const RobloxRig
         anim.tracks[b].rotations.resize(frames);
         anim.tracks[b].scales.assign(frames, {1, 1, 1});
     }
-    // The joint each track drives (-1: none), found once.
-    std::vector<int> jointOfTrack(sequence.tracks.size(), -1);
-    for (std::size_t k = 0; k < sequence.tracks.size(); ++k) {
-        const int bone = rig.skeleton.find(sequence.tracks[k].joint);
-        jointOfTrack[k] = bone >= 0 ? rig.jointOfBone[std::size_t(bone)] : -1;
-    }
     std::vector<Mat4> transforms(rig.joints.size());
     for (std::size_t f = 0; f < frames; ++f) {
-        // The timeline itself, no loop wrap: the last frame is the last keyframe.
-        const float t = std::min(float(double(f) / framesPerSecond), sequence.length);
+        // The timeline itself, no loop wrap: the last frame is the last key.
+        const float t = std::min(float(double(f) / framesPerSecond), length);
         transforms.assign(rig.joints.size(), Mat4::identity());
-        for (std::size_t k = 0; k < sequence.tracks.size(); ++k)
-            if (jointOfTrack[k] >= 0)
-                transforms[std::size_t(jointOfTrack[k])] = sampleTrack(sequence.tracks[k], t);
+        fill(t, transforms);
         for (std::size_t b = 0; b < bones; ++b) {
             const int j = rig.jointOfBone[b];
             const Mat4 local = j < 0 ? rig.skeleton.bones[b].world
@@ -78,6 +75,42 @@ Animation bakeKeyframeSequence(const KeyframeSequence& sequence, const RobloxRig
         }
     }
     return anim;
+}
+
+// The rig joint a track named `joint` drives, or -1.
+int jointNamed(const RobloxRig& rig, const std::string& joint) {
+    const int bone = rig.skeleton.find(joint);
+    return bone >= 0 ? rig.jointOfBone[std::size_t(bone)] : -1;
+}
+
+}  // namespace
+
+Animation bakeKeyframeSequence(const KeyframeSequence& sequence, const RobloxRig& rig,
+                               int skeletonIndex, float framesPerSecond) {
+    std::vector<int> jointOfTrack(sequence.tracks.size(), -1);
+    for (std::size_t k = 0; k < sequence.tracks.size(); ++k)
+        jointOfTrack[k] = jointNamed(rig, sequence.tracks[k].joint);
+    return bakeFrames(sequence.name, sequence.loop, sequence.length, sequence.keyframeTimes, rig,
+                      skeletonIndex, framesPerSecond, [&](float t, std::vector<Mat4>& transforms) {
+                          for (std::size_t k = 0; k < sequence.tracks.size(); ++k)
+                              if (jointOfTrack[k] >= 0)
+                                  transforms[std::size_t(jointOfTrack[k])] =
+                                      sampleTrack(sequence.tracks[k], t);
+                      });
+}
+
+Animation bakeCurveAnimation(const CurveAnimation& animation, const RobloxRig& rig,
+                             int skeletonIndex, float framesPerSecond) {
+    std::vector<int> jointOfCurve(animation.joints.size(), -1);
+    for (std::size_t k = 0; k < animation.joints.size(); ++k)
+        jointOfCurve[k] = jointNamed(rig, animation.joints[k].joint);
+    return bakeFrames(animation.name, animation.loop, animation.length, animation.keyTimes, rig,
+                      skeletonIndex, framesPerSecond, [&](float t, std::vector<Mat4>& transforms) {
+                          for (std::size_t k = 0; k < animation.joints.size(); ++k)
+                              if (jointOfCurve[k] >= 0)
+                                  transforms[std::size_t(jointOfCurve[k])] =
+                                      sampleCurveJoint(animation.joints[k], t);
+                      });
 }
 
 int addRobloxRigAndAnimations(Asset& asset) {
@@ -110,6 +143,11 @@ int addRobloxRigAndAnimations(Asset& asset) {
         asset.animations.push_back(bakeKeyframeSequence(seq, rig, skeleton));
         if (seq.node >= 0 && std::size_t(seq.node) < asset.nodes.size())
             asset.linksOf(seq.node).animation = int(asset.animations.size()) - 1;
+    }
+    for (const CurveAnimation& curves : extractCurveAnimations(asset)) {
+        asset.animations.push_back(bakeCurveAnimation(curves, rig, skeleton));
+        if (curves.node >= 0 && std::size_t(curves.node) < asset.nodes.size())
+            asset.linksOf(curves.node).animation = int(asset.animations.size()) - 1;
     }
     return skeleton;
 }

@@ -5,12 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli_commands.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
+#include "meshscope/core/roblox_model_writer.h"
 #include "pose_command.h"
 #include "support/test_support.h"
 
@@ -275,4 +277,77 @@ TEST(CliPoseRig, R15IdleOnR15Character) {
                         j1["bones"][i]["position"][k].get<double>(), 1e-3);
     // A file with no rig (the animation itself) cannot be posed: exit 1.
     EXPECT_EQ(runCli({"pose", "--animation", idle, idle}).status, 1);
+}
+
+namespace {
+
+void putU32(Bytes& b, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) b.push_back(std::uint8_t(v >> (8 * i)));
+}
+
+// A FloatCurve ValuesAndTimes with Linear keys (value, ticks at 2400 a second).
+Bytes linearCurve(const std::vector<std::pair<float, std::uint32_t>>& keys) {
+    Bytes b;
+    putU32(b, 1);
+    putU32(b, std::uint32_t(keys.size()));
+    for (const auto& [value, ticks] : keys) {
+        b.push_back(1);  // Linear
+        b.push_back(0);
+        for (float f : {value, 0.0f, 0.0f}) putU32(b, std::bit_cast<std::uint32_t>(f));
+    }
+    putU32(b, 1);
+    putU32(b, std::uint32_t(keys.size()));
+    for (const auto& k : keys) putU32(b, k.second);
+    return b;
+}
+
+// A CurveAnimation moving Arm's joint from x = 0 to x = 2 over 1 s (Torso > Arm folders).
+Asset curveAnimationModel() {
+    Asset a;
+    a.format = "roblox-model";
+    const int anim = a.addNode("CurveSwing", "CurveAnimation");
+    a.addProperty(anim, test::prop("Loop", "bool", false));
+    const int torso = a.addNode("Torso", "Folder", anim);
+    const int arm = a.addNode("Arm", "Folder", torso);
+    const int pos = a.addNode("Position", "Vector3Curve", arm);
+    const int x = a.addNode("X", "FloatCurve", pos);
+    a.addProperty(x,
+                  test::prop("ValuesAndTimes", "BinaryString", linearCurve({{0, 0}, {2, 2400}})));
+    return a;
+}
+
+}  // namespace
+
+TEST(CliPoseRig, CurveAnimationOnMotor6DRig) {
+    const Asset rig = rigWithAnimation();
+    const Asset curves = curveAnimationModel();
+    std::string error;
+    const auto j = cli::rigPoseJson(rig, &curves, 0.25f, error);
+    ASSERT_TRUE(j.has_value()) << error;
+    EXPECT_EQ((*j)["animation"]["kind"], "CurveAnimation");
+    EXPECT_EQ((*j)["animation"]["name"], "CurveSwing");
+    EXPECT_EQ((*j)["animation"]["tracks"], 1);
+    EXPECT_NEAR((*j)["animation"]["length"].get<double>(), 1.0, 1e-6);
+    const Json* arm = findBone(*j, "Arm");
+    ASSERT_NE(arm, nullptr);
+    // Arm origin = (0,1,0) + (0.5,0,0) + (0,1,0) at 0.25 s.
+    EXPECT_NEAR((*arm)["position"][0].get<double>(), 0.5, 1e-5);
+    EXPECT_NEAR((*arm)["position"][1].get<double>(), 2.0, 1e-5);
+
+    // End to end through files written by the project's writer.
+    const auto dir = test::tempDir("cli-pose-curves");
+    const auto rigBytes = writeRobloxModel(rig);
+    const auto animBytes = writeRobloxModel(curves);
+    ASSERT_TRUE(rigBytes.ok() && animBytes.ok());
+    test::writeFile(dir / "rig.rbxm", rigBytes.bytes);
+    test::writeFile(dir / "curves.rbxm", animBytes.bytes);
+    const auto r = runCli({"pose", "--json", "--animation", (dir / "curves.rbxm").string(),
+                           "--time", "2", (dir / "rig.rbxm").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json out = Json::parse(r.out);
+    EXPECT_EQ(out["animation"]["kind"], "CurveAnimation");
+    EXPECT_NEAR(out["animation"]["sampledTime"].get<double>(), 1.0, 1e-6);  // clamped, no loop
+    const Json* arm2 = findBone(out, "Arm");
+    ASSERT_NE(arm2, nullptr);
+    EXPECT_NEAR((*arm2)["position"][0].get<double>(), 2.0, 1e-4);
 }

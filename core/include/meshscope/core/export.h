@@ -73,6 +73,7 @@ struct ExportStats {
     std::size_t skinnedVertices = 0;  // vertices written with joints and weights
     std::size_t morphTargets = 0;     // summed over meshes
     std::size_t parts = 0;            // model parts written
+    std::size_t rigParts = 0;         // of those, hung under their rig joint node (glTF)
 };
 
 struct ExportResult {

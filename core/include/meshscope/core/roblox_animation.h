@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -165,6 +166,107 @@ void sampleOnRig(const KeyframeSequence& sequence, const RobloxRig& rig, float t
                  RigSample& out);
 
 // ---------------------------------------------------------------------------------------------
+// CurveAnimation
+//
+// A CurveAnimation holds Folders named after the rig parts, nested like the Pose tree (root part
+// outermost). A part's folder may hold a Vector3Curve "Position" and an EulerRotationCurve (or
+// RotationCurve) "Rotation", each with FloatCurve children X, Y, Z; a Folder "FaceControls" holds
+// one FloatCurve per FACS control; MarkerCurves hold named markers. Every curve stores its keys
+// in the BinaryString ValuesAndTimes:
+//   u32 header (1 in the corpus), u32 valueCount, values[valueCount],
+//   u32 header (1), u32 timeCount (= valueCount), u32 times[timeCount] in ticks.
+// A FloatCurve value is 14 bytes: u8 KeyInterpolationMode (0 Constant, 1 Linear, 2 Cubic),
+// u8 flags (bit 0 LeftTangent set, bit 1 RightTangent set), f32 value, f32 left, f32 right.
+// A MarkerCurve value is a NUL-terminated string.
+
+// Key times are stored in ticks of 1/2400 s. Public readers write it two ways: one divides by
+// 2400; another reads the time count as three bytes (u16 + u8) — so its u32 times start one byte
+// early and are 256 × larger — and divides by 65536 · 9.375 = 614400 = 2400 · 256: the same
+// scale. The corpus curves (MaximumADHD UnitTest Binary.rbxl / Xml.rbxlx) hold no keys, so
+// the choice rests on that agreement; a test pins the 16-byte empty layout of the corpus.
+inline constexpr double kCurveTicksPerSecond = 2400;
+
+enum class KeyInterpolation : std::uint8_t { Constant = 0, Linear = 1, Cubic = 2 };
+const char* keyInterpolationName(KeyInterpolation mode);
+
+struct CurveKey {
+    float time = 0;  // seconds
+    float value = 0;
+    KeyInterpolation interpolation = KeyInterpolation::Linear;
+    bool hasLeftTangent = false, hasRightTangent = false;
+    float leftTangent = 0, rightTangent = 0;  // slopes in value units per second
+};
+
+struct CurveMarker {
+    float time = 0;
+    std::string value;
+};
+
+// Parse one ValuesAndTimes blob. `marker` selects MarkerCurve values (strings). Never throws:
+// a short or inconsistent blob keeps the keys read so far and adds warnings naming the byte
+// offset inside the blob (plus `baseOffset`, the blob's offset in the file when known).
+// Keys come back sorted by time. Counts are checked against the bytes left before allocating.
+struct CurveParse {
+    std::vector<CurveKey> keys;
+    std::vector<CurveMarker> markers;
+    std::vector<std::string> warnings;
+};
+CurveParse parseCurveValuesAndTimes(std::span<const std::uint8_t> bytes, bool marker,
+                                    std::uint64_t baseOffset = 0);
+
+// A FloatCurve at `time` (seconds): before the first key its value, after the last key the
+// last value; between keys a and b by a's mode — Constant holds a, Linear lerps, Cubic is the
+// Hermite spline through a and b with slopes a.rightTangent and b.leftTangent (0 when unset)
+// scaled by the span b.time − a.time. 0 for a curve without keys.
+float sampleFloatCurve(const std::vector<CurveKey>& keys, float time);
+
+struct CurveJoint {
+    std::string joint;   // the folder name = the driven part (Part1)
+    std::string parent;  // the enclosing folder's name ("" at the top)
+    int node = -1;       // the Folder node
+    bool hasPosition = false, hasRotation = false;
+    std::vector<CurveKey> position[3];  // X, Y, Z (studs)
+    std::vector<CurveKey> rotation[3];  // X, Y, Z Euler angles (radians)
+    int rotationOrder = 0;              // Enum.RotationOrder: XYZ XZY YZX YXZ ZXY ZYX
+};
+
+struct CurveFloatTrack {
+    std::string name;    // FACS control (FaceControls) or the curve's name
+    std::string parent;  // enclosing part folder
+    std::vector<CurveKey> keys;
+};
+
+struct CurveAnimation {
+    std::string name;
+    int node = -1;
+    bool loop = false;
+    int priority = 0;
+    float length = 0;             // time of the last key over every curve
+    std::vector<float> keyTimes;  // sorted union of every joint curve's key times
+    std::vector<CurveJoint> joints;
+    std::vector<CurveFloatTrack> faceControls;
+    std::vector<CurveFloatTrack> floatCurves;  // other FloatCurves (not X/Y/Z, not FACS)
+    std::vector<CurveMarker> markers;          // every MarkerCurve's markers, by time
+    std::vector<std::string> warnings;
+
+    int findJoint(std::string_view joint) const;
+};
+
+// Every CurveAnimation of the asset, in node order (folder walk iterative, depth cap 256).
+std::vector<CurveAnimation> extractCurveAnimations(const Asset& asset);
+
+// Loop wrap / clamp as sequenceTime.
+float curveAnimationTime(const CurveAnimation& animation, float time);
+
+// The Motor6D Transform a joint's curves give at `time`: translation (X, Y, Z) times the Euler
+// rotation composed in RotationOrder (XYZ = Rx · Ry · Rz, as CFrame.fromEulerAngles).
+Mat4 sampleCurveJoint(const CurveJoint& joint, float time);
+
+// As sampleOnRig for a CurveAnimation (joints matched by folder name = Part1 name).
+void sampleCurvesOnRig(const CurveAnimation& animation, const RobloxRig& rig, float time,
+                       RigSample& out);
+
+// ---------------------------------------------------------------------------------------------
 // Into the Asset
 
 // Appends `rig`'s skeleton to asset.skeletons and links every rig part node and every Motor6D
@@ -178,6 +280,9 @@ int addRigSkeleton(Asset& asset, const RobloxRig& rig);
 // tracks hold them. Positions, rotations (quaternion xyzw) and unit scales every frame.
 Animation bakeKeyframeSequence(const KeyframeSequence& sequence, const RobloxRig& rig,
                                int skeletonIndex, float framesPerSecond = 30);
+// The same for a CurveAnimation; keyTimes = the union of its joint curves' key times.
+Animation bakeCurveAnimation(const CurveAnimation& animation, const RobloxRig& rig,
+                             int skeletonIndex, float framesPerSecond = 30);
 
 // For a decoded Roblox model: its rig as a skeleton (addRigSkeleton) and every
 // KeyframeSequence it holds baked on that rig (bakeKeyframeSequence, linked from the sequence

@@ -1,0 +1,366 @@
+// CurveAnimation (issue #23): ValuesAndTimes parsing of hand-built blobs (and every truncation of
+// one), float curve sampling against hand-computed values, a hand-built CurveAnimation put on a
+// Motor6D rig and baked, and the curves of the MaximumADHD UnitTest place in both encodings.
+#include <cmath>
+#include <cstring>
+#include <numbers>
+
+#include "meshscope/core/decode.h"
+#include "meshscope/core/roblox_animation.h"
+#include "pose_test_util.h"
+#include "support/test_support.h"
+
+using namespace meshscope;
+using meshscope::test::expectNear;
+using meshscope::test::prop;
+
+namespace {
+
+struct Key {
+    std::uint8_t mode;
+    std::uint8_t flags;
+    float value, left, right;
+    std::uint32_t ticks;
+};
+
+void putU32(Bytes& b, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) b.push_back(std::uint8_t(v >> (8 * i)));
+}
+void putF32(Bytes& b, float f) {
+    std::uint32_t v;
+    std::memcpy(&v, &f, 4);
+    putU32(b, v);
+}
+
+Bytes floatCurve(const std::vector<Key>& keys) {
+    Bytes b;
+    putU32(b, 1);
+    putU32(b, std::uint32_t(keys.size()));
+    for (const Key& k : keys) {
+        b.push_back(k.mode);
+        b.push_back(k.flags);
+        putF32(b, k.value);
+        putF32(b, k.left);
+        putF32(b, k.right);
+    }
+    putU32(b, 1);
+    putU32(b, std::uint32_t(keys.size()));
+    for (const Key& k : keys) putU32(b, k.ticks);
+    return b;
+}
+
+TEST(CurveValuesAndTimes, EmptyCurveAsInTheCorpus) {
+    // AQAAAAAAAAABAAAAAAAAAA== : header 1, no values, header 1, no times.
+    const Bytes empty = {1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+    const CurveParse p = parseCurveValuesAndTimes(empty, false);
+    EXPECT_TRUE(p.keys.empty());
+    EXPECT_TRUE(p.warnings.empty());
+    EXPECT_TRUE(parseCurveValuesAndTimes(empty, true).warnings.empty());
+}
+
+TEST(CurveValuesAndTimes, KeysAndTicks) {
+    // Listed out of order; 3600 ticks = 1.5 s at 2400 ticks a second.
+    const Bytes b = floatCurve({{1, 0, 5, 0, 0, 3600}, {2, 3, 1, -1, 2, 0}});
+    const CurveParse p = parseCurveValuesAndTimes(b, false);
+    EXPECT_TRUE(p.warnings.empty()) << p.warnings.front();
+    ASSERT_EQ(p.keys.size(), 2u);
+    EXPECT_FLOAT_EQ(p.keys[0].time, 0.0f);
+    EXPECT_EQ(p.keys[0].interpolation, KeyInterpolation::Cubic);
+    EXPECT_TRUE(p.keys[0].hasLeftTangent && p.keys[0].hasRightTangent);
+    EXPECT_FLOAT_EQ(p.keys[0].leftTangent, -1.0f);
+    EXPECT_FLOAT_EQ(p.keys[0].rightTangent, 2.0f);
+    EXPECT_FLOAT_EQ(p.keys[1].time, 1.5f);
+    EXPECT_FLOAT_EQ(p.keys[1].value, 5.0f);
+    EXPECT_EQ(p.keys[1].interpolation, KeyInterpolation::Linear);
+    // A tangent whose flag is clear reads as 0.
+    const CurveParse q = parseCurveValuesAndTimes(floatCurve({{2, 1, 0, 7, 9, 0}}), false);
+    ASSERT_EQ(q.keys.size(), 1u);
+    EXPECT_FLOAT_EQ(q.keys[0].leftTangent, 7.0f);
+    EXPECT_FLOAT_EQ(q.keys[0].rightTangent, 0.0f);
+}
+
+TEST(CurveValuesAndTimes, Markers) {
+    Bytes b;
+    putU32(b, 1);
+    putU32(b, 2);
+    for (const char* s : {"Step", "Jump"}) b.insert(b.end(), s, s + std::strlen(s) + 1);
+    putU32(b, 1);
+    putU32(b, 2);
+    putU32(b, 4800);
+    putU32(b, 1200);
+    const CurveParse p = parseCurveValuesAndTimes(b, true);
+    EXPECT_TRUE(p.warnings.empty());
+    ASSERT_EQ(p.markers.size(), 2u);
+    EXPECT_EQ(p.markers[0].value, "Jump");
+    EXPECT_FLOAT_EQ(p.markers[0].time, 0.5f);
+    EXPECT_EQ(p.markers[1].value, "Step");
+    EXPECT_FLOAT_EQ(p.markers[1].time, 2.0f);
+}
+
+TEST(CurveValuesAndTimes, DamagedBlobsWarnWithOffsets) {
+    const Bytes good = floatCurve({{1, 0, 0, 0, 0, 0}, {1, 0, 1, 0, 0, 2400}});
+    // Every truncation: no crash, fewer keys, a warning naming a byte offset.
+    for (std::size_t n = 1; n < good.size(); ++n) {
+        const Bytes cut(good.begin(), good.begin() + std::ptrdiff_t(n));
+        const CurveParse p = parseCurveValuesAndTimes(cut, false, 1000);
+        EXPECT_FALSE(p.warnings.empty()) << n;
+        EXPECT_LT(p.keys.size(), 2u) << n;
+        if (!p.warnings.empty()) {
+            EXPECT_NE(p.warnings.front().find("file offset 10"), std::string::npos)
+                << p.warnings.front();
+        }
+    }
+    // A huge count is refused before allocating.
+    Bytes huge = good;
+    huge[4] = huge[5] = huge[6] = huge[7] = 0xff;
+    const CurveParse h = parseCurveValuesAndTimes(huge, false);
+    EXPECT_FALSE(h.warnings.empty());
+    EXPECT_LE(h.keys.size(), 2u);
+    // Time count disagreeing with the values, and an unknown interpolation mode.
+    Bytes odd = floatCurve({{7, 0, 0, 0, 0, 0}});
+    odd[good.size() > 0 ? 4 + 14 + 4 : 0] = 2;  // time count 2 for 1 value
+    const CurveParse o = parseCurveValuesAndTimes(odd, false);
+    EXPECT_GE(o.warnings.size(), 2u);
+    ASSERT_EQ(o.keys.size(), 1u);
+    EXPECT_EQ(o.keys[0].interpolation, KeyInterpolation::Linear);
+    // A marker without its NUL.
+    Bytes m;
+    putU32(m, 1);
+    putU32(m, 1);
+    m.push_back('A');
+    m.push_back('B');
+    m.push_back('C');
+    m.push_back('D');
+    m.push_back('E');
+    EXPECT_FALSE(parseCurveValuesAndTimes(m, true).warnings.empty());
+}
+
+CurveKey key(float t, float v, KeyInterpolation mode, float left = 0, float right = 0) {
+    CurveKey k;
+    k.time = t, k.value = v, k.interpolation = mode;
+    k.leftTangent = left, k.rightTangent = right;
+    k.hasLeftTangent = k.hasRightTangent = true;
+    return k;
+}
+
+TEST(FloatCurveSampling, ConstantLinearCubic) {
+    using K = KeyInterpolation;
+    EXPECT_FLOAT_EQ(sampleFloatCurve({}, 1.0f), 0.0f);
+    const std::vector<CurveKey> lin = {key(0, 0, K::Linear), key(2, 4, K::Linear)};
+    EXPECT_FLOAT_EQ(sampleFloatCurve(lin, 0.5f), 1.0f);
+    EXPECT_FLOAT_EQ(sampleFloatCurve(lin, -1.0f), 0.0f);  // before the first key
+    EXPECT_FLOAT_EQ(sampleFloatCurve(lin, 9.0f), 4.0f);   // after the last
+    const std::vector<CurveKey> con = {key(0, 3, K::Constant), key(1, 5, K::Linear)};
+    EXPECT_FLOAT_EQ(sampleFloatCurve(con, 0.99f), 3.0f);
+    EXPECT_FLOAT_EQ(sampleFloatCurve(con, 1.0f), 5.0f);
+    // Hermite over [0, 1], p0 = 0, p1 = 1, m0 = 2 (right of the first), m1 = 0 (left of the
+    // second). s = 0.5: h00 = 0.5, h10 = 0.125, h01 = 0.5, h11 = -0.125 → 0.125·2 + 0.5 = 0.75.
+    const std::vector<CurveKey> cub = {key(0, 0, K::Cubic, 99, 2), key(1, 1, K::Cubic, 0, 99)};
+    EXPECT_NEAR(sampleFloatCurve(cub, 0.5f), 0.75f, 1e-6f);
+    // Over [0, 2] the slopes are per second: s = 0.25 → h10 = 0.140625, h01 = 0.15625,
+    // h00 = 0.84375; 0.140625 · 2 · 2 + 0.15625 = 0.71875.
+    const std::vector<CurveKey> cub2 = {key(0, 0, K::Cubic, 0, 2), key(2, 1, K::Cubic, 0, 0)};
+    EXPECT_NEAR(sampleFloatCurve(cub2, 0.5f), 0.71875f, 1e-6f);
+    // Zero tangents: smoothstep, 0.5 at the middle.
+    const std::vector<CurveKey> flat = {key(0, 0, K::Cubic), key(1, 1, K::Cubic)};
+    EXPECT_NEAR(sampleFloatCurve(flat, 0.5f), 0.5f, 1e-6f);
+    EXPECT_NEAR(sampleFloatCurve(flat, 0.25f), 0.15625f, 1e-6f);
+}
+
+CFrame cframeAt(Vec3 p) {
+    CFrame cf;
+    cf.position = p;
+    return cf;
+}
+
+// Torso at the origin, Arm joined below it by a Motor6D (C0 up 1, C1 down 1).
+Asset twoPartRig() {
+    Asset a;
+    a.format = "roblox-model";
+    const int model = a.addNode("Model", "Model");
+    const int torso = a.addNode("Torso", "Part", model);
+    a.addProperty(torso, prop("CFrame", "CFrame", cframeAt({0, 0, 0})));
+    const int arm = a.addNode("Arm", "Part", model);
+    a.addProperty(arm, prop("CFrame", "CFrame", cframeAt({0, 2, 0})));
+    const int motor = a.addNode("Shoulder", "Motor6D", torso);
+    a.addProperty(motor, prop("Part0", "Ref", NodeRef{torso}));
+    a.addProperty(motor, prop("Part1", "Ref", NodeRef{arm}));
+    a.addProperty(motor, prop("C0", "CFrame", cframeAt({0, 1, 0})));
+    a.addProperty(motor, prop("C1", "CFrame", cframeAt({0, -1, 0})));
+    return a;
+}
+
+// CurveAnimation > Torso > Arm: Position X 0 → 2 and Rotation Z 0 → π/2, both linear over 1 s;
+// Torso > FaceControls > JawDrop; a MarkerCurve.
+Asset curveAnimation(Asset a = {}, const char* armName = "Arm") {
+    a.format = "roblox-model";
+    const int anim = a.addNode("Swing", "CurveAnimation");
+    a.addProperty(anim, prop("Loop", "bool", true));
+    a.addProperty(anim, prop("Priority", "token", std::int64_t(2)));
+    const int torso = a.addNode("Torso", "Folder", anim);
+    const int arm = a.addNode(armName, "Folder", torso);
+    const auto curve = [&](int parent, const char* name, Bytes bytes) {
+        const int c = a.addNode(name, "FloatCurve", parent);
+        a.addProperty(c, prop("ValuesAndTimes", "BinaryString", std::move(bytes)));
+        return c;
+    };
+    const int pos = a.addNode("Position", "Vector3Curve", arm);
+    curve(pos, "X", floatCurve({{1, 0, 0, 0, 0, 0}, {1, 0, 2, 0, 0, 2400}}));
+    curve(pos, "Y", floatCurve({}));
+    const int rot = a.addNode("Rotation", "EulerRotationCurve", arm);
+    a.addProperty(rot, prop("RotationOrder", "token", std::int64_t(0)));
+    curve(rot, "Z",
+          floatCurve({{1, 0, 0, 0, 0, 0}, {1, 0, std::numbers::pi_v<float> / 2, 0, 0, 2400}}));
+    const int face = a.addNode("FaceControls", "Folder", torso);
+    curve(face, "JawDrop", floatCurve({{1, 0, 0, 0, 0, 0}, {1, 0, 1, 0, 0, 1200}}));
+    const int marker = a.addNode("Events", "MarkerCurve", anim);
+    Bytes mb;
+    putU32(mb, 1);
+    putU32(mb, 1);
+    mb.insert(mb.end(), {'H', 'i', 0});
+    putU32(mb, 1);
+    putU32(mb, 1);
+    putU32(mb, 600);
+    a.addProperty(marker, prop("ValuesAndTimes", "BinaryString", mb));
+    return a;
+}
+
+TEST(CurveAnimation, ReadsFoldersAndCurves) {
+    const auto anims = extractCurveAnimations(curveAnimation());
+    ASSERT_EQ(anims.size(), 1u);
+    const CurveAnimation& c = anims[0];
+    EXPECT_EQ(c.name, "Swing");
+    EXPECT_TRUE(c.loop);
+    EXPECT_EQ(c.priority, 2);
+    EXPECT_TRUE(c.warnings.empty()) << c.warnings.front();
+    ASSERT_EQ(c.joints.size(), 1u);  // Torso has no curves of its own
+    EXPECT_EQ(c.joints[0].joint, "Arm");
+    EXPECT_EQ(c.joints[0].parent, "Torso");
+    EXPECT_TRUE(c.joints[0].hasPosition && c.joints[0].hasRotation);
+    ASSERT_EQ(c.faceControls.size(), 1u);
+    EXPECT_EQ(c.faceControls[0].name, "JawDrop");
+    EXPECT_EQ(c.faceControls[0].parent, "Torso");
+    ASSERT_EQ(c.markers.size(), 1u);
+    EXPECT_EQ(c.markers[0].value, "Hi");
+    EXPECT_FLOAT_EQ(c.markers[0].time, 0.25f);
+    EXPECT_FLOAT_EQ(c.length, 1.0f);
+    EXPECT_EQ(c.keyTimes, (std::vector<float>{0.0f, 0.5f, 1.0f}));  // union, JawDrop's 0.5 too
+    EXPECT_FLOAT_EQ(curveAnimationTime(c, 1.25f), 0.25f);
+    // At 0.5 s: translation (1, 0, 0), 45° about Z.
+    const Mat4 t = sampleCurveJoint(c.joints[0], 0.5f);
+    expectNear(t, translationMatrix({1, 0, 0}) * rotationZDegrees(45));
+}
+
+TEST(CurveAnimation, RotationOrders) {
+    CurveJoint j;
+    j.hasRotation = true;
+    const float angles[3] = {0.3f, -0.7f, 1.1f};
+    for (int a = 0; a < 3; ++a) j.rotation[a] = {key(0, angles[a], KeyInterpolation::Linear)};
+    const float d = 180 / std::numbers::pi_v<float>;
+    j.rotationOrder = 0;  // XYZ = CFrame.fromEulerAnglesXYZ
+    expectNear(sampleCurveJoint(j, 0),
+               eulerXyzDegrees({angles[0] * d, angles[1] * d, angles[2] * d}));
+    j.rotationOrder = 3;  // YXZ = CFrame.fromOrientation's order: Ry · Rx · Rz
+    expectNear(sampleCurveJoint(j, 0), rotationYDegrees(angles[1] * d) *
+                                           rotationXDegrees(angles[0] * d) *
+                                           rotationZDegrees(angles[2] * d));
+}
+
+TEST(CurveAnimation, OnRigAndBaked) {
+    const Asset rigAsset = twoPartRig();
+    const RobloxRig rig = extractRobloxRig(rigAsset);
+    const auto anims = extractCurveAnimations(curveAnimation());
+    RigSample sample;
+    sampleCurvesOnRig(anims.at(0), rig, 0.5f, sample);
+    EXPECT_TRUE(sample.unmatchedTracks.empty());
+    EXPECT_TRUE(sample.unanimatedJoints.empty());
+    // Arm origin = C0 · T · C1⁻¹ · 0 = (0,1,0) + (1,0,0) + Rz45 (0,1,0).
+    const float h = std::sqrt(0.5f);
+    const auto world = posedRigWorld(rig, sample.jointTransforms);
+    expectNear(transformPoint(world[1], {}), {1 - h, 1 + h, 0});
+
+    const Animation baked = bakeCurveAnimation(anims[0], rig, 0, 30);
+    EXPECT_EQ(baked.frameCount, 31u);
+    EXPECT_EQ(baked.keyTimes, anims[0].keyTimes);
+    EXPECT_TRUE(baked.loop);
+    ASSERT_EQ(baked.tracks.size(), 2u);
+    expectNear(baked.tracks[1].positions[15], {1 - h, 1 + h, 0});
+    expectNear(baked.tracks[1].positions[30], {1, 1, 0});  // 90°: (0,1,0) → (-1,0,0)
+
+    // A model holding both: baked by the decode hook and linked from the CurveAnimation node.
+    Asset both = curveAnimation(twoPartRig());
+    ASSERT_EQ(addRobloxRigAndAnimations(both), 0);
+    ASSERT_EQ(both.animations.size(), 1u);
+    EXPECT_EQ(both.animations[0].name, "Swing");
+    expectNear(both.animations[0].tracks[1].positions[15], {1 - h, 1 + h, 0});
+    EXPECT_EQ(both.links(extractCurveAnimations(both).at(0).node).animation, 0);
+
+    // A folder naming no part is reported.
+    const Asset other = curveAnimation({}, "Leg");
+    sampleCurvesOnRig(extractCurveAnimations(other).at(0), rig, 0.5f, sample);
+    EXPECT_EQ(sample.unmatchedTracks, std::vector<std::string>{"Leg"});
+}
+
+// ------------------------------------------------------------------------------------------
+// Real files: the UnitTest place holds a CurveAnimation and one of each curve class (no keys).
+
+Bytes curveBytes(const Asset& a, int node) {
+    const auto p = a.property(node, "ValuesAndTimes");
+    if (!p) return {};
+    if (const auto* b = std::get_if<Bytes>(&p->value)) return *b;
+    if (const auto* s = std::get_if<std::string>(&p->value)) return Bytes(s->begin(), s->end());
+    return {};
+}
+
+struct CurveCensus {
+    std::vector<std::string> kinds;  // curve class per curve node, in node order
+    std::vector<Bytes> blobs;
+    std::size_t keys = 0, warnings = 0;
+};
+
+CurveCensus census(const Asset& a) {
+    CurveCensus c;
+    for (std::size_t n = 0; n < a.nodes.size(); ++n) {
+        const std::string_view kind = a.kind(int(n));
+        if (kind != "FloatCurve" && kind != "MarkerCurve" && kind != "RotationCurve") continue;
+        c.kinds.emplace_back(kind);
+        c.blobs.push_back(curveBytes(a, int(n)));
+        if (kind == "RotationCurve") continue;
+        const CurveParse p = parseCurveValuesAndTimes(c.blobs.back(), kind == "MarkerCurve");
+        c.keys += p.keys.size() + p.markers.size();
+        c.warnings += p.warnings.size();
+    }
+    return c;
+}
+
+TEST(CurveAnimationCorpus, UnitTestPlaceBinaryAndXmlAgree) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const DecodeResult bin = decodeFile(
+        (corpus / "rbxm/MaximumADHD_Roblox-File-Format/UnitTest/Files/Binary.rbxl").string());
+    const DecodeResult xml = decodeFile(
+        (corpus / "rbxmx/MaximumADHD_Roblox-File-Format/UnitTest/Files/Xml.rbxlx").string());
+    ASSERT_TRUE(bin.ok());
+    ASSERT_TRUE(xml.ok());
+    const auto ab = extractCurveAnimations(bin.asset);
+    const auto ax = extractCurveAnimations(xml.asset);
+    ASSERT_EQ(ab.size(), 1u);
+    ASSERT_EQ(ax.size(), 1u);
+    for (const CurveAnimation* c : {&ab[0], &ax[0]}) {
+        EXPECT_EQ(c->name, "Instance");
+        EXPECT_TRUE(c->loop);
+        EXPECT_EQ(c->priority, 2);
+        EXPECT_TRUE(c->joints.empty());
+        EXPECT_TRUE(c->warnings.empty());
+        EXPECT_FLOAT_EQ(c->length, 0.0f);
+    }
+    const CurveCensus cb = census(bin.asset), cx = census(xml.asset);
+    EXPECT_EQ(cb.kinds, (std::vector<std::string>{"FloatCurve", "MarkerCurve", "RotationCurve"}));
+    EXPECT_EQ(cb.kinds, cx.kinds);
+    EXPECT_EQ(cb.blobs, cx.blobs);  // the same bytes in both encodings
+    const Bytes empty = {1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+    for (const Bytes& b : cb.blobs) EXPECT_EQ(b, empty);
+    EXPECT_EQ(cb.keys, 0u);
+    EXPECT_EQ(cb.warnings, 0u);
+}
+
+}  // namespace
