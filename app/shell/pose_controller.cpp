@@ -249,7 +249,8 @@ bool PoseController::loadAnimationFile(const QString& path, QString* error) {
     // the open model's rig.
     if (result->asset.animations.empty() && document_->hasAsset()) {
         const std::vector<KeyframeSequence> sequences = extractKeyframeSequences(result->asset);
-        if (!sequences.empty()) {
+        const std::vector<CurveAnimation> curves = extractCurveAnimations(result->asset);
+        if (!sequences.empty() || !curves.empty()) {
             const RobloxRig rig = extractRobloxRig(document_->asset());
             if (rig.empty()) {
                 if (error)
@@ -267,6 +268,15 @@ bool PoseController::loadAnimationFile(const QString& path, QString* error) {
                                     .arg(QString::fromStdString(seq.name),
                                          QString::fromStdString(t));
                 result->asset.animations.push_back(bakeKeyframeSequence(seq, rig, 0));
+            }
+            for (const CurveAnimation& curve : curves) {
+                RigSample sample;
+                sampleCurvesOnRig(curve, rig, 0, sample);
+                for (const std::string& t : sample.unmatchedTracks)
+                    warnings << tr("%1: no rig joint drives the part \"%2\"")
+                                    .arg(QString::fromStdString(curve.name),
+                                         QString::fromStdString(t));
+                result->asset.animations.push_back(bakeCurveAnimation(curve, rig, 0));
             }
         }
     }
