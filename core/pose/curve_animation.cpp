@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "meshscope/core/roblox_animation.h"
+#include "pose/animation_common.h"
 
 namespace meshscope {
 
@@ -200,15 +201,6 @@ int CurveAnimation::findJoint(std::string_view joint) const {
 
 namespace {
 
-std::optional<double> numberOf(const Asset& asset, int node, std::string_view name) {
-    const auto p = asset.property(node, name);
-    if (!p) return std::nullopt;
-    if (const auto* d = std::get_if<double>(&p->value)) return *d;
-    if (const auto* i = std::get_if<std::int64_t>(&p->value)) return double(*i);
-    if (const auto* b = std::get_if<bool>(&p->value)) return *b ? 1.0 : 0.0;
-    return std::nullopt;
-}
-
 // The curve's ValuesAndTimes parsed; warnings get the curve's path.
 CurveParse readCurve(const Asset& asset, int node, bool marker, const std::string& path,
                      std::vector<std::string>& warnings) {
@@ -247,8 +239,8 @@ CurveAnimation readCurveAnimation(const Asset& asset, int node) {
     CurveAnimation anim;
     anim.node = node;
     anim.name = std::string(asset.name(node));
-    anim.loop = numberOf(asset, node, "Loop").value_or(0) != 0;
-    anim.priority = int(numberOf(asset, node, "Priority").value_or(0));
+    anim.loop = pose_detail::numberProperty(asset, node, "Loop").value_or(0) != 0;
+    anim.priority = int(pose_detail::numberProperty(asset, node, "Priority").value_or(0));
     struct Item {
         int node;
         std::string parent;  // enclosing part folder name
@@ -298,7 +290,8 @@ CurveAnimation readCurveAnimation(const Asset& asset, int node) {
             } else if (ck == "EulerRotationCurve" && asset.name(child) == "Rotation") {
                 joint.hasRotation = readAxes(asset, child, cpath, joint.rotation, anim.warnings) ||
                                     joint.hasRotation;
-                const double order = numberOf(asset, child, "RotationOrder").value_or(0);
+                const double order =
+                    pose_detail::numberProperty(asset, child, "RotationOrder").value_or(0);
                 joint.rotationOrder = order >= 0 && order <= 5 ? int(order) : 0;
                 if (order != joint.rotationOrder)
                     anim.warnings.push_back(cpath + ": RotationOrder " + std::to_string(order) +
@@ -365,13 +358,7 @@ std::vector<CurveAnimation> extractCurveAnimations(const Asset& asset) {
 }
 
 float curveAnimationTime(const CurveAnimation& animation, float time) {
-    if (!std::isfinite(time) || !(animation.length > 0)) return 0;
-    if (animation.loop) {
-        float t = std::fmod(time, animation.length);
-        if (t < 0) t += animation.length;
-        return t;
-    }
-    return std::clamp(time, 0.0f, animation.length);
+    return pose_detail::animationTime(time, animation.length, animation.loop);
 }
 
 Mat4 sampleCurveJoint(const CurveJoint& joint, float time) {
@@ -392,25 +379,11 @@ Mat4 sampleCurveJoint(const CurveJoint& joint, float time) {
 void sampleCurvesOnRig(const CurveAnimation& animation, const RobloxRig& rig, float time,
                        RigSample& out) {
     out.time = curveAnimationTime(animation, time);
-    out.jointTransforms.assign(rig.joints.size(), Mat4::identity());
-    out.unmatchedTracks.clear();
-    out.unanimatedJoints.clear();
-    out.rootTracks.clear();
-    std::vector<bool> driven(rig.joints.size(), false);
-    for (const CurveJoint& cj : animation.joints) {
-        const int bone = rig.skeleton.find(cj.joint);
-        const int joint = bone >= 0 ? rig.jointOfBone[std::size_t(bone)] : -1;
-        if (joint < 0) {
-            (bone < 0 ? out.unmatchedTracks : out.rootTracks).push_back(cj.joint);
-            continue;
-        }
-        out.jointTransforms[std::size_t(joint)] = sampleCurveJoint(cj, out.time);
-        driven[std::size_t(joint)] = true;
-    }
-    for (std::size_t j = 0; j < rig.joints.size(); ++j)
-        if (!driven[j])
-            out.unanimatedJoints.push_back(
-                rig.skeleton.bones[std::size_t(rig.joints[j].bone)].name);
+    pose_detail::putTracksOnRig(
+        animation.joints.size(),
+        [&](std::size_t i) -> const std::string& { return animation.joints[i].joint; },
+        [](std::size_t) { return true; },
+        [&](std::size_t i) { return sampleCurveJoint(animation.joints[i], out.time); }, rig, out);
 }
 
 }  // namespace meshscope

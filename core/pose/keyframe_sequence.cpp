@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "meshscope/core/roblox_animation.h"
+#include "pose/animation_common.h"
 
 namespace meshscope {
 
@@ -115,28 +116,19 @@ int KeyframeSequence::findTrack(std::string_view joint) const {
 
 namespace {
 
-std::optional<double> numberProperty(const Asset& asset, int node, std::string_view name) {
-    const auto p = asset.property(node, name);
-    if (!p) return std::nullopt;
-    if (const auto* d = std::get_if<double>(&p->value)) return *d;
-    if (const auto* i = std::get_if<std::int64_t>(&p->value)) return double(*i);
-    if (const auto* b = std::get_if<bool>(&p->value)) return *b ? 1.0 : 0.0;
-    return std::nullopt;
-}
-
 constexpr int kMaxPoseDepth = 256;
 
 KeyframeSequence readSequence(const Asset& asset, int node) {
     KeyframeSequence seq;
     seq.node = node;
     seq.name = std::string(asset.name(node));
-    seq.loop = numberProperty(asset, node, "Loop").value_or(0) != 0;
-    seq.priority = int(numberProperty(asset, node, "Priority").value_or(0));
+    seq.loop = pose_detail::numberProperty(asset, node, "Loop").value_or(0) != 0;
+    seq.priority = int(pose_detail::numberProperty(asset, node, "Priority").value_or(0));
     std::unordered_map<std::string, std::size_t> trackOf;
 
     for (int keyframe : asset.children(node)) {
         if (asset.kind(keyframe) != "Keyframe") continue;
-        const double time = numberProperty(asset, keyframe, "Time").value_or(0);
+        const double time = pose_detail::numberProperty(asset, keyframe, "Time").value_or(0);
         if (!std::isfinite(time) || time < 0) {
             seq.warnings.push_back(std::string(asset.name(keyframe)) +
                                    ": Time is not a finite non-negative number; keyframe skipped");
@@ -163,9 +155,11 @@ KeyframeSequence readSequence(const Asset& asset, int node) {
             PoseKey key;
             key.time = float(time);
             key.node = item.node;
-            key.weight = float(numberProperty(asset, item.node, "Weight").value_or(1));
-            const auto style = numberProperty(asset, item.node, "EasingStyle").value_or(0);
-            const auto direction = numberProperty(asset, item.node, "EasingDirection").value_or(0);
+            key.weight = float(pose_detail::numberProperty(asset, item.node, "Weight").value_or(1));
+            const auto style =
+                pose_detail::numberProperty(asset, item.node, "EasingStyle").value_or(0);
+            const auto direction =
+                pose_detail::numberProperty(asset, item.node, "EasingDirection").value_or(0);
             key.style =
                 style >= 0 && style <= 5 ? PoseEasingStyle(int(style)) : PoseEasingStyle::Linear;
             key.direction = direction >= 0 && direction <= 2 ? PoseEasingDirection(int(direction))
@@ -208,13 +202,7 @@ std::vector<KeyframeSequence> extractKeyframeSequences(const Asset& asset) {
 }
 
 float sequenceTime(const KeyframeSequence& sequence, float time) {
-    if (!std::isfinite(time) || !(sequence.length > 0)) return 0;
-    if (sequence.loop) {
-        float t = std::fmod(time, sequence.length);
-        if (t < 0) t += sequence.length;
-        return t;
-    }
-    return std::clamp(time, 0.0f, sequence.length);
+    return pose_detail::animationTime(time, sequence.length, sequence.loop);
 }
 
 Mat4 sampleTrack(const PoseTrack& track, float time) {
@@ -236,29 +224,13 @@ Mat4 sampleTrack(const PoseTrack& track, float time) {
 void sampleOnRig(const KeyframeSequence& sequence, const RobloxRig& rig, float time,
                  RigSample& out) {
     out.time = sequenceTime(sequence, time);
-    out.jointTransforms.assign(rig.joints.size(), Mat4::identity());
-    out.unmatchedTracks.clear();
-    out.unanimatedJoints.clear();
-    out.rootTracks.clear();
-    std::vector<bool> driven(rig.joints.size(), false);
-    for (const PoseTrack& track : sequence.tracks) {
-        const int bone = rig.skeleton.find(track.joint);
-        const int joint = bone >= 0 ? rig.jointOfBone[std::size_t(bone)] : -1;
-        if (joint < 0) {
-            // A track without keys (HumanoidRootPart placeholders of Weight 0) drives nothing
-            // and is no warning. A keyed track on a root part has no joint to drive (Roblox
-            // ignores it too); one that names no part is unmatched.
-            if (track.keys.empty()) continue;
-            (bone < 0 ? out.unmatchedTracks : out.rootTracks).push_back(track.joint);
-            continue;
-        }
-        out.jointTransforms[std::size_t(joint)] = sampleTrack(track, out.time);
-        driven[std::size_t(joint)] = true;
-    }
-    for (std::size_t j = 0; j < rig.joints.size(); ++j)
-        if (!driven[j])
-            out.unanimatedJoints.push_back(
-                rig.skeleton.bones[std::size_t(rig.joints[j].bone)].name);
+    // A track without keys (HumanoidRootPart placeholders of Weight 0) drives nothing and is no
+    // warning; a keyed one on a root part has no joint to drive (Roblox ignores it too).
+    pose_detail::putTracksOnRig(
+        sequence.tracks.size(),
+        [&](std::size_t i) -> const std::string& { return sequence.tracks[i].joint; },
+        [&](std::size_t i) { return !sequence.tracks[i].keys.empty(); },
+        [&](std::size_t i) { return sampleTrack(sequence.tracks[i], out.time); }, rig, out);
 }
 
 }  // namespace meshscope
