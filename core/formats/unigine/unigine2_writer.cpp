@@ -431,22 +431,28 @@ UnigineWriteResult writeUnigine2Mesh(const Asset& asset, const std::string& vers
     return res;
 }
 
+namespace {
+
+// The skeleton animation `anim` is written against: its own, or without one a root bone per
+// track at the origin (kept in `flat`).
+const Skeleton* animationSkeleton(const Asset& asset, const Animation& anim, Skeleton& flat) {
+    if (anim.skeleton >= 0 && std::size_t(anim.skeleton) < asset.skeletons.size())
+        return &asset.skeletons[std::size_t(anim.skeleton)];
+    for (const BoneTrack& t : anim.tracks) flat.bones.push_back(Bone{t.bone, -1});
+    return &flat;
+}
+
+}  // namespace
+
 UnigineWriteResult writeUnigine2Animation(const Asset& asset, int animation) {
     UnigineWriteResult res;
     if (animation < 0 || std::size_t(animation) >= asset.animations.size()) {
         res.error = "no such animation";
         return res;
     }
-    const Animation& anim = asset.animations[animation];
+    const Animation& anim = asset.animations[std::size_t(animation)];
     Skeleton flat;
-    const Skeleton* skel = nullptr;
-    if (anim.skeleton >= 0 && std::size_t(anim.skeleton) < asset.skeletons.size()) {
-        skel = &asset.skeletons[anim.skeleton];
-    } else {
-        // No skeleton: one root bone per track, at the origin.
-        for (const BoneTrack& t : anim.tracks) flat.bones.push_back(Bone{t.bone, -1});
-        skel = &flat;
-    }
+    const Skeleton* skel = animationSkeleton(asset, anim, flat);
     const std::vector<Trs> locals = bindLocals(*skel);
     Out o;
     o.tag("an10");
@@ -487,15 +493,9 @@ UnigineWriteResult writeUnigine2AnimationAn12(const Asset& asset, int animation)
         res.error = "no such animation";
         return res;
     }
-    const Animation& anim = asset.animations[animation];
+    const Animation& anim = asset.animations[std::size_t(animation)];
     Skeleton flat;
-    const Skeleton* skel = nullptr;
-    if (anim.skeleton >= 0 && std::size_t(anim.skeleton) < asset.skeletons.size()) {
-        skel = &asset.skeletons[anim.skeleton];
-    } else {
-        for (const BoneTrack& t : anim.tracks) flat.bones.push_back(Bone{t.bone, -1});
-        skel = &flat;
-    }
+    const Skeleton* skel = animationSkeleton(asset, anim, flat);
     struct Row {
         int bone;
         const BoneTrack* track;
