@@ -18,11 +18,13 @@ namespace {
 
 constexpr const char* kExportUsage =
     "Usage: meshscope-cli export --to glb|gltf|obj [--lod N] [--all-lods] [--physics]\n"
-    "       [--asset-folder DIR]... FILE OUT\n"
+    "       [--all-services] [--asset-folder DIR]... FILE OUT\n"
     "  Writes LOD N (default 0) of every mesh, Y-up; glTF also the skeleton as a skin, FACS\n"
     "  controls as morph targets and a model's parts as nodes; OBJ (+ .mtl) the meshes and parts.\n"
     "  --all-lods  glTF: the other levels too, as MSFT_lod alternates of the chosen one\n"
     "  --physics   physics meshes and hulls too (glTF: under a hidden \"physics\" node)\n"
+    "  --all-services  a place's parts outside Workspace too (ReplicatedStorage, ...); by\n"
+    "              default only what Roblox Studio draws\n"
     "  --asset-folder DIR  where a CSG union's AssetId is looked up (unions whose blob is in\n"
     "              the file need none); repeatable\n"
     "  Exit status: 0 written, 1 input unreadable or output not written, 2 usage,\n"
@@ -37,6 +39,7 @@ struct Args {
     std::optional<std::string> lod;
     std::vector<std::string> assetFolders;
     bool allLods = false;
+    bool allServices = false;
     bool physics = false;
     bool help = false;
     std::vector<std::string> positional;
@@ -77,6 +80,10 @@ Args parseArgs(const std::vector<std::string>& args, bool allowLod) {
         }
         if (allowLod && s == "--physics") {
             a.physics = true;
+            continue;
+        }
+        if (allowLod && s == "--all-services") {
+            a.allServices = true;
             continue;
         }
         if (s.size() > 1 && s[0] == '-')
@@ -150,6 +157,7 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     options.allLods = a.allLods;
     options.physics = a.physics;
+    options.allServices = a.allServices;
     const std::string& file = a.positional[0];
     const std::string& target = a.positional[1];
     if (overwritesInput(file, exportFilePaths(target, options.format), err, "export")) return 2;

@@ -473,7 +473,7 @@ std::optional<RobloxMaterialLook> robloxMaterialLook(std::int64_t material) {
 }
 
 PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
-                      const std::vector<std::string>& assetFolders) {
+                      const std::vector<std::string>& assetFolders, bool allServices) {
     PartTree tree;
     const std::size_t count = asset.nodes.size();
     std::vector<int> partOf(count, -1);
@@ -482,7 +482,9 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
     const AssetResolver resolver(std::move(folders));
     // Shape, colour and transparency as the viewer reads them (roblox_parts.h); only parts
     // that store a CFrame and a size are written (no defaults invented for a file).
-    for (const RobloxPart& rp : extractRobloxParts(asset)) {
+    const std::vector<RobloxPart> extracted = extractRobloxParts(asset, allServices);
+    const std::size_t considered = extracted.size();
+    for (const RobloxPart& rp : extracted) {
         if (!stores<CFrame>(asset, rp.node, {"CFrame", "CoordinateFrame"}) ||
             !stores<Vec3>(asset, rp.node, {"size", "Size"}))
             continue;
@@ -529,6 +531,12 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
         partOf[std::size_t(rp.node)] = int(tree.parts.size());
         tree.parts.push_back(std::move(p));
     }
+    if (!allServices)
+        if (const std::size_t all = extractRobloxParts(asset, true).size(); all > considered)
+            warnings.push_back(std::to_string(all - considered) +
+                               " part(s) outside Workspace (ReplicatedStorage, ServerStorage ...) "
+                               "left out, as Roblox Studio draws the place; --all-services "
+                               "writes them");
     if (transparent)
         warnings.push_back(std::to_string(transparent) +
                            " fully transparent part(s) (Transparency 1) left out");

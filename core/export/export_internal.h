@@ -169,7 +169,7 @@ struct PartTree {
 // Unions get their decoded geometry (MeshData2 / MeshData, else AssetId through
 // `assetFolders`); NegateOperations are left out (they cut other parts, Roblox does not draw them).
 PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
-                      const std::vector<std::string>& assetFolders = {});
+                      const std::vector<std::string>& assetFolders = {}, bool allServices = false);
 
 // Shapes, their unit meshes (partShapeMesh) and scales (partShapeScale) are roblox_parts.h's.
 // Column-major world transform of a CFrame (rotation and translation).

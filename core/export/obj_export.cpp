@@ -262,7 +262,7 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
         if (!asset.animations.empty())
             warn.push_back(std::to_string(asset.animations.size()) + " animation(s) not exported");
 
-        const PartTree tree = collectParts(asset, warn, options.assetFolders);
+        const PartTree tree = collectParts(asset, warn, options.assetFolders, options.allServices);
         std::map<std::tuple<std::uint32_t, std::int64_t, int>, std::string> materials;
         std::map<PartShape, Mesh> primitives;
         for (const PartInstance& p : tree.parts) {

@@ -167,7 +167,7 @@ std::vector<Candidate> attachmentJoints(
 RobloxRig extractRobloxRig(const Asset& asset) {
     RobloxRig rig;
     if (!isRobloxModel(asset)) return rig;
-    const std::vector<RobloxPart> parts = extractRobloxParts(asset);
+    const std::vector<RobloxPart> parts = extractRobloxParts(asset, true);
     std::unordered_map<int, int> partOfNode;
     for (std::size_t i = 0; i < parts.size(); ++i) partOfNode.emplace(parts[i].node, int(i));
 

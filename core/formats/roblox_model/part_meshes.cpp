@@ -153,6 +153,13 @@ PartMeshes resolvePartMeshes(const Asset& asset, const PartMeshOptions& options)
         out.diagnostics.push_back(
             {Severity::Warning, kUnionUnresolved, at, label(asset, first.node), message});
     }
+    // Said once: parts that exist but are not in the world.
+    if (const std::size_t all = extractRobloxParts(asset, true).size(); all > out.parts.size())
+        out.diagnostics.push_back(
+            {Severity::Info, kPartsOutsideWorkspace, 0, "",
+             std::to_string(all - out.parts.size()) +
+                 " part(s) outside Workspace (ReplicatedStorage, ServerStorage ...) are not "
+                 "drawn, as Roblox Studio draws the place"});
     return out;
 }
 

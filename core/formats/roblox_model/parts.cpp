@@ -377,7 +377,7 @@ void applyShapeMesh(RobloxPart& p, bool yCylinder) {
 
 }  // namespace
 
-std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
+std::vector<RobloxPart> extractRobloxParts(const Asset& asset, bool allServices) {
     // Which nodes are parts, found once: the vector is then allocated at its size (growing it by
     // doubling left a 600 000-part place with 193 MB of RobloxParts instead of ~110).
     // Classes are asked about once each.
@@ -390,6 +390,25 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset) {
         const std::uint32_t k = asset.nodes[i].kindId;
         // A union's original parts (ChildData, Node::embedded) are not drawn: the union is.
         count += isPart[i] = k < partKind.size() && partKind[k] && !asset.nodes[i].embedded;
+    }
+    // A place: what lies outside Workspace is not in the world (Studio does not draw it).
+    if (!allServices) {
+        const std::vector<int> roots = asset.roots();
+        const bool place = std::any_of(roots.begin(), roots.end(),
+                                       [&](int r) { return asset.kind(r) == "Workspace"; });
+        if (place) {
+            std::vector<int> stack;
+            for (int r : roots)
+                if (asset.kind(r) != "Workspace") stack.push_back(r);
+            while (!stack.empty()) {
+                const int n = stack.back();
+                stack.pop_back();
+                if (n < 0 || std::size_t(n) >= isPart.size()) continue;
+                count -= isPart[std::size_t(n)];
+                isPart[std::size_t(n)] = 0;
+                for (int c : asset.children(n)) stack.push_back(c);
+            }
+        }
     }
     std::vector<RobloxPart> parts;
     parts.reserve(count);

@@ -69,9 +69,12 @@ TEST(CorpusExport, EveryDecodableFileRoundTripsThroughGltf) {
     MESHSCOPE_REQUIRE_CORPUS(dir);
     const auto corpus = decodedCorpus(dir);
     ASSERT_FALSE(corpus.empty());
-    ExportOptions everything;  // every level and physics shape, as expectedMeshCounts counts
+    // Every level and physics shape, as expectedMeshCounts counts, and every part, as
+    // visibleParts counts (a place's parts outside Workspace too).
+    ExportOptions everything;
     everything.allLods = true;
     everything.physics = true;
+    everything.allServices = true;
     std::size_t exported = 0, withMeshes = 0, withParts = 0, withTargets = 0;
     for (const auto& [path, asset] : corpus) {
         SCOPED_TRACE(path.string());

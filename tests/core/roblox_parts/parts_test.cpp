@@ -6,7 +6,9 @@
 #include <limits>
 
 #include "meshscope/core/decode.h"
+#include "meshscope/core/export.h"
 #include "meshscope/core/mesh_generators.h"
+#include "meshscope/core/part_meshes.h"
 #include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/roblox_parts.h"
@@ -24,6 +26,57 @@ int addPart(Asset& a, const std::string& cls, Vec3 pos, Vec3 size, int parent = 
     a.propertyList(n) = {prop("Name", "string", cls), prop("CFrame", "CFrame", cf),
                          prop("size", "Vector3", size)};
     return n;
+}
+
+// A place draws what is in Workspace, as Roblox Studio does: parts kept in ReplicatedStorage
+// or ServerStorage are left out (unless asked for); a model without a Workspace keeps them all;
+// the part meshes say how many were left out; export warns and --all-services writes them.
+TEST(RobloxParts, PlacesDrawOnlyWorkspace) {
+    Asset a;
+    a.format = "roblox-model";
+    const int ws = a.addNode("Workspace", "Workspace");
+    const int rs = a.addNode("ReplicatedStorage", "ReplicatedStorage");
+    const int inWorld = a.addNode("Floor", "Part", ws);
+    a.addChild(ws, inWorld);
+    const int folder = a.addNode("Kept", "Folder", rs);
+    a.addChild(rs, folder);
+    const int stored = a.addNode("Spare", "Part", folder);
+    a.addChild(folder, stored);
+    for (int p : {inWorld, stored}) {
+        a.addProperty(p, prop("CFrame", "CFrame", CFrame{}));
+        a.addProperty(p, prop("size", "Vector3", Vec3{4, 1, 2}));
+    }
+    const auto drawn = extractRobloxParts(a);
+    ASSERT_EQ(drawn.size(), 1u);
+    EXPECT_EQ(drawn[0].node, inWorld);
+    EXPECT_EQ(extractRobloxParts(a, true).size(), 2u);
+    const PartMeshes meshes = resolvePartMeshes(a);
+    ASSERT_FALSE(meshes.diagnostics.empty());
+    EXPECT_EQ(meshes.diagnostics.back().code, std::string(kPartsOutsideWorkspace));
+    EXPECT_EQ(meshes.diagnostics.back().severity, Severity::Info);
+    EXPECT_NE(meshes.diagnostics.back().message.find("1 part(s)"), std::string::npos);
+
+    // A model (no Workspace root) draws every part.
+    Asset model;
+    model.format = "roblox-model";
+    const int m = model.addNode("Model", "Model");
+    const int p = model.addNode("Part", "Part", m);
+    model.addChild(m, p);
+    EXPECT_EQ(extractRobloxParts(model).size(), 1u);
+
+    // Export: the place's stored part only with allServices.
+    ExportOptions o;
+    o.format = ExportFormat::Glb;
+    const ExportResult world = exportAsset(a, (test::tempDir("ws_only") / "w.glb").string(), o);
+    ASSERT_TRUE(world.ok()) << *world.error;
+    EXPECT_EQ(world.stats.parts, 1u);
+    EXPECT_TRUE(std::any_of(world.warnings.begin(), world.warnings.end(), [](const auto& w) {
+        return w.find("outside Workspace") != std::string::npos;
+    }));
+    o.allServices = true;
+    const ExportResult all = exportAsset(a, (test::tempDir("ws_only") / "a.glb").string(), o);
+    ASSERT_TRUE(all.ok()) << *all.error;
+    EXPECT_EQ(all.stats.parts, 2u);
 }
 
 TEST(RobloxParts, DefaultInsertedPartFromCorpus) {

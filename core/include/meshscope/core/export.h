@@ -59,6 +59,9 @@ struct ExportOptions {
     // Folders where a union's AssetId is looked up (roblox_parts.h unionPartMesh); unions whose
     // blob is inside the file need none.
     std::vector<std::string> assetFolders;
+    // A place's parts outside Workspace (ReplicatedStorage, ServerStorage ...) too; by default
+    // only what Studio draws.
+    bool allServices = false;
 };
 
 // What was written, counted the way a reader sees it.

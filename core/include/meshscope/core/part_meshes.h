@@ -23,6 +23,8 @@ inline constexpr const char* kMeshEmpty = "mesh-empty";  // resolved; the file h
 // CSG unions whose geometry is neither in the file nor in the asset folders (drawn as
 // translucent boxes of their Size); one warning for all of them.
 inline constexpr const char* kUnionUnresolved = "union-unresolved";
+// Info: a place's parts outside Workspace, not drawn (as Roblox Studio draws a place).
+inline constexpr const char* kPartsOutsideWorkspace = "parts-outside-workspace";
 
 struct PartMesh {
     std::size_t part = 0;  // index into PartMeshes::parts

@@ -65,7 +65,10 @@ bool isRobloxModel(const Asset& asset);
 // Every renderable part of the tree, in node order. Properties are looked up by their
 // serialized names as well as their current names (size/Size, shape/Shape, Color3uint8/Color,
 // BrickColor/brickColor), because files in the wild hold either.
-std::vector<RobloxPart> extractRobloxParts(const Asset& asset);
+// In a place (a tree with a Workspace root) only the parts under Workspace are drawn, as Roblox
+// Studio draws them: parts kept in ReplicatedStorage, ServerStorage, Lighting ... are left out
+// unless `allServices`. A model without a Workspace root gives all its parts.
+std::vector<RobloxPart> extractRobloxParts(const Asset& asset, bool allServices = false);
 
 // BrickColor palette (the numbers Roblox documents, e.g. 194 Medium stone grey, 21 Bright red).
 // nullopt for a number outside the table.
