@@ -482,9 +482,7 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
     const AssetResolver resolver(std::move(folders));
     // Shape, colour and transparency as the viewer reads them (roblox_parts.h); only parts
     // that store a CFrame and a size are written (no defaults invented for a file).
-    const std::vector<RobloxPart> extracted = extractRobloxParts(asset, allServices);
-    const std::size_t considered = extracted.size();
-    for (const RobloxPart& rp : extracted) {
+    for (const RobloxPart& rp : extractRobloxParts(asset, allServices)) {
         if (!stores<CFrame>(asset, rp.node, {"CFrame", "CoordinateFrame"}) ||
             !stores<Vec3>(asset, rp.node, {"size", "Size"}))
             continue;
@@ -532,8 +530,8 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
         tree.parts.push_back(std::move(p));
     }
     if (!allServices)
-        if (const std::size_t all = extractRobloxParts(asset, true).size(); all > considered)
-            warnings.push_back(std::to_string(all - considered) +
+        if (const std::size_t outside = countPartsOutsideWorkspace(asset); outside > 0)
+            warnings.push_back(std::to_string(outside) +
                                " part(s) outside Workspace (ReplicatedStorage, ServerStorage ...) "
                                "left out, as Roblox Studio draws the place; --all-services "
                                "writes them");

@@ -154,10 +154,10 @@ PartMeshes resolvePartMeshes(const Asset& asset, const PartMeshOptions& options)
             {Severity::Warning, kUnionUnresolved, at, label(asset, first.node), message});
     }
     // Said once: parts that exist but are not in the world.
-    if (const std::size_t all = extractRobloxParts(asset, true).size(); all > out.parts.size())
+    if (const std::size_t outside = countPartsOutsideWorkspace(asset); outside > 0)
         out.diagnostics.push_back(
             {Severity::Info, kPartsOutsideWorkspace, 0, "",
-             std::to_string(all - out.parts.size()) +
+             std::to_string(outside) +
                  " part(s) outside Workspace (ReplicatedStorage, ServerStorage ...) are not "
                  "drawn, as Roblox Studio draws the place"});
     return out;

@@ -377,6 +377,43 @@ void applyShapeMesh(RobloxPart& p, bool yCylinder) {
 
 }  // namespace
 
+namespace {
+
+// Calls fn(node) for every node under a root other than Workspace, when the tree is a place
+// (has a Workspace root); nothing for a model.
+template <class Fn>
+void forEachNodeOutsideWorkspace(const Asset& asset, Fn fn) {
+    const std::vector<int> roots = asset.roots();
+    if (std::none_of(roots.begin(), roots.end(),
+                     [&](int r) { return asset.kind(r) == "Workspace"; }))
+        return;
+    // Each node once, however many child lists name it (and however they loop).
+    std::vector<bool> seen(asset.nodes.size());
+    std::vector<int> stack;
+    for (int r : roots)
+        if (asset.kind(r) != "Workspace") stack.push_back(r);
+    while (!stack.empty()) {
+        const int n = stack.back();
+        stack.pop_back();
+        if (n < 0 || std::size_t(n) >= asset.nodes.size() || seen[std::size_t(n)]) continue;
+        seen[std::size_t(n)] = true;
+        fn(n);
+        for (int c : asset.children(n)) stack.push_back(c);
+    }
+}
+
+bool isDrawnPartNode(const Asset& asset, int n) {
+    return isRenderablePartClass(asset.kind(n)) && !asset.nodes[std::size_t(n)].embedded;
+}
+
+}  // namespace
+
+std::size_t countPartsOutsideWorkspace(const Asset& asset) {
+    std::size_t n = 0;
+    forEachNodeOutsideWorkspace(asset, [&](int node) { n += isDrawnPartNode(asset, node); });
+    return n;
+}
+
 std::vector<RobloxPart> extractRobloxParts(const Asset& asset, bool allServices) {
     // Which nodes are parts, found once: the vector is then allocated at its size (growing it by
     // doubling left a 600 000-part place with 193 MB of RobloxParts instead of ~110).
@@ -392,24 +429,11 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset, bool allServices)
         count += isPart[i] = k < partKind.size() && partKind[k] && !asset.nodes[i].embedded;
     }
     // A place: what lies outside Workspace is not in the world (Studio does not draw it).
-    if (!allServices) {
-        const std::vector<int> roots = asset.roots();
-        const bool place = std::any_of(roots.begin(), roots.end(),
-                                       [&](int r) { return asset.kind(r) == "Workspace"; });
-        if (place) {
-            std::vector<int> stack;
-            for (int r : roots)
-                if (asset.kind(r) != "Workspace") stack.push_back(r);
-            while (!stack.empty()) {
-                const int n = stack.back();
-                stack.pop_back();
-                if (n < 0 || std::size_t(n) >= isPart.size()) continue;
-                count -= isPart[std::size_t(n)];
-                isPart[std::size_t(n)] = 0;
-                for (int c : asset.children(n)) stack.push_back(c);
-            }
-        }
-    }
+    if (!allServices)
+        forEachNodeOutsideWorkspace(asset, [&](int n) {
+            count -= isPart[std::size_t(n)];
+            isPart[std::size_t(n)] = 0;
+        });
     std::vector<RobloxPart> parts;
     parts.reserve(count);
     PropertyFinder find(asset);

@@ -54,7 +54,8 @@ TEST(RobloxParts, PlacesDrawOnlyWorkspace) {
     ASSERT_FALSE(meshes.diagnostics.empty());
     EXPECT_EQ(meshes.diagnostics.back().code, std::string(kPartsOutsideWorkspace));
     EXPECT_EQ(meshes.diagnostics.back().severity, Severity::Info);
-    EXPECT_NE(meshes.diagnostics.back().message.find("1 part(s)"), std::string::npos);
+    EXPECT_NE(meshes.diagnostics.back().message.find("1 part(s)"), std::string::npos)
+        << meshes.diagnostics.back().message;
 
     // A model (no Workspace root) draws every part.
     Asset model;

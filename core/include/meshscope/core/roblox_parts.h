@@ -69,6 +69,9 @@ bool isRobloxModel(const Asset& asset);
 // Studio draws them: parts kept in ReplicatedStorage, ServerStorage, Lighting ... are left out
 // unless `allServices`. A model without a Workspace root gives all its parts.
 std::vector<RobloxPart> extractRobloxParts(const Asset& asset, bool allServices = false);
+// How many parts extractRobloxParts leaves out of a place for lying outside Workspace (0 for a
+// model), without reading their properties.
+std::size_t countPartsOutsideWorkspace(const Asset& asset);
 
 // BrickColor palette (the numbers Roblox documents, e.g. 194 Medium stone grey, 21 Bright red).
 // nullopt for a number outside the table.
