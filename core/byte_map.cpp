@@ -28,10 +28,20 @@ const char* rangeKindName(RangeKind kind) {
     return "?";
 }
 
-std::string joinPath(const std::string& parent, const std::string& child) {
-    if (parent.empty()) return child;
-    if (child.empty()) return parent;
-    return parent + kPathSeparator + child;
+std::string joinPath(std::string_view parent, std::string_view child) {
+    if (parent.empty()) return std::string(child);
+    if (child.empty()) return std::string(parent);
+    constexpr std::string_view separator = kPathSeparator;
+    std::string out;
+    out.reserve(parent.size() + separator.size() + child.size());
+    out.append(parent).append(separator).append(child);
+    return out;
+}
+
+void appendPath(std::string& path, std::string_view child) {
+    if (child.empty()) return;
+    if (!path.empty()) path.append(std::string_view(kPathSeparator));
+    path.append(child);
 }
 
 int ByteMap::add(std::uint64_t offset, std::uint64_t length, std::string path, RangeKind kind,

@@ -13,9 +13,9 @@ DecodeContext::DecodeContext(ByteSpan bytes, const DecodeOptions& options, Asset
       asset_(asset),
       budget_(options.limits.decompressionBudget(bytes.size())) {}
 
-DecodeContext::Scope::Scope(DecodeContext& ctx, std::string segment)
+DecodeContext::Scope::Scope(DecodeContext& ctx, std::string_view segment)
     : ctx_(ctx), previousLength_(ctx.path_.size()) {
-    ctx_.path_ = joinPath(ctx_.path_, segment);
+    appendPath(ctx_.path_, segment);
 }
 
 DecodeContext::Scope::~Scope() {
@@ -45,7 +45,7 @@ void DecodeContext::info(std::uint64_t offset, std::string code, std::string mes
 }
 
 int DecodeContext::mapRange(std::uint64_t offset, std::uint64_t length, RangeKind kind,
-                            const std::string& name, int node) {
+                            std::string_view name, int node) {
     return asset_.byteMap.add(offset, length, joinPath(path_, name), kind, node);
 }
 

@@ -10,6 +10,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "meshscope/core/decode.h"
@@ -35,7 +36,7 @@ public:
     // Context path: push a segment for the lifetime of the returned guard.
     class Scope {
     public:
-        Scope(DecodeContext& ctx, std::string segment);
+        Scope(DecodeContext& ctx, std::string_view segment);
         ~Scope();
         Scope(const Scope&) = delete;
         Scope& operator=(const Scope&) = delete;
@@ -44,7 +45,8 @@ public:
         DecodeContext& ctx_;
         std::size_t previousLength_;
     };
-    Scope scope(std::string segment) { return Scope(*this, std::move(segment)); }
+    // The segment is appended to the path in place (no string is built per scope).
+    Scope scope(std::string_view segment) { return Scope(*this, segment); }
     const std::string& path() const { return path_; }
 
     [[noreturn]] void fail(std::uint64_t offset, std::string code, std::string message) const;
@@ -53,7 +55,7 @@ public:
 
     // Byte map: the range is named by the current path, plus `name` when given.
     int mapRange(std::uint64_t offset, std::uint64_t length, RangeKind kind,
-                 const std::string& name = {}, int node = -1);
+                 std::string_view name = {}, int node = -1);
 
     // Checks `count × elementSize` against the allocation cap (throws a "limit" failure).
     void checkAllocation(std::uint64_t offset, std::uint64_t count, std::uint64_t elementSize,

@@ -1,10 +1,13 @@
 // Every real Roblox model and place under the shared corpus (.rbxm .rbxl .rbxmx .rbxlx), decoded
 // from memory, beside the bare cost of its bytes: for a binary file, inflating its chunks (LZ4 or
 // ZSTD into one reused buffer, as bench_roblox_model's decompress-only loop); for an XML file,
-// one pass over its bytes (memchr for '<', the least a parser must do). One line a file, sorted
-// worst ratio first, so an outlier is seen at the top. Times are the fastest of several runs of
-// a warm process (the file read once, before timing), in wall time and in process CPU time
-// (worker threads included; far steadier than wall time on a loaded machine).
+// parsing it with pugixml alone into a DOM (the library the decoder reads XML with; "scan", one
+// memchr pass for '<', is printed beside it as the least any reader must do). The ratio compares
+// the decode without terrain meshing (DecodeOptions::robloxTerrain off), which is decoding; a
+// place with Terrain also gets its decode time with the terrain meshed, in its own column. One
+// line a file, sorted worst ratio first, so an outlier is seen at the top. Times are the fastest of
+// several runs of a warm process (the file read once, before timing), in wall time and in process
+// CPU time (worker threads included; far steadier than wall time on a loaded machine).
 //
 //   bench_corpus_models [CORPUS_DIR] [--min-ms N]
 // The corpus is CORPUS_DIR, else $MESHSCOPE_CORPUS, else ../shared/corpus (from the working
@@ -19,6 +22,7 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <pugixml.hpp>
 #include <string>
 #include <vector>
 
@@ -77,6 +81,15 @@ std::size_t decompressOnly(const Bytes& file) {
     return total;
 }
 
+// pugixml's parse of the document into a DOM (a copy of the bytes, as load_buffer makes).
+std::size_t pugiOnly(const Bytes& file) {
+    pugi::xml_document doc;
+    const pugi::xml_parse_result r =
+        doc.load_buffer(file.data(), file.size(),
+                        pugi::parse_default | pugi::parse_ws_pcdata_single, pugi::encoding_utf8);
+    return r ? std::size_t(1) : std::size_t(0);
+}
+
 // One pass over the bytes: what reading an XML document costs at least.
 std::size_t scanOnly(const Bytes& file) {
     std::size_t n = 0;
@@ -123,7 +136,8 @@ struct Row {
     std::string path;
     std::size_t size = 0;
     bool binary = false;
-    Time decode, bare;
+    Time decode, bare, scan, withTerrain;
+    bool terrain = false;  // the default decode meshes terrain: withTerrain is timed
     std::size_t nodes = 0;
     bool ok = true;
     double ratio() const { return bare.wall > 0 ? decode.wall / bare.wall : 0; }
@@ -165,19 +179,33 @@ int main(int argc, char** argv) {
         row.size = bytes.size();
         row.binary = isBinaryModel(bytes);
         const std::string name = path.filename().string();
+        DecodeOptions noTerrain;
+        noTerrain.fileName = name;
+        noTerrain.robloxTerrain = false;
+        DecodeOptions defaults;
+        defaults.fileName = name;
         {
-            const DecodeResult r = decodeBytes(bytes, {.fileName = name});
+            const DecodeResult r = decodeBytes(bytes, noTerrain);
             row.ok = r.ok();
             row.nodes = r.asset.nodes.size();
+            row.terrain = decodeBytes(bytes, defaults).asset.meshes.size() > r.asset.meshes.size();
         }
         row.decode = fastest(
             [&] {
-                const DecodeResult r = decodeBytes(bytes, {.fileName = name});
+                const DecodeResult r = decodeBytes(bytes, noTerrain);
                 sink = sink + r.asset.nodes.size();
             },
             minSeconds);
+        if (row.terrain)
+            row.withTerrain = fastest(
+                [&] {
+                    const DecodeResult r = decodeBytes(bytes, defaults);
+                    sink = sink + r.asset.nodes.size();
+                },
+                minSeconds);
         row.bare = row.binary ? fastest([&] { sink = sink + decompressOnly(bytes); }, minSeconds)
-                              : fastest([&] { sink = sink + scanOnly(bytes); }, minSeconds);
+                              : fastest([&] { sink = sink + pugiOnly(bytes); }, minSeconds);
+        if (!row.binary) row.scan = fastest([&] { sink = sink + scanOnly(bytes); }, minSeconds);
         decodeTotal += row.decode.wall;
         bareTotal += row.bare.wall;
         decodeCpu += row.decode.cpu;
@@ -186,13 +214,18 @@ int main(int argc, char** argv) {
     }
     std::sort(rows.begin(), rows.end(),
               [](const Row& a, const Row& b) { return a.ratio() > b.ratio(); });
-    std::printf("%8s %11s %11s %9s %10s %10s %8s %-6s %s\n", "ratio", "decode ms", "bare ms",
-                "cpu ratio", "decode cpu", "bytes", "nodes", "bare", "file (worst first)");
-    for (const Row& r : rows)
-        std::printf("%8.2f %11.3f %11.3f %9.2f %10.3f %10zu %8zu %-6s %s%s\n", r.ratio(),
+    std::printf("%8s %11s %11s %9s %10s %10s %8s %-6s %10s %11s %s\n", "ratio", "decode ms",
+                "bare ms", "cpu ratio", "decode cpu", "bytes", "nodes", "bare", "scan ms",
+                "+terrain ms", "file (worst first)");
+    for (const Row& r : rows) {
+        char scan[32] = "-", terrain[32] = "-";
+        if (!r.binary) std::snprintf(scan, sizeof scan, "%.3f", r.scan.wall * 1e3);
+        if (r.terrain) std::snprintf(terrain, sizeof terrain, "%.3f", r.withTerrain.wall * 1e3);
+        std::printf("%8.2f %11.3f %11.3f %9.2f %10.3f %10zu %8zu %-6s %10s %11s %s%s\n", r.ratio(),
                     r.decode.wall * 1e3, r.bare.wall * 1e3, r.cpuRatio(), r.decode.cpu * 1e3,
-                    r.size, r.nodes, r.binary ? "chunks" : "scan", r.path.c_str(),
+                    r.size, r.nodes, r.binary ? "chunks" : "pugixml", scan, terrain, r.path.c_str(),
                     r.ok ? "" : "  (decode error)");
+    }
     std::printf(
         "%zu files: decode %.2f ms in all, bare %.2f ms in all, ratio of sums %.2f (CPU: %.2f ms "
         "vs %.2f ms, %.2f)\n",

@@ -64,6 +64,12 @@ struct PendingRef {
 };
 
 std::string printable(std::string_view s) {
+    // Names are nearly always plain ASCII: copied at once.
+    if (std::all_of(s.begin(), s.end(), [](char c) {
+            const unsigned char u = static_cast<unsigned char>(c);
+            return u >= 0x20 && u < 0x7f;
+        }))
+        return std::string(s);
     std::string out;
     for (char c : s) {
         if (c == 0) break;
@@ -224,6 +230,7 @@ private:
             c.offset = r.offset();
             const std::string_view rawName = r.string(4, "chunk name");
             c.name = printable(rawName);
+            if (c.name == "PROP") ++propChunks_;
             auto s = ctx_.scope(c.name);
             const std::uint32_t compressedLength = r.u32("compressed length");
             const std::uint32_t uncompressedLength = r.u32("uncompressed length");
@@ -311,7 +318,7 @@ private:
 
     // Maps a range inside the current chunk's data when the data has file offsets (raw chunk).
     void mapIn(const ByteReader& cr, std::size_t pos, std::size_t length, RangeKind kind,
-               const std::string& name) {
+               std::string_view name) {
         if (cr.mapped() && length) ctx_.mapRange(cr.offsetOf(pos), length, kind, name);
     }
 
@@ -478,6 +485,9 @@ private:
                                                 asset_.kinds.intern(className), nodeCount_, 0};
         PropertyTable& table = asset_.propertyTables.emplace_back();
         table.name = className;
+        // Room for about twice the file's average PROP chunks a class, so that a class's columns
+        // (large records) are moved to a bigger array at most once or twice as they come.
+        table.columns.reserve(columnsGuess());
         // The instances are nodes [first, first + count) (built in finishTree, or ahead); the
         // few that are services are listed.
         const std::size_t first = nodeCount_;
@@ -1539,6 +1549,12 @@ private:
     DecodeContext& ctx_;
     Asset& asset_;
     std::int32_t classCount_ = 0, instanceCount_ = 0;
+    std::size_t propChunks_ = 0;  // PROP chunks framed (sizes each table's first column array)
+
+    std::size_t columnsGuess() const {
+        const std::size_t classes = std::size_t(std::max(classCount_, 1));
+        return std::clamp<std::size_t>(2 * propChunks_ / classes + 1, 4, 64);
+    }
     std::unordered_map<std::uint32_t, ClassInfo> classes_;
     std::vector<int> denseRefs_;
     std::unordered_map<std::int32_t, int> sparseRefs_;
