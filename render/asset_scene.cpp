@@ -98,6 +98,10 @@ Bounds AssetScene::framingBounds() const {
     return meshscope::framingBounds(itemBounds_);
 }
 
+std::vector<Bounds> AssetScene::framingItems() const {
+    return meshscope::framingItems(itemBounds_);
+}
+
 int AssetScene::addInstancedMesh(const Mesh& unit, const std::vector<ShapeInstance>& instances) {
     Bounds unitBounds = unit.bounds;
     if (!unitBounds.valid())

@@ -43,6 +43,106 @@ OrbitState OrbitState::framing(const Bounds& bounds, float fovDegrees, float asp
     return s;
 }
 
+namespace {
+
+// The view's axes at a state's angles: right, up (on screen) and towards the eye.
+struct ViewBasis {
+    QVector3D right, up, toEye;
+};
+
+ViewBasis viewBasis(const OrbitState& s) {
+    ViewBasis v;
+    v.toEye = (s.eye() - s.target).normalized();
+    v.right = QVector3D::crossProduct(s.upVector(), v.toEye);
+    if (v.right.lengthSquared() < 1e-8f) v.right = QVector3D(1, 0, 0);
+    v.right.normalize();
+    v.up = QVector3D::crossProduct(v.toEye, v.right).normalized();
+    return v;
+}
+
+constexpr float kFitMargin = 1.12f;  // of the half-widths: a border around what is framed
+
+template <typename F>
+void forEachCorner(std::span<const Bounds> boxes, F&& f) {
+    for (const Bounds& b : boxes) {
+        if (!b.valid()) continue;
+        for (int c = 0; c < 8; ++c)
+            f(QVector3D(c & 1 ? b.max.x : b.min.x, c & 2 ? b.max.y : b.min.y,
+                        c & 4 ? b.max.z : b.min.z));
+    }
+}
+
+}  // namespace
+
+float OrbitState::boxFitDistance(const Bounds& bounds, float fovDegrees, float aspect) const {
+    if (!bounds.valid()) return distance;
+    const float d = boxesFitDistance(std::span<const Bounds>(&bounds, 1), fovDegrees, aspect);
+    return d > 0 ? d : framing(bounds, fovDegrees, aspect).distance;
+}
+
+float OrbitState::boxesFitDistance(std::span<const Bounds> boxes, float fovDegrees,
+                                   float aspect) const {
+    const ViewBasis v = viewBasis(*this);
+    const float tanV = std::tan(qDegreesToRadians(fovDegrees) * 0.5f) / kFitMargin;
+    const float tanH = tanV * std::max(aspect, 1e-3f);
+    float needed = 0;
+    Bounds all;
+    forEachCorner(boxes, [&](const QVector3D& corner) {
+        all.add(Vec3{corner.x(), corner.y(), corner.z()});
+        const QVector3D p = corner - target;
+        const float x = QVector3D::dotProduct(p, v.right);
+        const float y = QVector3D::dotProduct(p, v.up);
+        const float z = QVector3D::dotProduct(p, v.toEye);
+        // In view when |x| <= (d - z) tanH and |y| <= (d - z) tanV.
+        needed = std::max({needed, std::abs(x) / tanH + z, std::abs(y) / tanV + z});
+    });
+    if (!all.valid()) return 0;
+    const Vec3 c = all.center();
+    // Never beyond the bounding sphere's distance (from a target moved off its centre, that
+    // much further).
+    const float sphere =
+        framing(all, fovDegrees, aspect).distance + (target - QVector3D(c.x, c.y, c.z)).length();
+    if (!std::isfinite(needed) || needed <= 0) return sphere;
+    return std::min(needed, sphere);
+}
+
+bool OrbitState::fitBoxes(std::span<const Bounds> boxes, float fovDegrees, float aspect) {
+    Bounds all;
+    forEachCorner(boxes, [&](const QVector3D& c) { all.add(Vec3{c.x(), c.y(), c.z()}); });
+    if (!all.valid()) return false;
+    const OrbitState sphere = framing(all, fovDegrees, aspect);
+    target = sphere.target;
+    radius = sphere.radius;
+    distance = boxesFitDistance(boxes, fovDegrees, aspect);
+    // Centre what is seen: move the target by the middle of the corners' extent on screen
+    // (measured at the target's depth), then fit again; twice is enough to settle.
+    for (int pass = 0; pass < 2; ++pass) {
+        const ViewBasis v = viewBasis(*this);
+        float minX = 1e30f, maxX = -1e30f, minY = 1e30f, maxY = -1e30f;
+        forEachCorner(boxes, [&](const QVector3D& corner) {
+            const QVector3D p = corner - target;
+            const float depth =
+                std::max(distance - QVector3D::dotProduct(p, v.toEye), distance * 1e-3f);
+            const float x = QVector3D::dotProduct(p, v.right) * distance / depth;
+            const float y = QVector3D::dotProduct(p, v.up) * distance / depth;
+            minX = std::min(minX, x);
+            maxX = std::max(maxX, x);
+            minY = std::min(minY, y);
+            maxY = std::max(maxY, y);
+        });
+        const QVector3D shift = v.right * (0.5f * (minX + maxX)) + v.up * (0.5f * (minY + maxY));
+        if (!std::isfinite(shift.x()) || !std::isfinite(shift.y()) || !std::isfinite(shift.z()))
+            break;
+        target += shift;
+        distance = boxesFitDistance(boxes, fovDegrees, aspect);
+    }
+    if (!(distance > 0) || !std::isfinite(distance)) {
+        target = sphere.target;
+        distance = sphere.distance;
+    }
+    return true;
+}
+
 CameraController::CameraController(Qt3DRender::QCamera* camera, QObject* parent)
     : QObject(parent), camera_(camera) {
     apply();
@@ -63,6 +163,17 @@ void CameraController::fit(const Bounds& bounds, bool resetAngles) {
         s.yawDegrees = defaultYaw_;
     }
     s.up = state_.up;
+    // Closer than the bounding sphere when the box, seen from these angles, allows it.
+    s.distance = s.boxFitDistance(bounds, camera_->fieldOfView(), camera_->aspectRatio());
+    state_ = s;
+    apply();
+}
+
+void CameraController::fit(const Bounds& bounds, std::span<const Bounds> items, bool resetAngles) {
+    fit(bounds, resetAngles);
+    OrbitState s = state_;
+    if (!s.fitBoxes(items, camera_->fieldOfView(), camera_->aspectRatio())) return;
+    s.radius = state_.radius;  // clip planes and pan speed keep the whole scene's size
     state_ = s;
     apply();
 }

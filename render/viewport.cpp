@@ -255,7 +255,7 @@ void Viewport::setAsset(const Asset& asset, const PartMeshes* partMeshes) {
     grid_->setBounds(framed, upAxis_);
     controller_->setUpAxis(upAxis_);
     controller_->setDefaultYaw(frontViewYawDegrees(asset));
-    controller_->fit(framed, true);
+    controller_->fit(framed, scene_->framingItems(), true);
     emit assetShown();
 }
 
@@ -300,7 +300,7 @@ int Viewport::physicsMeshCount() const {
 
 void Viewport::frameSelectionMeshes() {
     const Bounds b = selectionScene_->framingBounds();
-    if (b.valid()) controller_->fit(b, false);
+    if (b.valid()) controller_->fit(b, selectionScene_->framingItems(), false);
 }
 
 void Viewport::clearAsset() {
@@ -318,10 +318,10 @@ void Viewport::clearAsset() {
 }
 
 void Viewport::fitToView() {
-    controller_->fit(scene_->framingBounds(), false);
+    controller_->fit(scene_->framingBounds(), scene_->framingItems(), false);
 }
 void Viewport::resetView() {
-    controller_->fit(scene_->framingBounds(), true);
+    controller_->fit(scene_->framingBounds(), scene_->framingItems(), true);
 }
 
 void Viewport::setOnscreenDrawing(bool on) {

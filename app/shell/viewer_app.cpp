@@ -289,18 +289,15 @@ int writeScreenshots(MainWindow& window, const ViewerOptions& options) {
     const int count = std::max<int>(1, int(options.files.size()));
     const QSize size = options.size.isValid() ? options.size : QSize(1280, 960);
     int exitCode = 0;
-    float firstAspect = 0;
     for (int i = 0; i < count; ++i) {
         const QString source = screenshotSource(options, i);
         const QString name = options.files.isEmpty() ? QStringLiteral("sample") : source;
         QString error;
-        // Opening frames the asset for the view's aspect ratio, which changes once the window
-        // has laid out its docks: every file is framed as the first was, as when run alone.
-        Qt3DRender::QCamera* camera = window.viewport()->camera();
-        if (i == 0)
-            firstAspect = camera->aspectRatio();
-        else
-            camera->setAspectRatio(firstAspect);
+        // Opening frames the asset for the camera's aspect ratio: the image's, so that what is
+        // framed fills the picture (the window's own view, which changes as its docks lay out,
+        // is not what is written).
+        window.viewport()->camera()->setAspectRatio(float(size.width()) /
+                                                    float(std::max(size.height(), 1)));
         EarlyDecode& early = earlyDecode();
         bool opened = false;
         if (i == 0 && early.outcome.valid() && early.path == source) {

@@ -8,16 +8,23 @@
 namespace meshscope {
 
 Bounds framingBounds(std::span<const Bounds> items) {
-    std::vector<Vec3> centers;
-    centers.reserve(items.size());
     Bounds all;
-    for (const Bounds& b : items) {
-        if (!b.valid()) continue;
+    for (const Bounds& b : framingItems(items)) {
         all.add(b.min);
         all.add(b.max);
-        centers.push_back(b.center());
     }
-    if (centers.size() < 3) return all;
+    return all;
+}
+
+std::vector<Bounds> framingItems(std::span<const Bounds> items) {
+    std::vector<Bounds> valid;
+    valid.reserve(items.size());
+    for (const Bounds& b : items)
+        if (b.valid()) valid.push_back(b);
+    std::vector<Vec3> centers;
+    centers.reserve(valid.size());
+    for (const Bounds& b : valid) centers.push_back(b.center());
+    if (centers.size() < 3) return valid;
     // Median centre, axis by axis.
     auto median = [&](float Vec3::*axis) {
         std::vector<float> v(centers.size());
@@ -46,17 +53,12 @@ Bounds framingBounds(std::span<const Bounds> items) {
     auto midDiagonal = diagonals.begin() + std::ptrdiff_t(diagonals.size() / 2);
     std::nth_element(diagonals.begin(), midDiagonal, diagonals.end());
     const float limit = std::max(3.0f * *p90, 4.0f * *midDiagonal);
-    if (!(limit > 0) || !std::isfinite(limit)) return all;
-    Bounds bulk;
-    std::size_t k = 0;
-    for (const Bounds& b : items) {
-        if (!b.valid()) continue;
-        if (distance[k++] <= limit) {
-            bulk.add(b.min);
-            bulk.add(b.max);
-        }
-    }
-    return bulk.valid() ? bulk : all;
+    if (!(limit > 0) || !std::isfinite(limit)) return valid;
+    std::vector<Bounds> bulk;
+    bulk.reserve(valid.size());
+    for (std::size_t k = 0; k < valid.size(); ++k)
+        if (distance[k] <= limit) bulk.push_back(valid[k]);
+    return bulk.empty() ? valid : bulk;
 }
 
 }  // namespace meshscope

@@ -49,3 +49,24 @@ TEST(Framing, FewItemsAndPilesKeepTheirNeighbours) {
     EXPECT_FALSE(framingBounds(none).valid());
     EXPECT_FALSE(framingBounds({}).valid());
 }
+
+TEST(Framing, ItemsAreTheKeptBoxesWhoseUnionIsTheFramedBox) {
+    std::vector<Bounds> items;
+    for (int i = 0; i < 40; ++i) items.push_back(box({float(i % 8) * 4, 0, float(i / 8) * 4}));
+    items.push_back(box({10000, 0, 0}));
+    items.push_back(Bounds{});  // invalid: never kept
+    const std::vector<Bounds> kept = framingItems(items);
+    EXPECT_EQ(kept.size(), 40u);
+    Bounds all;
+    for (const Bounds& b : kept) {
+        EXPECT_TRUE(b.valid());
+        EXPECT_LT(b.max.x, 100.0f);
+        all.add(b.min);
+        all.add(b.max);
+    }
+    const Bounds f = framingBounds(items);
+    EXPECT_FLOAT_EQ(all.min.x, f.min.x);
+    EXPECT_FLOAT_EQ(all.max.x, f.max.x);
+    EXPECT_FLOAT_EQ(all.max.z, f.max.z);
+    EXPECT_TRUE(framingItems({}).empty());
+}

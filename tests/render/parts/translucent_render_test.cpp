@@ -72,6 +72,9 @@ Asset model(const std::vector<Block>& blocks) {
 const Block kRed{{0, 2, 2}, {8, 4, 1}, {0.9f, 0.1f, 0.1f}, std::nullopt};
 const Block kBlue{{0, 2, -1.5f}, {3, 3, 1}, {0.1f, 0.2f, 0.9f}, 0.5};
 const Block kGreenHidden{{-2, 1, -4}, {2, 2, 2}, {0.1f, 0.9f, 0.1f}, 1.0};
+// A point on the blue block's upper left (+X is on the left, seen from -Z) that lies in front of
+// the red block: the block's centre, framed closely, falls below the red one's edge.
+const Vec3 kBlueOverRed{kBlue.position.x + 0.75f, kBlue.position.y + 1.0f, kBlue.position.z};
 
 using test::pixelsOfHue;
 
@@ -154,8 +157,8 @@ TEST_F(TranslucentParts, OpaqueShowsThroughAndMatchesBaseline) {
         redOnly.save("/tmp/parts_red_only.png");
     }
 
-    // The blue block's centre: in front of the red block (red there when blue is absent).
-    const QPoint centre = project(kBlue.position);
+    // A point of the blue block in front of the red block (red there when blue is absent).
+    const QPoint centre = project(kBlueOverRed);
     ASSERT_TRUE(QRect(QPoint(0, 0), kSize).contains(centre));
     const QRgb red = redOnly.pixel(centre), blue = blueOpaque.pixel(centre),
                mixed = both.pixel(centre);
@@ -193,7 +196,7 @@ TEST_F(TranslucentParts, TransparentBackgroundKeepsCoverageAndColour) {
         alone.save("/tmp/parts_translucent_alone_transparent.png");
         overRed.save("/tmp/parts_translucent_transparent.png");
     }
-    const QPoint centre = project(kBlue.position);
+    const QPoint centre = project(kBlueOverRed);
     const QRgb a = alone.pixel(centre), o = aloneOpaque.pixel(centre);
     EXPECT_NEAR(qAlpha(a), 128, 3);
     EXPECT_EQ(qAlpha(o), 255);

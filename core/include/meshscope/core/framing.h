@@ -2,6 +2,7 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
 #include "meshscope/core/types.h"
 
@@ -16,5 +17,9 @@ namespace meshscope {
 // spread evenly keeps every item in view. Invalid boxes are ignored; no valid box gives an
 // invalid result.
 Bounds framingBounds(std::span<const Bounds> items);
+// The items framingBounds keeps (valid ones, far outliers left out); their union is
+// framingBounds(items). A camera fits these boxes' corners (a place's parts rather than the box
+// around all of them, whose corners are often empty).
+std::vector<Bounds> framingItems(std::span<const Bounds> items);
 
 }  // namespace meshscope

@@ -81,6 +81,8 @@ public:
     // What fitting the view frames: every mesh and instance, except a few far from the rest
     // (core framingBounds), so that a place with a few far-away parts does not open as a dot.
     Bounds framingBounds() const;
+    // The boxes framingBounds() is made of (one per mesh and instance, outliers left out).
+    std::vector<Bounds> framingItems() const;
     SceneStats stats() const;
 
 signals:

@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QPoint>
 #include <QVector3D>
+#include <span>
 
 #include "meshscope/core/axes.h"
 #include "meshscope/core/types.h"
@@ -32,6 +33,18 @@ struct OrbitState {
     QVector3D upVector() const;
     // Keeps the whole sphere (centre, radius) in a vertical field of view of `fovDegrees`.
     static OrbitState framing(const Bounds& bounds, float fovDegrees, float aspect);
+    // The distance from `target` at which the eight corners of `bounds`, seen at this state's
+    // angles, all lie inside the view (with a small margin): a flat place or a long mesh seen
+    // from above fills the frame instead of sitting inside its bounding sphere's circle. Never
+    // more than the sphere's distance from framing().
+    float boxFitDistance(const Bounds& bounds, float fovDegrees, float aspect) const;
+    // The same over the corners of several boxes (a place's parts): the distance at which all
+    // lie in view from `target` at this state's angles. 0 when no box is valid.
+    float boxesFitDistance(std::span<const Bounds> boxes, float fovDegrees, float aspect) const;
+    // Frames the boxes from this state's angles: the target moves across the view so that
+    // what is seen is centred on screen, and the distance is the boxes' fit distance (never
+    // beyond the bounding sphere of their union). Returns false when no box is valid.
+    bool fitBoxes(std::span<const Bounds> boxes, float fovDegrees, float aspect);
 };
 
 class CameraController : public QObject {
@@ -44,6 +57,9 @@ public:
     // Frames `bounds` (non-finite points are already excluded by Bounds); keeps the angles
     // unless `resetAngles`.
     void fit(const Bounds& bounds, bool resetAngles = false);
+    // As fit(), with the view fitted to these boxes (inside `bounds`) rather than to the
+    // corners of `bounds` alone.
+    void fit(const Bounds& bounds, std::span<const Bounds> items, bool resetAngles);
     // The up axis of what is shown; the angles keep their meaning (see OrbitState).
     void setUpAxis(UpAxis up);
     // The yaw fit(…, resetAngles = true) turns to: the asset's front three-quarters on
