@@ -10,6 +10,8 @@
 #include <QThreadPool>
 #include <algorithm>
 
+#include "meshscope/core/error_codes.h"
+
 namespace meshscope::shell {
 
 DecodeJob::DecodeJob(QString path, QStringList assetFolders, QObject* parent)
@@ -46,8 +48,8 @@ DecodeOutcome DecodeJob::decodeNow(const QString& path, const std::atomic<bool>*
             if (cancel && cancel->load(std::memory_order_relaxed)) {
                 out.bytes = QByteArray();
                 out.cancelled = true;
-                out.result.error =
-                    DecodeError{"cancelled", std::uint64_t(done), "", "decoding was cancelled"};
+                out.result.error = DecodeError{errc::kCancelled, std::uint64_t(done), "",
+                                               "decoding was cancelled"};
                 return out;
             }
             const qint64 n = file.read(out.bytes.data() + done, std::min(kStep, size - done));
@@ -68,7 +70,7 @@ DecodeOutcome DecodeJob::decodeNow(const QString& path, const std::atomic<bool>*
     options.progress = std::move(progress);
     const auto* data = reinterpret_cast<const std::uint8_t*>(out.bytes.constData());
     out.result = decodeBytes(ByteSpan(data, static_cast<std::size_t>(out.bytes.size())), options);
-    out.cancelled = out.result.error && out.result.error->code == "cancelled";
+    out.cancelled = out.result.error && out.result.error->code == errc::kCancelled;
     if (!out.result.error && isRobloxModel(out.result.asset)) {
         PartMeshOptions parts;
         for (const QString& f : assetFolders)
@@ -79,7 +81,7 @@ DecodeOutcome DecodeJob::decodeNow(const QString& path, const std::atomic<bool>*
         if (out.parts.cancelled) {
             // As a cancelled decode does: what was built is handed back to be freed elsewhere.
             out.cancelled = true;
-            out.result.error = DecodeError{"cancelled", 0, "", "decoding was cancelled"};
+            out.result.error = DecodeError{errc::kCancelled, 0, "", "decoding was cancelled"};
             out.result.discarded = std::make_shared<std::pair<Asset, PartMeshes>>(
                 std::move(out.result.asset), std::move(out.parts));
             out.result.asset = Asset{};
