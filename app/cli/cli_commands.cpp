@@ -29,7 +29,7 @@ constexpr const char* kUsage =
     "  pose [--json] [--pose C=W,...] [--bone NAME=rx,ry,rz]... FILE\n"
     "                       posed bones, FACS weights and posed bounds (pose --help)\n"
     "  pose [--json] --animation ANIM [--time SECONDS] RIG\n"
-    "                       a Roblox rig posed by a KeyframeSequence at that time\n"
+    "                       a Roblox rig or skinned mesh posed by an animation at that time\n"
     "  export --to glb|gltf|obj [--lod N] [--all-lods] [--physics] [--all-services]\n"
     "         [--asset-folder DIR]... [--animation ANIM] FILE OUT\n"
     "                       glTF (LOD N or all, skin, FACS morph targets, model parts) or\n"
