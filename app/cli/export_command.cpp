@@ -11,6 +11,7 @@
 
 #include "meshscope/core/decode.h"
 #include "meshscope/core/export.h"
+#include "meshscope/core/roblox_animation.h"
 
 namespace meshscope::cli {
 
@@ -18,7 +19,7 @@ namespace {
 
 constexpr const char* kExportUsage =
     "Usage: meshscope-cli export --to glb|gltf|obj [--lod N] [--all-lods] [--physics]\n"
-    "       [--all-services] [--asset-folder DIR]... FILE OUT\n"
+    "       [--all-services] [--asset-folder DIR]... [--animation ANIM] FILE OUT\n"
     "  Writes LOD N (default 0) of every mesh, Y-up; glTF also the skeleton as a skin, FACS\n"
     "  controls as morph targets and a model's parts as nodes; OBJ (+ .mtl) the meshes and parts.\n"
     "  --all-lods  glTF: the other levels too, as MSFT_lod alternates of the chosen one\n"
@@ -27,6 +28,11 @@ constexpr const char* kExportUsage =
     "              default only what Roblox Studio draws\n"
     "  --asset-folder DIR  where a CSG union's AssetId is looked up (unions whose blob is in\n"
     "              the file need none); repeatable\n"
+    "  --animation ANIM  glTF: also the animations of ANIM, played on FILE's rig or skeleton:\n"
+    "              a Roblox KeyframeSequence or CurveAnimation (.rbxm/.rbxmx) baked on FILE's\n"
+    "              Roblox rig at 30 fps, or Unigine .sanim / .anim / .smesh frames on the\n"
+    "              skeleton naming their bones; joints match by name, tracks naming none are\n"
+    "              counted in a warning\n"
     "  Exit status: 0 written, 1 input unreadable or output not written, 2 usage,\n"
     "  3 nothing to export (no mesh, skeleton or visible part).\n";
 constexpr const char* kConvertUsage =
@@ -37,6 +43,7 @@ constexpr const char* kConvertUsage =
 struct Args {
     std::optional<std::string> to;
     std::optional<std::string> lod;
+    std::optional<std::string> animation;
     std::vector<std::string> assetFolders;
     bool allLods = false;
     bool allServices = false;
@@ -70,6 +77,7 @@ Args parseArgs(const std::vector<std::string>& args, bool allowLod) {
         }
         if (value("--to", a.to)) continue;
         if (allowLod && value("--lod", a.lod)) continue;
+        if (allowLod && value("--animation", a.animation)) continue;
         if (std::optional<std::string> folder; allowLod && value("--asset-folder", folder)) {
             if (folder) a.assetFolders.push_back(*folder);
             continue;
@@ -158,11 +166,26 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     options.allLods = a.allLods;
     options.physics = a.physics;
     options.allServices = a.allServices;
+    if (a.animation && options.format == ExportFormat::Obj) {
+        err << "meshscope-cli export: --animation needs --to glb or gltf (OBJ holds no "
+               "animation)\n";
+        return 2;
+    }
     const std::string& file = a.positional[0];
     const std::string& target = a.positional[1];
     if (overwritesInput(file, exportFilePaths(target, options.format), err, "export")) return 2;
     DecodeResult result;
     if (!decode(file, result, err)) return 1;
+    if (a.animation) {
+        DecodeResult anim;
+        if (!decode(*a.animation, anim, err)) return 1;
+        const AnimationTransfer t = addAnimationsFrom(result.asset, anim.asset);
+        for (const auto& w : t.warnings) err << "warning: " << *a.animation << ": " << w << "\n";
+        if (!t.ok()) {
+            err << "meshscope-cli export: " << *a.animation << ": " << t.error << "\n";
+            return 1;
+        }
+    }
     const ExportResult r = exportAsset(result.asset, target, options);
     for (const auto& w : r.warnings) err << "warning: " << w << "\n";
     if (!r.ok()) {
@@ -178,6 +201,8 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     if (s.skins) out << ", " << s.skins << " skins (" << s.joints << " joints)";
     if (s.morphTargets) out << ", " << s.morphTargets << " morph targets";
     if (s.parts) out << ", " << s.parts << " parts";
+    if (s.animations)
+        out << ", " << s.animations << " animations (" << s.animationChannels << " channels)";
     out << ", " << r.warnings.size() << " warnings\n";
     return 0;
 }

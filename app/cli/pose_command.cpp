@@ -2,6 +2,7 @@
 // command itself. All posing maths is core's (meshscope/core/pose.h).
 #include "pose_command.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -63,7 +64,10 @@ constexpr const char* kPoseUsage =
     "  model holding a KeyframeSequence or CurveAnimation (default: RIG's own). Joints match\n"
     "  Pose (or curve folder) names by part name; unmatched tracks are listed as warnings.\n"
     "  CONTROL is a FACS abbreviation (c_JD) or FaceControls name (JawDrop); WEIGHT in [0, 1].\n"
-    "  Bone angles are degrees, Roblox XYZ order (CFrame.Angles). --bone may repeat.\n";
+    "  Bone angles are degrees, Roblox XYZ order (CFrame.Angles). --bone may repeat.\n"
+    "  A skinned mesh (Unigine .smesh, .mesh ms10/ms11) is posed by ANIM (Unigine .sanim /\n"
+    "  .anim / .smesh frames, bones matched by name) at --time, or with --time alone by its own\n"
+    "  frames; --pose and --bone apply on top.\n";
 
 }  // namespace
 
@@ -120,13 +124,56 @@ std::optional<Json> poseJson(const Asset& asset, const PoseRequest& request, std
                              : nullptr;
 
     Pose pose = Pose::bind(skeleton);
+    // An animation first: its frame at the requested time (looped or clamped like the timeline).
+    Json animationJson;
+    Json warnings = Json::array();
+    if (const Animation* anim = request.animation) {
+        const float fps = anim->framesPerSecond > 0 && std::isfinite(anim->framesPerSecond)
+                              ? anim->framesPerSecond
+                              : 30.0f;
+        const float length = anim->frameCount > 1 ? float(anim->frameCount - 1) / fps : 0.0f;
+        float t = std::isfinite(request.time) ? request.time : 0.0f;
+        if (!(length > 0))
+            t = 0;
+        else if (anim->loop) {
+            t = std::fmod(t, length);
+            if (t < 0) t += length;
+        } else
+            t = std::clamp(t, 0.0f, length);
+        const double frame = double(t) * fps;
+        const int applied = sampleAnimation(*anim, skeleton, frame, pose);
+        std::vector<std::string> unmatched;
+        for (const BoneTrack& tr : anim->tracks)
+            if (skeleton.find(tr.bone) < 0 &&
+                (!tr.positions.empty() || !tr.rotations.empty() || !tr.scales.empty()))
+                unmatched.push_back(tr.bone);
+        if (!unmatched.empty())
+            warnings.push_back("animation: " + std::to_string(unmatched.size()) +
+                               " track(s) name no bone of the skeleton");
+        animationJson = {{"name", anim->name},
+                         {"kind", "frames"},
+                         {"loop", anim->loop},
+                         {"length", number(length)},
+                         {"time", number(request.time)},
+                         {"sampledTime", number(t)},
+                         {"frame", number(float(frame))},
+                         {"frames", anim->frameCount},
+                         {"framesPerSecond", number(fps)},
+                         {"tracks", anim->tracks.size()},
+                         {"applied", applied},
+                         {"unmatched", unmatched}};
+    }
     for (const auto& [name, euler] : request.bones) {
         const int b = skeleton.find(name);
         if (b < 0) {
             error = "--bone: the skeleton has no bone named \"" + name + "\"";
             return std::nullopt;
         }
-        poseBone(pose, b, euler);
+        // On top of the animated pose (the bind pose without one).
+        Pose turn;
+        poseBone(turn, b, euler);
+        if (std::size_t(b) >= pose.local.size()) pose.local.resize(std::size_t(b) + 1);
+        pose.local[std::size_t(b)] = pose.local[std::size_t(b)] * turn.local[std::size_t(b)];
     }
     std::vector<float> weights(rig ? rig->controlNames.size() : 0, 0.0f);
     std::vector<std::string> absent;
@@ -186,6 +233,10 @@ std::optional<Json> poseJson(const Asset& asset, const PoseRequest& request, std
         bounds.valid() ? Json{{"min", vec3(bounds.min)}, {"max", vec3(bounds.max)}} : Json(nullptr);
     j["skeleton"] = {{"cycles", eval.order().cycleBones},
                      {"invalidParents", eval.order().invalidParents}};
+    if (request.animation) {
+        j["animation"] = std::move(animationJson);
+        j["warnings"] = std::move(warnings);
+    }
     return j;
 }
 
@@ -296,6 +347,7 @@ int runPose(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     PoseRequest request;
     std::optional<std::string> animationFile;
     float time = 0;
+    bool timeGiven = false;
     std::vector<std::string> files;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -326,7 +378,7 @@ int runPose(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             if (!t)
                 problem = "--time needs a number of seconds";
             else
-                time = *t;
+                time = *t, timeGiven = true;
         } else if (a.size() > 1 && a[0] == '-') {
             problem = "unknown option " + a;
         } else {
@@ -369,15 +421,48 @@ int runPose(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             err << *animationFile << ": no KeyframeSequence or CurveAnimation\n";
             return 1;
         }
-    } else if (animationFile) {
-        err << "meshscope-cli pose: --animation needs a Roblox rig model as FILE (and no --pose "
-               "or --bone)\n";
-        return 2;
     } else if (result.asset.meshes.empty()) {
         err << files.front() << ": no mesh to pose\n";
         return 1;
     } else {
-        report = poseJson(result.asset, request, error);
+        // A skinned mesh posed by an animation: ANIM's (Unigine .sanim / .anim / .smesh frames,
+        // put on the skeleton naming its bones), else with --time FILE's own (.smesh frames).
+        Asset posed;
+        const Asset* asset = &result.asset;
+        if (animationFile || (timeGiven && !result.asset.animations.empty())) {
+            const int mi = pickMesh(result.asset);
+            const int skeleton = mi >= 0 ? result.asset.meshes[std::size_t(mi)].skeleton : -1;
+            if (skeleton < 0) {
+                err << files.front() << ": no skinned mesh with a skeleton to animate\n";
+                return 1;
+            }
+            std::size_t first = 0;
+            if (animationFile) {
+                const DecodeResult anim = decodeFile(*animationFile);
+                if (!anim.ok()) {
+                    err << *animationFile << ": " << anim.error->toString() << "\n";
+                    return 1;
+                }
+                posed = result.asset;
+                const AnimationTransfer t = addAnimationsFrom(posed, anim.asset);
+                if (!t.ok()) {
+                    err << *animationFile << ": " << t.error << "\n";
+                    return 1;
+                }
+                first = t.firstAdded;
+                asset = &posed;
+            }
+            for (std::size_t a = first; a < asset->animations.size() && !request.animation; ++a)
+                if (asset->animations[a].skeleton == skeleton || asset->animations[a].skeleton < 0)
+                    request.animation = &asset->animations[a];
+            if (!request.animation) {
+                err << (animationFile ? *animationFile : files.front())
+                    << ": no animation of the posed mesh's skeleton\n";
+                return 1;
+            }
+            request.time = time;
+        }
+        report = poseJson(*asset, request, error);
     }
     if (!report) {
         err << "meshscope-cli pose: " << error << "\n";

@@ -19,6 +19,10 @@ struct PoseRequest {
     std::vector<std::pair<std::string, float>> controls;
     // Bone name → Euler angles in degrees (Roblox XYZ order).
     std::vector<std::pair<std::string, Vec3>> bones;
+    // An animation of the posed mesh's skeleton (Unigine .sanim / .anim / .smesh frames) sampled
+    // at `time` seconds before the bones are applied (--bone turns on top of it); null: bind.
+    const Animation* animation = nullptr;
+    float time = 0;
 };
 
 // "JawDrop=1,LeftEyeClosed=0.5" → request.controls. Returns a message when the text is
@@ -30,8 +34,10 @@ std::optional<std::string> parseBone(std::string_view text, PoseRequest& request
 // The pose report for `asset`: {"mesh", "bones": [{"name", "parent", "position", "rotation"
 // (3x3 row-major), "world" (4x4 column-major)}], "facs": null | {"weights", "correctives",
 // "unmatched", "absent"}, "bounds": {"min", "max"} | null, "skeleton": {"cycles",
-// "invalidParents"}}. On a request that names a bone the skeleton lacks, returns nullopt and sets
-// `error`.
+// "invalidParents"}}; with request.animation also "animation": {"name", "kind": "frames", "loop",
+// "length", "time", "sampledTime", "frame", "frames", "framesPerSecond", "tracks", "applied",
+// "unmatched"} and "warnings". On a request that names a bone the skeleton lacks, returns nullopt
+// and sets `error`.
 std::optional<nlohmann::ordered_json> poseJson(const Asset& asset, const PoseRequest& request,
                                                std::string& error);
 

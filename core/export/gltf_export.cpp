@@ -163,6 +163,9 @@ public:
         result_.stats.nodes = model.nodes.size();
         result_.stats.meshes = model.meshes.size();
         result_.stats.skins = model.skins.size();
+        result_.stats.animations = model.animations.size();
+        for (const auto& ga : model.animations)
+            result_.stats.animationChannels += ga.channels.size();
         if (model.nodes.empty()) {
             result_.nothingToExport = true;
             throw std::runtime_error(

@@ -152,4 +152,134 @@ int addRobloxRigAndAnimations(Asset& asset) {
     return skeleton;
 }
 
+namespace {
+
+// The skeleton of `target` that already holds `rig` (decode links every rig part to it), else
+// the rig added as a new skeleton.
+int rigSkeletonOf(Asset& target, const RobloxRig& rig) {
+    if (!rig.partNodeOfBone.empty()) {
+        const int node = rig.partNodeOfBone[0];
+        if (node >= 0 && std::size_t(node) < target.nodes.size()) {
+            const int s = target.links(node).skeleton;
+            if (s >= 0 && std::size_t(s) < target.skeletons.size()) {
+                const Skeleton& sk = target.skeletons[std::size_t(s)];
+                bool same = sk.bones.size() == rig.skeleton.bones.size();
+                for (std::size_t b = 0; same && b < sk.bones.size(); ++b)
+                    same = sk.bones[b].name == rig.skeleton.bones[b].name;
+                if (same) return s;
+            }
+        }
+    }
+    return addRigSkeleton(target, rig);
+}
+
+std::string unmatchedWarning(const std::string& animation, std::size_t unmatched, std::size_t keyed,
+                             const char* what) {
+    return "animation \"" + animation + "\": " + std::to_string(unmatched) + " of " +
+           std::to_string(keyed) + " animated track(s) name no " + what + " and are left out";
+}
+
+}  // namespace
+
+AnimationTransfer addAnimationsFrom(Asset& target, const Asset& source, float framesPerSecond) {
+    AnimationTransfer out;
+    out.firstAdded = target.animations.size();
+    const std::vector<KeyframeSequence> sequences = extractKeyframeSequences(source);
+    const std::vector<CurveAnimation> curves = extractCurveAnimations(source);
+    if (!sequences.empty() || !curves.empty()) {
+        const RobloxRig rig = extractRobloxRig(target);
+        if (rig.empty()) {
+            out.error = "the animation is a Roblox " +
+                        std::string(sequences.empty() ? "CurveAnimation" : "KeyframeSequence") +
+                        ", but the file has no Roblox rig (parts joined by Motor6D or "
+                        "RigAttachment pairs) to play it on";
+            return out;
+        }
+        const int skeleton = rigSkeletonOf(target, rig);
+        if (skeleton < 0) {
+            out.error = "the rig could not be added as a skeleton";
+            return out;
+        }
+        for (const KeyframeSequence& seq : sequences) {
+            RigSample sample;
+            sampleOnRig(seq, rig, 0, sample);
+            std::size_t keyed = 0;
+            for (const PoseTrack& t : seq.tracks) keyed += t.keys.empty() ? 0 : 1;
+            out.tracks += keyed;
+            out.unmatchedTracks += sample.unmatchedTracks.size();
+            if (!sample.unmatchedTracks.empty())
+                out.warnings.push_back(
+                    unmatchedWarning(seq.name, sample.unmatchedTracks.size(), keyed, "rig part"));
+            for (const std::string& w : seq.warnings)
+                out.warnings.push_back("animation \"" + seq.name + "\": " + w);
+            target.animations.push_back(bakeKeyframeSequence(seq, rig, skeleton, framesPerSecond));
+        }
+        for (const CurveAnimation& anim : curves) {
+            RigSample sample;
+            sampleCurvesOnRig(anim, rig, 0, sample);
+            std::size_t keyed = 0;
+            for (const CurveJoint& j : anim.joints) keyed += j.hasPosition || j.hasRotation;
+            out.tracks += keyed;
+            out.unmatchedTracks += sample.unmatchedTracks.size();
+            if (!sample.unmatchedTracks.empty())
+                out.warnings.push_back(
+                    unmatchedWarning(anim.name, sample.unmatchedTracks.size(), keyed, "rig part"));
+            for (const std::string& w : anim.warnings)
+                out.warnings.push_back("animation \"" + anim.name + "\": " + w);
+            target.animations.push_back(bakeCurveAnimation(anim, rig, skeleton, framesPerSecond));
+        }
+        out.added = target.animations.size() - out.firstAdded;
+        return out;
+    }
+    if (source.animations.empty()) {
+        out.error =
+            "the file holds no animation (KeyframeSequence, CurveAnimation, Unigine "
+            ".sanim / .anim or .smesh frames)";
+        return out;
+    }
+    if (target.skeletons.empty()) {
+        out.error = "the file has no skeleton to play the animation on";
+        return out;
+    }
+    std::size_t skipped = 0;
+    for (const Animation& anim : source.animations) {
+        // The skeleton naming the most of its tracks (the first on a tie).
+        int best = -1;
+        std::size_t bestMatches = 0, keyed = 0;
+        for (const BoneTrack& t : anim.tracks)
+            keyed += !t.positions.empty() || !t.rotations.empty() || !t.scales.empty();
+        for (std::size_t s = 0; s < target.skeletons.size(); ++s) {
+            std::size_t matches = 0;
+            for (const BoneTrack& t : anim.tracks)
+                matches += target.skeletons[s].find(t.bone) >= 0 ? 1 : 0;
+            if (matches > bestMatches) best = int(s), bestMatches = matches;
+        }
+        if (best < 0) {
+            ++skipped;
+            continue;
+        }
+        std::size_t unmatched = 0;
+        for (const BoneTrack& t : anim.tracks)
+            if ((!t.positions.empty() || !t.rotations.empty() || !t.scales.empty()) &&
+                target.skeletons[std::size_t(best)].find(t.bone) < 0)
+                ++unmatched;
+        out.tracks += keyed;
+        out.unmatchedTracks += unmatched;
+        if (unmatched)
+            out.warnings.push_back(unmatchedWarning(anim.name, unmatched, keyed, "bone"));
+        target.animations.push_back(anim);
+        target.animations.back().skeleton = best;
+    }
+    out.added = target.animations.size() - out.firstAdded;
+    if (out.added == 0) {
+        out.error = "no track of the animation names a bone of the file's skeleton";
+        return out;
+    }
+    if (skipped)
+        out.warnings.push_back(std::to_string(skipped) +
+                               " animation(s) left out: no track names a bone of the file's "
+                               "skeleton");
+    return out;
+}
+
 }  // namespace meshscope

@@ -242,3 +242,80 @@ TEST(CliExport, SecondLifeLodsPhysicsAndAllLods) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(objects(dir / "p.obj"), (std::vector<std::string>{"high_lod", "physics_mesh"}));
 }
+
+namespace {
+
+CFrame cframeAt(Vec3 p) {
+    CFrame cf;
+    cf.position = p;
+    return cf;
+}
+
+}  // namespace
+
+// export --animation: a KeyframeSequence in one file baked on the Motor6D rig of another (both
+// written by the project's model writer) becomes one glTF animation on the joint nodes; a track
+// naming no part is counted in one warning; OBJ and a rigless FILE are refused.
+TEST(CliExport, AnimationOfAnotherFileOnTheRig) {
+    const auto dir = test::tempDir("cli_export_animation");
+    Asset rig;
+    rig.format = "roblox-model";
+    const int model = rig.addNode("Character", "Model");
+    const int torso = rig.addNode("Torso", "Part", model);
+    rig.addProperty(torso, test::prop("CFrame", "CFrame", cframeAt({0, 0, 0})));
+    rig.addProperty(torso, test::prop("Size", "Vector3", Vec3{2, 2, 1}));
+    const int arm = rig.addNode("Arm", "Part", model);
+    rig.addProperty(arm, test::prop("CFrame", "CFrame", cframeAt({0, 2, 0})));
+    rig.addProperty(arm, test::prop("Size", "Vector3", Vec3{1, 2, 1}));
+    const int motor = rig.addNode("Shoulder", "Motor6D", torso);
+    rig.addProperty(motor, test::prop("Part0", "Ref", NodeRef{torso}));
+    rig.addProperty(motor, test::prop("Part1", "Ref", NodeRef{arm}));
+    rig.addProperty(motor, test::prop("C0", "CFrame", cframeAt({0, 1, 0})));
+    rig.addProperty(motor, test::prop("C1", "CFrame", cframeAt({0, -1, 0})));
+    Asset anim;
+    anim.format = "roblox-model";
+    const int seq = anim.addNode("Slide", "KeyframeSequence");
+    for (float time : {0.0f, 1.0f}) {
+        const int kf = anim.addNode("Keyframe", "Keyframe", seq);
+        anim.addProperty(kf, test::prop("Time", "float", double(time)));
+        for (const char* part : {"Arm", "Wing"}) {
+            const int pose = anim.addNode(part, "Pose", kf);
+            anim.addProperty(pose, test::prop("CFrame", "CFrame", cframeAt({2 * time, 0, 0})));
+            anim.addProperty(pose, test::prop("Weight", "float", 1.0));
+        }
+    }
+    const auto rigBytes = writeRobloxModel(rig);
+    const auto animBytes = writeRobloxModel(anim);
+    ASSERT_TRUE(rigBytes.ok() && animBytes.ok());
+    const auto rigPath = dir / "rig.rbxm", animPath = dir / "slide.rbxm";
+    test::writeFile(rigPath, rigBytes.bytes);
+    test::writeFile(animPath, animBytes.bytes);
+    const auto out = dir / "rig.glb";
+    const auto r = runCli({"export", "--to", "glb", "--animation", animPath.string(),
+                           rigPath.string(), out.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("1 animations (6 channels)"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("1 of 2 animated track(s) name no rig part"), std::string::npos) << r.err;
+    tinygltf::Model m;
+    tinygltf::TinyGLTF loader;
+    std::string err, warn;
+    ASSERT_TRUE(loader.LoadBinaryFromFile(&m, &err, &warn, out.string())) << err;
+    ASSERT_EQ(m.animations.size(), 1u);
+    EXPECT_EQ(m.animations[0].name, "Slide");
+    EXPECT_EQ(m.animations[0].channels.size(), 6u);
+    // Without --animation the rig exports no animation.
+    const auto plain = runCli({"export", "--to", "glb", rigPath.string(), out.string()});
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    EXPECT_EQ(plain.out.find("animations"), std::string::npos) << plain.out;
+
+    // OBJ holds no animation: usage error; an animation on a file without rig: exit 1.
+    EXPECT_EQ(runCli({"export", "--to", "obj", "--animation", animPath.string(), rigPath.string(),
+                      (dir / "rig.obj").string()})
+                  .status,
+              2);
+    const auto noRig = runCli({"export", "--to", "glb", "--animation", animPath.string(),
+                               headFile(dir).string(), (dir / "head.glb").string()});
+    EXPECT_EQ(noRig.status, 1);
+    EXPECT_NE(noRig.err.find("no Roblox rig"), std::string::npos) << noRig.err;
+    EXPECT_NE(runCli({"export", "--help"}).out.find("--animation ANIM"), std::string::npos);
+}

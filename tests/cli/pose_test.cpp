@@ -10,9 +10,11 @@
 #include <sstream>
 
 #include "cli_commands.h"
+#include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/core/roblox_model_writer.h"
+#include "meshscope/core/unigine_writer.h"
 #include "pose_command.h"
 #include "support/test_support.h"
 
@@ -350,4 +352,131 @@ TEST(CliPoseRig, CurveAnimationOnMotor6DRig) {
     const Json* arm2 = findBone(out, "Arm");
     ASSERT_NE(arm2, nullptr);
     EXPECT_NEAR((*arm2)["position"][0].get<double>(), 2.0, 1e-4);
+}
+
+namespace {
+
+// The skinned cylinder with an animation raising every bone 0.1 a frame (parent-relative), as
+// Unigine .sanim tracks hold them.
+Asset risingCylinder() {
+    Asset a = makeSkinnedCylinder(3, 3, 6);
+    a.format = "unigine";
+    const Skeleton& s = a.skeletons.at(0);
+    Animation anim;
+    anim.name = "rise";
+    anim.frameCount = 5;
+    anim.framesPerSecond = 25;
+    anim.skeleton = 0;
+    for (const Bone& b : s.bones) {
+        const Mat4 local =
+            b.parent >= 0 ? inverse(s.bones[std::size_t(b.parent)].world) * b.world : b.world;
+        BoneTrack t;
+        t.bone = b.name;
+        for (std::size_t f = 0; f < anim.frameCount; ++f) {
+            t.positions.push_back(
+                {local.at(0, 3), local.at(1, 3) + 0.1f * float(f), local.at(2, 3)});
+            t.rotations.push_back({0, 0, 0, 1});
+            t.scales.push_back({1, 1, 1});
+        }
+        anim.tracks.push_back(t);
+    }
+    a.animations.push_back(anim);
+    return a;
+}
+
+}  // namespace
+
+// pose --animation with a Unigine .sanim on a .smesh (both written by the project's writers), and
+// --time alone on a .smesh that holds frames: the root bone is raised 0.1 a frame.
+TEST(CliPoseUnigine, SanimOnSmeshAndOwnFrames) {
+    const auto dir = test::tempDir("cli-pose-unigine");
+    const Asset cyl = risingCylinder();
+    UnigineSkinnedMeshWriteOptions bare;
+    bare.animation = -1;
+    const auto smesh = writeUnigineSkinnedMesh(cyl, bare);
+    const auto framed = writeUnigineSkinnedMesh(cyl);
+    const auto sanim = writeUnigineAnimation(cyl);
+    ASSERT_TRUE(smesh.ok() && framed.ok() && sanim.ok());
+    test::writeFile(dir / "cyl.smesh", smesh.bytes);
+    test::writeFile(dir / "framed.smesh", framed.bytes);
+    test::writeFile(dir / "rise.sanim", sanim.bytes);
+    const DecodeResult bareDecoded = decodeFile((dir / "cyl.smesh").string());
+    ASSERT_TRUE(bareDecoded.ok());
+    ASSERT_TRUE(bareDecoded.asset.animations.empty());
+    const DecodeResult animDecoded = decodeFile((dir / "rise.sanim").string());
+    ASSERT_TRUE(animDecoded.ok());
+    ASSERT_EQ(animDecoded.asset.animations.size(), 1u);
+    const float fps = animDecoded.asset.animations[0].framesPerSecond;
+    const std::string root = cyl.skeletons[0].bones[0].name;
+    ASSERT_LT(cyl.skeletons[0].bones[0].parent, 0);
+    const float bindY = cyl.skeletons[0].bones[0].world.at(1, 3);
+
+    const std::string time = std::to_string(2.0 / fps);  // frame 2
+    auto r = runCli({"pose", "--json", "--animation", (dir / "rise.sanim").string(), "--time", time,
+                     (dir / "cyl.smesh").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    Json j = Json::parse(r.out);
+    EXPECT_EQ(j["animation"]["kind"], "frames");
+    EXPECT_EQ(j["animation"]["frames"], 5);
+    EXPECT_EQ(j["animation"]["applied"], 3);
+    EXPECT_NEAR(j["animation"]["frame"].get<double>(), 2.0, 1e-3);
+    EXPECT_TRUE(j["animation"]["unmatched"].empty());
+    const Json* bone = findBone(j, root);
+    ASSERT_NE(bone, nullptr);
+    EXPECT_NEAR((*bone)["position"][1].get<double>(), bindY + 0.2, 1e-3);
+    // Past the end: clamped to the last frame (no loop).
+    r = runCli({"pose", "--json", "--animation", (dir / "rise.sanim").string(), "--time", "100",
+                (dir / "cyl.smesh").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    j = Json::parse(r.out);
+    EXPECT_NEAR(j["animation"]["frame"].get<double>(), 4.0, 1e-3);
+    EXPECT_NEAR((*findBone(j, root))["position"][1].get<double>(), bindY + 0.4, 1e-3);
+
+    // The .smesh's own frames with --time alone (frame 0 of an ms08 frame list is the bind pose).
+    const DecodeResult framedDecoded = decodeFile((dir / "framed.smesh").string());
+    ASSERT_TRUE(framedDecoded.ok());
+    ASSERT_FALSE(framedDecoded.asset.animations.empty());
+    const Animation& own = framedDecoded.asset.animations[0];
+    r = runCli({"pose", "--json", "--time", std::to_string(1.0 / own.framesPerSecond),
+                (dir / "framed.smesh").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    j = Json::parse(r.out);
+    EXPECT_EQ(j["animation"]["frames"], own.frameCount);
+    const Json* ownRoot = findBone(j, root);
+    ASSERT_NE(ownRoot, nullptr);
+    const BoneTrack* rootTrack = nullptr;
+    for (const BoneTrack& t : own.tracks)
+        if (t.bone == root) rootTrack = &t;
+    ASSERT_NE(rootTrack, nullptr);
+    ASSERT_GE(rootTrack->positions.size(), 2u);
+    // The pose puts the root (world = its track's transform) where the track's frame 1 says.
+    EXPECT_NEAR((*ownRoot)["position"][1].get<double>(), rootTrack->positions[1].y, 1e-3);
+
+    // Without --time or --animation the bind pose, and no animation key.
+    r = runCli({"pose", "--json", (dir / "framed.smesh").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_FALSE(Json::parse(r.out).contains("animation"));
+    // An animation file without animations: exit 1.
+    r = runCli({"pose", "--json", "--animation", (dir / "cyl.smesh").string(),
+                (dir / "cyl.smesh").string()});
+    EXPECT_EQ(r.status, 1);
+}
+
+TEST(CliPoseUnigine, CorpusWalkOnAgent) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto base = corpus / "unigine/trinet-fasie_unigine-mockup/data/vr_sample/props/animation";
+    const auto r =
+        runCli({"pose", "--json", "--animation", (base / "animations/agent_walk.anim").string(),
+                "--time", "0.5", (base / "meshes/agent.mesh").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_EQ(j["animation"]["applied"], j["animation"]["tracks"]);
+    EXPECT_TRUE(j["animation"]["unmatched"].empty());
+    const auto bind = runCli({"pose", "--json", (base / "meshes/agent.mesh").string()});
+    ASSERT_EQ(bind.status, 0);
+    const Json b = Json::parse(bind.out);
+    // The walk moves the bounds away from the bind pose's.
+    EXPECT_NE(j["bounds"]["min"].dump(), b["bounds"]["min"].dump());
+    for (const auto& bone : j["bones"])
+        for (const auto& v : bone["world"]) EXPECT_TRUE(v.is_number()) << bone["name"];
 }

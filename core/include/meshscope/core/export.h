@@ -72,11 +72,13 @@ struct ExportStats {
     std::size_t triangles = 0;
     std::size_t lines = 0;  // line segments
     std::size_t skins = 0;
-    std::size_t joints = 0;           // summed over skins
-    std::size_t skinnedVertices = 0;  // vertices written with joints and weights
-    std::size_t morphTargets = 0;     // summed over meshes
-    std::size_t parts = 0;            // model parts written
-    std::size_t rigParts = 0;         // of those, hung under their rig joint node (glTF)
+    std::size_t joints = 0;             // summed over skins
+    std::size_t skinnedVertices = 0;    // vertices written with joints and weights
+    std::size_t morphTargets = 0;       // summed over meshes
+    std::size_t parts = 0;              // model parts written
+    std::size_t rigParts = 0;           // of those, hung under their rig joint node (glTF)
+    std::size_t animations = 0;         // glTF animations written
+    std::size_t animationChannels = 0;  // summed over them
 };
 
 struct ExportResult {

@@ -291,4 +291,23 @@ Animation bakeCurveAnimation(const CurveAnimation& animation, const RobloxRig& r
 // or -1.
 int addRobloxRigAndAnimations(Asset& asset);
 
+// Puts the animations of another file (`source`) on `target`, for export and posing:
+//  - Roblox KeyframeSequences, then CurveAnimations, of `source` are baked (bakeKeyframeSequence /
+//    bakeCurveAnimation, `framesPerSecond`) on the Roblox rig of `target` (its rig skeleton, the
+//    one decode added, or a new one through addRigSkeleton); tracks match joints by part name;
+//  - otherwise `source`'s own Asset::animations (Unigine .sanim / .anim, .smesh frames) are copied
+//    onto the skeleton of `target` whose bone names most of their tracks name.
+// Tracks that name no joint are counted (one warning per animation). Never throws; nothing is
+// added when `error` is set.
+struct AnimationTransfer {
+    std::size_t added = 0;            // animations appended to target.animations
+    std::size_t firstAdded = 0;       // index of the first of them
+    std::size_t tracks = 0;           // keyed tracks over every added animation
+    std::size_t unmatchedTracks = 0;  // of those, naming no joint / bone of the target
+    std::vector<std::string> warnings;
+    std::string error;  // why nothing was added (no animation, no rig, no matching skeleton)
+    bool ok() const { return error.empty(); }
+};
+AnimationTransfer addAnimationsFrom(Asset& target, const Asset& source, float framesPerSecond = 30);
+
 }  // namespace meshscope
