@@ -10,6 +10,7 @@
 #include "export/export_internal.h"
 #include "meshscope/core/asset_resolver.h"
 #include "meshscope/core/axes.h"
+#include "meshscope/core/part_meshes.h"
 
 namespace meshscope::exporting {
 
@@ -409,16 +410,58 @@ std::vector<Vec2> cleanUvs(const std::vector<Vec2>& uvs) {
 
 namespace {
 
-bool meshBacked(const std::string& cls) {
-    return cls == "MeshPart" || cls == "UnionOperation" || cls == "NegateOperation" ||
-           cls == "IntersectOperation" || cls == "PartOperation";
-}
-
 template <typename T>
 bool stores(const Asset& asset, int node, std::initializer_list<const char*> names) {
     for (const char* name : names)
         if (const auto p = asset.property(node, name)) return std::holds_alternative<T>(p->value);
     return false;
+}
+
+// A resolved part mesh with only the vertices its triangles use (placePartMesh keeps every
+// vertex of the file, also those only its other LODs use).
+Mesh usedVerticesOnly(Mesh mesh) {
+    if (mesh.primitive != Primitive::Triangles) return mesh;
+    const std::size_t nv = mesh.positions.size();
+    std::vector<std::uint32_t> remap(nv, std::uint32_t(-1));
+    std::vector<std::uint32_t> kept;  // old vertex indices, in first-use order
+    std::vector<std::uint32_t> indices;
+    for (std::size_t t = 0; t < mesh.indices.size() / 3; ++t) {
+        const std::uint32_t* tri = &mesh.indices[t * 3];
+        if (tri[0] >= nv || tri[1] >= nv || tri[2] >= nv) continue;
+        for (int k = 0; k < 3; ++k) {
+            std::uint32_t& r = remap[tri[k]];
+            if (r == std::uint32_t(-1)) {
+                r = std::uint32_t(kept.size());
+                kept.push_back(tri[k]);
+            }
+            indices.push_back(r);
+        }
+    }
+    auto pick = [&](auto& stream) {
+        if (stream.size() != nv) {
+            stream.clear();
+            return;
+        }
+        std::remove_reference_t<decltype(stream)> out;
+        out.reserve(kept.size());
+        for (std::uint32_t v : kept) out.push_back(stream[v]);
+        stream = std::move(out);
+    };
+    pick(mesh.positions);
+    pick(mesh.normals);
+    pick(mesh.uv0);
+    pick(mesh.uv1);
+    pick(mesh.tangents);
+    pick(mesh.colors);
+    mesh.skin.clear();
+    mesh.indices = std::move(indices);
+    mesh.lodOffsets.clear();
+    mesh.lods = {LodLevel{}};
+    mesh.lods[0].firstTriangle = 0;
+    mesh.lods[0].triangleCount = std::uint32_t(mesh.indices.size() / 3);
+    mesh.surfaces.clear();
+    mesh.computeBounds();
+    return mesh;
 }
 
 std::uint8_t colorByte(float f) {
@@ -477,15 +520,33 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
     PartTree tree;
     const std::size_t count = asset.nodes.size();
     std::vector<int> partOf(count, -1);
-    std::size_t transparent = 0, unresolved = 0, negated = 0, unions = 0;
-    std::vector<std::filesystem::path> folders(assetFolders.begin(), assetFolders.end());
-    const AssetResolver resolver(std::move(folders));
+    std::size_t transparent = 0, negated = 0;
+    // Parts written as boxes of their Size because their mesh is missing, by kind.
+    std::size_t boxedMeshParts = 0, boxedSpecialMeshes = 0, boxedUnions = 0;
+    std::string firstMeshPartId, firstSpecialMeshId;
+    // The viewer's step: MeshPart / SpecialMesh meshes and union geometry resolved through the
+    // asset folders, decoded once per file, placed in each part's own frame (the node's
+    // transform is the CFrame).
+    PartMeshOptions resolveOptions;
+    resolveOptions.folders.assign(assetFolders.begin(), assetFolders.end());
+    resolveOptions.allServices = allServices;
+    resolveOptions.partFrame = true;
+    PartMeshes resolved = resolvePartMeshes(asset, resolveOptions);
+    std::vector<int> meshOf(resolved.parts.size(), -1);
+    for (std::size_t m = 0; m < resolved.meshes.size(); ++m)
+        if (resolved.meshes[m].part < meshOf.size()) meshOf[resolved.meshes[m].part] = int(m);
     // Shape, colour and transparency as the viewer reads them (roblox_parts.h); only parts
     // that store a CFrame and a size are written (no defaults invented for a file).
-    for (const RobloxPart& rp : extractRobloxParts(asset, allServices)) {
+    for (std::size_t i = 0; i < resolved.parts.size(); ++i) {
+        const RobloxPart& rp = resolved.parts[i];
+        if (rp.node < 0 || std::size_t(rp.node) >= count) continue;
         if (!stores<CFrame>(asset, rp.node, {"CFrame", "CoordinateFrame"}) ||
             !stores<Vec3>(asset, rp.node, {"size", "Size"}))
             continue;
+        if (rp.className == "NegateOperation") {
+            ++negated;
+            continue;
+        }
         if (rp.transparency >= 1.0f) {
             ++transparent;
             continue;
@@ -498,24 +559,25 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
         p.cframe = rp.cframe;
         p.size = rp.size;
         if (!p.size.finite() || !p.cframe.position.finite()) continue;
-        if (p.className == "NegateOperation") {
-            ++negated;
-            continue;
-        }
-        if (isUnionClass(p.className)) {
-            // Geometry in the part's own frame: placed with an identity CFrame.
-            RobloxPart local = rp;
-            local.cframe = CFrame{};
-            UnionMesh u = unionPartMesh(asset, local, &resolver);
-            if (u.ok()) {
-                p.mesh = std::make_shared<const Mesh>(std::move(*u.placed));
-                p.vertexColors = !rp.usePartColor;
-                ++unions;
-            }
-        }
-        if (meshBacked(p.className) && !p.mesh) {
+        if (meshOf[i] >= 0) {
+            Mesh& m = resolved.meshes[std::size_t(meshOf[i])].mesh;
+            m.skin.clear();  // written as a static mesh in the part's place
+            m.skeleton = -1;
+            const bool isUnion = isUnionClass(p.className);
+            // A union's blob is written as stored; a FileMesh drops its other LODs' vertices.
+            p.mesh = std::make_shared<const Mesh>(isUnion ? std::move(m)
+                                                          : usedVerticesOnly(std::move(m)));
+            p.vertexColors = isUnion && !rp.usePartColor;
+        } else if (isUnionClass(p.className)) {
+            ++boxedUnions;
             p.unresolvedMesh = true;
-            ++unresolved;
+        } else if (rp.specialMesh && !rp.meshId.empty()) {
+            if (boxedSpecialMeshes++ == 0) firstSpecialMeshId = rp.meshId;
+            p.unresolvedMesh = true;
+        } else if (p.className == "MeshPart") {
+            if (boxedMeshParts++ == 0)
+                firstMeshPartId = rp.meshId.empty() ? "no MeshId" : rp.meshId;
+            p.unresolvedMesh = true;
         }
         if (const auto m = asset.property(rp.node, "Material");
             m && std::holds_alternative<std::int64_t>(m->value))
@@ -542,11 +604,21 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
         warnings.push_back(
             std::to_string(negated) +
             " negated part(s) (NegateOperation) left out: they only cut other parts");
-    (void)unions;
-    if (unresolved)
-        warnings.push_back(std::to_string(unresolved) +
-                           " MeshPart/union part(s) written as boxes of their size: their meshes "
-                           "are not resolved");
+    // One counted warning per kind of part whose mesh is missing.
+    if (boxedMeshParts)
+        warnings.push_back(std::to_string(boxedMeshParts) +
+                           " MeshPart(s) written as boxes of their size: their meshes are not in "
+                           "the asset folders (first: " +
+                           validUtf8(firstMeshPartId) + ")");
+    if (boxedSpecialMeshes)
+        warnings.push_back(std::to_string(boxedSpecialMeshes) +
+                           " SpecialMesh part(s) written as boxes of their size: their meshes are "
+                           "not in the asset folders (first: " +
+                           validUtf8(firstSpecialMeshId) + ")");
+    if (boxedUnions)
+        warnings.push_back(std::to_string(boxedUnions) +
+                           " union(s) written as boxes of their size: their geometry is neither "
+                           "in the file nor in the asset folders");
     if (tree.parts.empty()) return tree;
 
     // Which instances appear: every part, and every non-part ancestor of one. A part's tree

@@ -165,8 +165,10 @@ struct PartTree {
 };
 
 // Collects the visible parts (BasePart classes with a CFrame and a size; fully transparent parts
-// are left out) in tree order.
-// Unions get their decoded geometry (MeshData2 / MeshData, else AssetId through
+// are left out) in tree order. MeshPart and SpecialMesh meshes are resolved through
+// `assetFolders` (resolvePartMeshes, as the viewer does) and written as their geometry (LOD 0,
+// as the viewer draws them); those not found stay boxes of their Size, one counted warning per
+// kind. Unions get their decoded geometry (MeshData2 / MeshData, else AssetId through
 // `assetFolders`); NegateOperations are left out (they cut other parts, Roblox does not draw them).
 PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
                       const std::vector<std::string>& assetFolders = {}, bool allServices = false);

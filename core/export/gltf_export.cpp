@@ -991,15 +991,20 @@ private:
         return index;
     }
 
-    // A union's decoded geometry (one glTF mesh per union): the part's colour as material, or
-    // white with the blob's colours as COLOR_0 when UsePartColor is false.
+    // A union's decoded geometry or a MeshPart / SpecialMesh's resolved mesh (one glTF mesh per
+    // part, already fitted to it): the part's colour as material, or white with the blob's
+    // colours as COLOR_0 when a union's UsePartColor is false.
     int unionMesh(const PartInstance& p) {
         const Mesh& m = *p.mesh;
         tinygltf::Primitive prim;
         prim.mode = TINYGLTF_MODE_TRIANGLES;
         prim.attributes["POSITION"] = vec3Accessor(m.positions, true);
         if (m.normals.size() == m.positions.size())
-            prim.attributes["NORMAL"] = vec3Accessor(m.normals, false);
+            prim.attributes["NORMAL"] =
+                vec3Accessor(cleanNormals(m, p.name, result_.warnings), false);
+        if (m.uv0.size() == m.positions.size())
+            prim.attributes["TEXCOORD_0"] =
+                plainAccessor(cleanUvs(m.uv0), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
         if (p.vertexColors && m.colors.size() == m.positions.size())
             prim.attributes["COLOR_0"] = plainAccessor(
                 m.colors, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4, true);

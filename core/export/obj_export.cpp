@@ -305,7 +305,9 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                 for (const Vec2& t : m.uv0) obj.line("vt", {t.x, 1.0f - t.y});
             else
                 for (std::size_t k = 0; k < m.positions.size(); ++k) obj.line("vt", {0.0f, 0.0f});
-            for (const Vec3& n : m.normals) {
+            const std::vector<Vec3> up(
+                m.normals.size() == m.positions.size() ? 0 : m.positions.size(), Vec3{0, 1, 0});
+            for (const Vec3& n : up.empty() ? m.normals : up) {
                 // Normals transform by the inverse scale; a zero scale keeps the unscaled normal.
                 Vec3 q{s.x != 0 ? n.x / s.x : n.x, s.y != 0 ? n.y / s.y : n.y,
                        s.z != 0 ? n.z / s.z : n.z};

@@ -36,7 +36,7 @@ std::string label(const Asset& asset, int node) {
 PartMeshes resolvePartMeshes(const Asset& asset, const PartMeshOptions& options) {
     PartMeshes out;
     if (!isRobloxModel(asset)) return out;
-    out.parts = extractRobloxParts(asset);
+    out.parts = extractRobloxParts(asset, options.allServices);
     const AssetResolver resolver(options.folders);
     DecodeOptions decode;
     decode.limits = options.limits;
@@ -66,7 +66,9 @@ PartMeshes resolvePartMeshes(const Asset& asset, const PartMeshOptions& options)
                 out.cancelled = true;
                 break;
             }
-            UnionMesh u = unionPartMesh(asset, p, &resolver);
+            RobloxPart at = p;
+            if (options.partFrame) at.cframe = CFrame{};
+            UnionMesh u = unionPartMesh(asset, at, &resolver);
             if (u.ok()) {
                 PartMesh placed{i, std::move(*u.placed), -1};
                 placed.mesh.name = std::string(asset.nameOrKind(p.node));
@@ -111,12 +113,14 @@ PartMeshes resolvePartMeshes(const Asset& asset, const PartMeshOptions& options)
             continue;
         }
         const Loaded& loaded = *it->second;
-        PartMesh placed{i, placePartMesh(loaded.mesh, p), -1};
+        RobloxPart at = p;
+        if (options.partFrame) at.cframe = CFrame{};
+        PartMesh placed{i, placePartMesh(loaded.mesh, at), -1};
         if (loaded.skeleton && placed.mesh.skinned()) {
             placed.skeleton = int(out.skeletons.size());
             placed.mesh.skeleton = placed.skeleton;
             out.skeletons.push_back(
-                placePartSkeleton(*loaded.skeleton, partMeshPlacement(loaded.mesh, p)));
+                placePartSkeleton(*loaded.skeleton, partMeshPlacement(loaded.mesh, at)));
         } else {
             placed.mesh.skin.clear();
             placed.mesh.skeleton = -1;
@@ -154,7 +158,8 @@ PartMeshes resolvePartMeshes(const Asset& asset, const PartMeshOptions& options)
             {Severity::Warning, kUnionUnresolved, at, label(asset, first.node), message});
     }
     // Said once: parts that exist but are not in the world.
-    if (const std::size_t outside = countPartsOutsideWorkspace(asset); outside > 0)
+    if (const std::size_t outside = options.allServices ? 0 : countPartsOutsideWorkspace(asset);
+        outside > 0)
         out.diagnostics.push_back(
             {Severity::Info, kPartsOutsideWorkspace, 0, "",
              std::to_string(outside) +

@@ -868,8 +868,10 @@ Mesh placePartMesh(const Mesh& mesh, const RobloxPart& part) {
     std::erase_if(unit.indices, [&](std::uint32_t i) { return i >= unit.positions.size(); });
     unit.indices.resize(unit.indices.size() / 3 * 3);
     appendPlaced(out, unit, part, scale, offset);
-    // Every vertex is kept in order, so the skin weights still apply (skinned with the
+    // Every vertex is kept in order, so the UVs (for the part's texture) and the skin weights
+    // still apply (skinned with the
     // skeleton placed by placePartSkeleton).
+    if (mesh.uv0.size() == mesh.positions.size()) out.uv0 = mesh.uv0;
     if (mesh.skin.size() == mesh.positions.size()) out.skin = mesh.skin;
     finishMesh(out);
     return out;

@@ -138,7 +138,7 @@ TEST(PartsExport, EveryShapeIsANodeWithItsCFrameAndSize) {
         return false;
     };
     EXPECT_TRUE(warned("1 fully transparent part(s)"));
-    EXPECT_TRUE(warned("1 MeshPart/union part(s) written as boxes"));
+    EXPECT_TRUE(warned("1 MeshPart(s) written as boxes"));
 }
 
 TEST(PartsExport, PrimitivesAreClosedOutwardFacingUnitShapes) {

@@ -63,7 +63,7 @@ TEST(UnionExport, GltfWritesTheDecodedGeometry) {
     for (const auto& n : m.nodes) nodes[n.name] = &n;
     EXPECT_FALSE(nodes.count("Hole")) << "a NegateOperation is not drawn";
     EXPECT_TRUE(hasWarning(glb.report, "1 negated part(s)"));
-    EXPECT_TRUE(hasWarning(glb.report, "1 MeshPart/union part(s) written as boxes"));
+    EXPECT_TRUE(hasWarning(glb.report, "1 union(s) written as boxes"));
     for (const char* name : {"Painted", "Own colours"}) {
         SCOPED_TRACE(name);
         ASSERT_TRUE(nodes.count(name));

@@ -49,6 +49,11 @@ struct PartMeshOptions {
     std::vector<std::filesystem::path> folders;  // searched in order
     Limits limits;                               // for decoding each referenced file
     const std::atomic<bool>* cancel = nullptr;   // stops between files
+    // Parts outside a place's Workspace too (extractRobloxParts' allServices).
+    bool allServices = false;
+    // Meshes (and skeletons) placed in each part's own frame: scale and offset applied, the
+    // CFrame not (an exporter places the part by its node's transform instead).
+    bool partFrame = false;
 };
 
 // Parts of `asset` (a Roblox model; anything else gives an empty result) and their meshes.
