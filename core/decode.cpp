@@ -119,6 +119,15 @@ void sanitizeMesh(Asset& asset, Mesh& m) {
     fixStream(m.tangents, "tangent");
     fixStream(m.colors, "colour");
     fixStream(m.skin, "skin");
+    std::erase_if(m.morphTargets, [&](MorphTarget& t) {
+        fixStream(t.normalDeltas, "morph target normal");
+        if (t.positionDeltas.size() == n && n) return false;
+        asset.diagnostics.push_back(
+            {Severity::Warning, errc::kInconsistentMesh, 0, m.name,
+             "morph target \"" + t.name + "\" dropped: " + std::to_string(t.positionDeltas.size()) +
+                 " position deltas for " + std::to_string(n) + " vertices"});
+        return true;
+    });
     // An OR-reduction of compares: vectorises (SSE2 and up), so this pass costs about a memory
     // read of the index buffer.
     const std::uint32_t limit = n > UINT32_MAX ? UINT32_MAX : std::uint32_t(n);

@@ -187,6 +187,12 @@ Json infoJson(const Asset& asset) {
             lodLevels.push_back({{"name", l.name}, {"triangles", l.triangleCount}});
         mj["lodLevels"] = lodLevels;
         mj["surfaces"] = m.surfaces.size();
+        if (!m.morphTargets.empty()) {  // only when present: earlier reports stay as they were
+            mj["morphTargets"] = m.morphTargets.size();
+            Json names = Json::array();
+            for (const MorphTarget& t : m.morphTargets) names.push_back(t.name);
+            mj["morphTargetNames"] = names;
+        }
         meshes.push_back(std::move(mj));
     }
     j["meshes"] = meshes;

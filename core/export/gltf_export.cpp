@@ -506,7 +506,8 @@ private:
 
     struct Facs {
         std::vector<std::string> names;
-        std::vector<std::vector<Vec3>> deltas;  // per control, per vertex
+        std::vector<std::vector<Vec3>> deltas;   // per control, per vertex
+        std::vector<std::vector<Vec3>> normals;  // per target: empty, or per vertex
     };
 
     Facs facsTargets(const Mesh& mesh, const std::string& name, bool skinned) {
@@ -673,7 +674,24 @@ private:
         }
         st.skin = st.skinned ? skinFor(mesh.skeleton) : -1;
         st.facs = facsTargets(mesh, name, st.skinned);
+        st.facs.normals.resize(st.facs.deltas.size());
+        // The mesh's own blend shapes follow the FACS controls (a file has one or the other).
+        for (const MorphTarget& t : mesh.morphTargets) {
+            if (!sized(t.positionDeltas.size(), "a morph target") || nv == 0) continue;
+            auto finite = [](std::vector<Vec3> d) {
+                for (Vec3& v : d)
+                    if (!v.finite()) v = {};
+                return d;
+            };
+            st.facs.names.push_back(validUtf8(t.name));
+            st.facs.deltas.push_back(finite(t.positionDeltas));
+            st.facs.normals.push_back(!st.normals.empty() && t.normalDeltas.size() == nv
+                                          ? finite(t.normalDeltas)
+                                          : std::vector<Vec3>{});
+        }
         for (auto& d : st.facs.deltas)
+            for (Vec3& v : d) v = axes_.point(v);
+        for (auto& d : st.facs.normals)
             for (Vec3& v : d) v = axes_.point(v);
         return st;
     }
@@ -755,8 +773,13 @@ private:
             result_.stats.skinnedVertices += count;
         }
         std::vector<std::map<std::string, int>> targets;
-        for (const auto& d : st.facs.deltas)
-            targets.push_back({{"POSITION", vec3Accessor(gather(d, slice), true)}});
+        for (std::size_t t = 0; t < st.facs.deltas.size(); ++t) {
+            std::map<std::string, int> target{
+                {"POSITION", vec3Accessor(gather(st.facs.deltas[t], slice), true)}};
+            if (t < st.facs.normals.size() && !st.facs.normals[t].empty())
+                target["NORMAL"] = vec3Accessor(gather(st.facs.normals[t], slice), false);
+            targets.push_back(std::move(target));
+        }
 
         tinygltf::Mesh gm;
         gm.name = levelled ? name + " " + slice.name : name;

@@ -220,14 +220,30 @@ void putIndices(Out& o, const std::vector<std::uint32_t>& idx, std::size_t refer
 }
 
 // One surface's geometry block (version 10, 11 or 14; 14 leaves the counts to the header).
-Bytes surfaceBlock(const Mesh& m, int version, bool skinned) {
-    Out o;
+// The morph targets a surface block holds after its geometry: those with one delta per vertex
+// (none in ms15, which has no target list).
+std::vector<const MorphTarget*> writtenTargets(const Mesh& m, int version) {
+    std::vector<const MorphTarget*> out;
+    if (version == 15) return out;
+    for (const MorphTarget& t : m.morphTargets)
+        if (t.positionDeltas.size() == m.positions.size()) out.push_back(&t);
+    return out;
+}
+
+// One target: its coordinates and tangent quaternions (target 0 is the geometry itself).
+void putTarget(Out& o, const Mesh& m, int version, const MorphTarget* target) {
     const std::size_t nv = m.positions.size();
     if (version < 14) o.putInt(std::int64_t(nv));
-    for (const Vec3& p : m.positions) o.put(p);
+    for (std::size_t v = 0; v < nv; ++v)
+        o.put(target ? m.positions[v] + target->positionDeltas[v] : m.positions[v]);
     o.putInt(std::int64_t(nv));
     for (std::size_t v = 0; v < nv; ++v) {
-        const Vec3 n = m.normals.size() == nv ? m.normals[v] : Vec3{0, 0, 1};
+        Vec3 n = m.normals.size() == nv ? m.normals[v] : Vec3{0, 0, 1};
+        if (target && target->normalDeltas.size() == nv && m.normals.size() == nv) {
+            n = n + target->normalDeltas[v];
+            const float len = std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
+            n = len > 0 ? Vec3{n.x / len, n.y / len, n.z / len} : m.normals[v];
+        }
         const Vec4 t = m.tangents.size() == nv ? m.tangents[v] : Vec4{1, 0, 0, 1};
         Vec4 q = basisQuaternion(n, t);
         if (version == 10) {
@@ -241,6 +257,13 @@ Bytes surfaceBlock(const Mesh& m, int version, bool skinned) {
             for (float c : {q.x, q.y, q.z, q.w}) o.put(quantizeUnit(c));
         }
     }
+}
+
+Bytes surfaceBlock(const Mesh& m, int version, bool skinned) {
+    Out o;
+    const std::size_t nv = m.positions.size();
+    putTarget(o, m, version, nullptr);
+    for (const MorphTarget* t : writtenTargets(m, version)) putTarget(o, m, version, t);
     if (version == 15) {
         // ms15 has no weights count (skinned meshes are .mesh_skinned files).
     } else if (skinned && m.skin.size() == nv) {
@@ -396,12 +419,21 @@ UnigineWriteResult writeUnigine2Mesh(const Asset& asset, const std::string& vers
         }
         o.putBounds(b);
         if (v == 15) {  // the vertex count only: ms15 has no morph target list
+            if (!m->morphTargets.empty())
+                res.warnings.push_back("ms15 has no morph targets: those of mesh \"" + m->name +
+                                       "\" are not written");
             o.putInt(std::int64_t(m->positions.size()));
             continue;
         }
-        o.putInt(1);  // one morph target: the geometry itself, with an empty name
+        // The geometry itself (target 0, empty name), then the mesh's morph targets.
+        const std::vector<const MorphTarget*> targets = writtenTargets(*m, v);
+        o.putInt(std::int64_t(targets.size() + 1));
         o.putName("");
         if (v == 14 || sk) o.putInt(std::int64_t(m->positions.size()));
+        for (const MorphTarget* t : targets) {
+            o.putName(t->name);
+            if (v == 14 || sk) o.putInt(std::int64_t(m->positions.size()));
+        }
     }
     std::int64_t memory = 0;
     for (const Bytes& b : blocks) memory += std::int64_t(b.size());

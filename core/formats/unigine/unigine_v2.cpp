@@ -133,6 +133,9 @@ struct SurfaceData {
     std::vector<Rgba8> colors;
     std::vector<std::uint32_t> coordIndex, triangleIndex;
     std::size_t morphTargets = 0;
+    // Targets beyond the first (the geometry): their own coordinates and tangent quaternions.
+    std::vector<std::vector<Vec3>> targetCoords;
+    std::vector<std::vector<Vec4>> targetQuats;
     std::size_t maxInfluences = 0;
 };
 
@@ -172,6 +175,7 @@ SurfaceData readSurfaceBlock(DecodeContext& ctx, ByteReader& r, int version, con
     const std::size_t maxV = ctx.limits().maxVertices;
     for (std::size_t t = 0; t < h.targets.size(); ++t) {
         auto ts = ctx.scope("targets[" + std::to_string(t) + "]");
+        const std::size_t targetStart = r.pos();
         std::size_t start = r.pos();
         std::size_t nv = version >= 14 ? h.targetVertices[t] : readCount2(r, "vertex count");
         if (nv > maxV) r.failAt(start, errc::kLimit, "vertex count exceeds maxVertices");
@@ -198,9 +202,22 @@ SurfaceData readSurfaceBlock(DecodeContext& ctx, ByteReader& r, int version, con
             quats[i] = {x, y, z, w};
         }
         map(ctx, r, start, RangeKind::Array, "tangents", node);
+        // Each target's block is named in the Structure tree and the byte map.
+        Asset& a = ctx.asset();
+        const std::string targetName =
+            h.targets[t].empty() ? "target " + std::to_string(t) : h.targets[t];
+        const int tnode = a.addNode(targetName, "morph-target", node);
+        if (r.mapped()) {
+            a.nodes[tnode].offset = r.offsetOf(targetStart);
+            a.nodes[tnode].length = r.pos() - targetStart;
+        }
+        map(ctx, r, targetStart, RangeKind::Record, targetName, tnode);
         if (t == 0) {
             d.coords = std::move(coords);
             d.quats = std::move(quats);
+        } else {
+            d.targetCoords.push_back(std::move(coords));
+            d.targetQuats.push_back(std::move(quats));
         }
     }
     std::size_t start = r.pos();
@@ -269,6 +286,15 @@ SurfaceData readSurfaceBlock(DecodeContext& ctx, ByteReader& r, int version, con
     return d;
 }
 
+// The basis is the quaternion's rotation of the z axis (normal) and the x axis (tangent): the
+// third and first columns of its matrix. This is the normal, of the normalised quaternion.
+Vec3 quatNormal(Vec4 q) {
+    const float len = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    if (len > 0) q = {q.x / len, q.y / len, q.z / len, q.w / len};
+    return {2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x),
+            1 - 2 * (q.x * q.x + q.y * q.y)};
+}
+
 // Expands the two index buffers into one vertex per triangle vertex.
 Mesh buildMesh(DecodeContext& ctx, SurfaceData& d, const SurfaceHeader& h, std::uint64_t at,
                int skeleton) {
@@ -319,10 +345,7 @@ Mesh buildMesh(DecodeContext& ctx, SurfaceData& d, const SurfaceHeader& h, std::
             const float len = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
             const float sign = std::signbit(q.w) ? -1.0f : 1.0f;
             if (len > 0) q = {q.x / len, q.y / len, q.z / len, q.w / len};
-            // The basis is the quaternion's rotation of the z axis (normal) and the x axis
-            // (tangent): the third and first columns of its matrix.
-            m.normals[v] = {2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x),
-                            1 - 2 * (q.x * q.x + q.y * q.y)};
+            m.normals[v] = quatNormal(q);
             m.tangents[v] = {1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y + q.w * q.z),
                              2 * (q.x * q.z - q.w * q.y), sign};
         }
@@ -351,6 +374,30 @@ Mesh buildMesh(DecodeContext& ctx, SurfaceData& d, const SurfaceHeader& h, std::
                      "weights of surface \"" + h.name + "\": " + std::to_string(d.weights.size()) +
                          " for " + std::to_string(d.coords.size()) + " coordinates; not used");
         }
+    }
+    // Morph targets beyond the first: deltas from the base geometry, through the same indices.
+    for (std::size_t t = 0; t < d.targetCoords.size() && !m.positions.empty(); ++t) {
+        const std::string& name = h.targets[t + 1];
+        const auto& tc = d.targetCoords[t];
+        const auto& tq = d.targetQuats[t];
+        if (tc.size() != d.coords.size()) {
+            ctx.warn(at, errc::kCountMismatch,
+                     "morph target \"" + name + "\" of surface \"" + h.name +
+                         "\": " + std::to_string(tc.size()) + " vertices for the base's " +
+                         std::to_string(d.coords.size()) + "; not used");
+            continue;
+        }
+        MorphTarget mt;
+        mt.name = name;
+        mt.positionDeltas.resize(nv);
+        for (std::size_t v = 0; v < nv; ++v)
+            mt.positionDeltas[v] = tc[coordOf[v]] - d.coords[coordOf[v]];
+        if (dual && tq.size() == d.quats.size()) {
+            mt.normalDeltas.resize(nv);
+            for (std::size_t v = 0; v < nv; ++v)
+                mt.normalDeltas[v] = quatNormal(tq[v]) - m.normals[v];
+        }
+        m.morphTargets.push_back(std::move(mt));
     }
     const auto tris = static_cast<std::uint32_t>(m.indices.size() / 3);
     m.lods = {LodLevel{0, tris, "LOD0"}};
@@ -717,10 +764,6 @@ void decodeMeshV2(DecodeContext& ctx, int version) {
         ctx.mapRange(r.offsetOf(start), r.pos() - start, RangeKind::Header, "header", h.node);
         a.nodes[h.node].offset = r.offsetOf(start);
         a.nodes[h.node].length = r.pos() - start;
-        if (targets > 1)
-            ctx.warn(r.offsetOf(at), errc::kMorphTargetsIgnored,
-                     "surface \"" + h.name + "\" has " + std::to_string(targets) +
-                         " morph targets; only the first is shown");
     }
     if (version >= 14) {
         const std::size_t at = r.pos();

@@ -257,3 +257,80 @@ TEST(Unigine2Writer, Sn10RoundTrip) {
         if (r.asset.kind(n) == "blend-list") ++lists;
     EXPECT_EQ(lists, 3);
 }
+
+namespace {
+
+// A grid with two blend shapes: "bulge" moves vertices along z and turns their normals to +z,
+// "shift" moves them along x only (no normal change).
+Asset morphAsset() {
+    Asset a;
+    Mesh m = makeGrid("face", 3, 2, 0.5f);
+    MorphTarget bulge{"bulge", {}, {}};
+    MorphTarget shift{"shift", {}, {}};
+    for (std::size_t v = 0; v < m.positions.size(); ++v) {
+        bulge.positionDeltas.push_back({0, 0, 0.25f * float(v % 4) + 0.125f});
+        bulge.normalDeltas.push_back(Vec3{0, 0, 1} - m.normals[v]);
+        shift.positionDeltas.push_back({-0.5f, 0, 0});
+    }
+    m.morphTargets = {bulge, shift};
+    a.meshes.push_back(m);
+    a.meshes.push_back(makeGrid("plain", 1, 1, -1));
+    return a;
+}
+
+}  // namespace
+
+TEST(Unigine2Writer, MorphTargetsRoundTrip) {
+    const Asset in = morphAsset();
+    for (const char* v : {"ms10", "ms11", "ms14", "sk10"}) {
+        SCOPED_TRACE(v);
+        const auto w = writeUnigine2Mesh(in, v);
+        ASSERT_TRUE(w.ok()) << *w.error;
+        EXPECT_TRUE(w.warnings.empty());
+        const DecodeResult r =
+            decode(w.bytes, std::string(v) == "sk10" ? "face.mesh_skinned" : "face.mesh");
+        ASSERT_TRUE(r.ok()) << r.error->toString();
+        EXPECT_EQ(r.asset.warningCount(), 0u);
+        EXPECT_FALSE(hasWarning(r.asset, "morph-targets-ignored"));
+        expectFullyMapped(r.asset);
+        ASSERT_EQ(r.asset.meshes.size(), 2u);
+        expectSameGeometry(in.meshes[0], r.asset.meshes[0]);
+        EXPECT_TRUE(r.asset.meshes[1].morphTargets.empty());
+        const Mesh& out = r.asset.meshes[0];
+        ASSERT_EQ(out.morphTargets.size(), 2u);
+        for (std::size_t t = 0; t < 2; ++t) {
+            const MorphTarget& a = in.meshes[0].morphTargets[t];
+            const MorphTarget& b = out.morphTargets[t];
+            EXPECT_EQ(b.name, a.name);
+            ASSERT_EQ(b.positionDeltas.size(), out.positions.size());
+            ASSERT_EQ(b.normalDeltas.size(), out.positions.size());
+            for (std::size_t i = 0; i < out.positions.size(); ++i) {
+                EXPECT_NEAR(b.positionDeltas[i].x, a.positionDeltas[i].x, 1e-6);
+                EXPECT_NEAR(b.positionDeltas[i].y, a.positionDeltas[i].y, 1e-6);
+                EXPECT_NEAR(b.positionDeltas[i].z, a.positionDeltas[i].z, 1e-6);
+                // Normals are quantized to 16 bits in both the base and the target.
+                const Vec3 want = a.normalDeltas.empty() ? Vec3{} : a.normalDeltas[i];
+                EXPECT_NEAR(b.normalDeltas[i].x, want.x, 5e-4);
+                EXPECT_NEAR(b.normalDeltas[i].y, want.y, 5e-4);
+                EXPECT_NEAR(b.normalDeltas[i].z, want.z, 5e-4);
+            }
+        }
+        // Each target's block is a named node under its surface in the Structure tree.
+        int named = 0;
+        for (std::size_t n = 0; n < r.asset.nodes.size(); ++n)
+            if (r.asset.kind(int(n)) == "morph-target" &&
+                (r.asset.name(int(n)) == "bulge" || r.asset.name(int(n)) == "shift"))
+                ++named;
+        EXPECT_EQ(named, 2);
+    }
+}
+
+TEST(Unigine2Writer, Ms15DropsMorphTargetsWithAWarning) {
+    const auto w = writeUnigine2Mesh(morphAsset(), "ms15");
+    ASSERT_TRUE(w.ok());
+    ASSERT_EQ(w.warnings.size(), 1u);
+    EXPECT_NE(w.warnings[0].find("morph targets"), std::string::npos);
+    const DecodeResult r = decode(w.bytes);
+    ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(r.asset.meshes[0].morphTargets.empty());
+}

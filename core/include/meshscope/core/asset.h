@@ -52,6 +52,13 @@ struct VertexInfluences {
 
 enum class Primitive : std::uint8_t { Triangles, Lines };
 
+// A blend shape: per-vertex offsets added to the base mesh at weight 1.
+struct MorphTarget {
+    std::string name;
+    std::vector<Vec3> positionDeltas;  // one per vertex (Mesh::positions.size())
+    std::vector<Vec3> normalDeltas;    // empty, or one per vertex
+};
+
 struct Mesh {
     std::string name;
     Primitive primitive = Primitive::Triangles;
@@ -67,11 +74,12 @@ struct Mesh {
     std::vector<std::uint32_t> lodOffsets;  // LOD offsets exactly as stored ([] when none)
     std::vector<LodLevel> lods;             // resolved levels; at least one when indices exist
     std::vector<Surface> surfaces;
-    std::vector<VertexInfluences> skin;  // empty, or one per vertex
-    int skeleton = -1;                   // Asset::skeletons index
-    int facs = -1;                       // Asset::facs index
-    int node = -1;                       // Asset::nodes index of the node showing this mesh
-    Bounds bounds;                       // over finite positions
+    std::vector<VertexInfluences> skin;     // empty, or one per vertex
+    int skeleton = -1;                      // Asset::skeletons index
+    int facs = -1;                          // Asset::facs index
+    int node = -1;                          // Asset::nodes index of the node showing this mesh
+    Bounds bounds;                          // over finite positions
+    std::vector<MorphTarget> morphTargets;  // blend shapes (targets beyond the base geometry)
 
     std::size_t vertexCount() const { return positions.size(); }
     std::size_t triangleCount() const {
