@@ -127,6 +127,7 @@ std::optional<Json> poseJson(const Asset& asset, const PoseRequest& request, std
     // An animation first: its frame at the requested time (looped or clamped like the timeline).
     Json animationJson;
     Json warnings = Json::array();
+    double animationFrame = -1;
     if (const Animation* anim = request.animation) {
         const float fps = anim->framesPerSecond > 0 && std::isfinite(anim->framesPerSecond)
                               ? anim->framesPerSecond
@@ -141,6 +142,7 @@ std::optional<Json> poseJson(const Asset& asset, const PoseRequest& request, std
         } else
             t = std::clamp(t, 0.0f, length);
         const double frame = double(t) * fps;
+        animationFrame = frame;
         const int applied = sampleAnimation(*anim, skeleton, frame, pose);
         std::vector<std::string> unmatched;
         for (const BoneTrack& tr : anim->tracks)
@@ -177,6 +179,22 @@ std::optional<Json> poseJson(const Asset& asset, const PoseRequest& request, std
     }
     std::vector<float> weights(rig ? rig->controlNames.size() : 0, 0.0f);
     std::vector<std::string> absent;
+    // An animation's FACS channels (a CurveAnimation's FaceControls) at its frame, lerped.
+    if (const Animation* anim = request.animation; anim && rig && animationFrame >= 0) {
+        for (const FacsChannel& ch : anim->facsChannels) {
+            const int c = findRigControl(*rig, ch.control);
+            if (c < 0) {
+                absent.push_back(ch.control);
+                continue;
+            }
+            if (ch.weights.empty()) continue;
+            const double f = std::min(animationFrame, double(ch.weights.size() - 1));
+            const auto a = std::size_t(f);
+            const std::size_t b = std::min(a + 1, ch.weights.size() - 1);
+            const float t = float(f - double(a));
+            weights[std::size_t(c)] = ch.weights[a] + (ch.weights[b] - ch.weights[a]) * t;
+        }
+    }
     for (const auto& [name, w] : request.controls) {
         const int c = rig ? findRigControl(*rig, name) : -1;
         if (c >= 0)
@@ -284,7 +302,22 @@ std::optional<Json> rigPoseJson(const Asset& asset, const Asset* animation, floa
              {"joint", joint >= 0 ? Json(rig.joints[std::size_t(joint)].name) : Json(nullptr)}});
     }
     j["bones"] = std::move(bones);
-    j["facs"] = nullptr;
+    // FACS: a CurveAnimation's FaceControls curves at the sampled time (the rig has no face
+    // rig of its own, so every curve is reported by its control name).
+    if (curves && !curves->faceControls.empty()) {
+        Json ws = Json::object();
+        std::vector<std::string> unknown;
+        for (const auto& [name, w] : sampleFaceControls(*curves, sample.time)) {
+            const FacsControlInfo* c = findFacsControl(name);
+            if (!c) unknown.push_back(name);
+            ws[c ? std::string(c->name) : name] = number(w);
+        }
+        j["facs"] = {{"weights", std::move(ws)},   {"correctives", Json::object()},
+                     {"unmatched", Json::array()}, {"absent", Json::array()},
+                     {"source", "FaceControls"},   {"unknown", unknown}};
+    } else {
+        j["facs"] = nullptr;
+    }
     j["bounds"] =
         bounds.valid() ? Json{{"min", vec3(bounds.min)}, {"max", vec3(bounds.max)}} : Json(nullptr);
     j["skeleton"] = {{"cycles", order.cycleBones}, {"invalidParents", order.invalidParents}};
@@ -432,7 +465,7 @@ int runPose(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         if (animationFile || (timeGiven && !result.asset.animations.empty())) {
             const int mi = pickMesh(result.asset);
             const int skeleton = mi >= 0 ? result.asset.meshes[std::size_t(mi)].skeleton : -1;
-            if (skeleton < 0) {
+            if (skeleton < 0 && (mi < 0 || result.asset.meshes[std::size_t(mi)].facs < 0)) {
                 err << files.front() << ": no skinned mesh with a skeleton to animate\n";
                 return 1;
             }

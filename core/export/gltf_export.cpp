@@ -383,17 +383,22 @@ private:
                             break;
                         }
             }
-            if (s < 0 || anim.frameCount == 0 || !addAnimation(anim, s)) ++skipped;
+            if ((s < 0 && anim.facsChannels.empty()) || anim.frameCount == 0 ||
+                !addAnimation(anim, s))
+                ++skipped;
         }
         if (skipped)
             result_.warnings.push_back(std::to_string(skipped) +
                                        " animation(s) not exported (no frames, or no track names "
-                                       "a bone of an exported skeleton)");
+                                       "a bone of an exported skeleton and no FACS channel a "
+                                       "morph target)");
     }
 
     bool addAnimation(const Animation& anim, int s) {
-        const Skeleton& sk = asset_.skeletons[std::size_t(s)];
-        const std::vector<int>& joints = skeletons_[std::size_t(s)].joints;
+        static const Skeleton kNoSkeleton;
+        static const std::vector<int> kNoJoints;
+        const Skeleton& sk = s >= 0 ? asset_.skeletons[std::size_t(s)] : kNoSkeleton;
+        const std::vector<int>& joints = s >= 0 ? skeletons_[std::size_t(s)].joints : kNoJoints;
         const BoneOrder order = boneOrder(sk);
         const std::size_t frames = anim.frameCount;
         const float fps = anim.framesPerSecond > 0 ? anim.framesPerSecond : 30.0f;
@@ -402,6 +407,12 @@ private:
         tinygltf::Animation ga;
         ga.name = validUtf8(anim.name);
         int input = -1;
+        const auto makeInput = [&] {
+            if (input >= 0) return;
+            const int vw = view(times.data(), times.size() * sizeof(float), 0);
+            input = accessor(vw, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_SCALAR, times.size(),
+                             false, {times.front()}, {times.back()});
+        };
         for (const BoneTrack& track : anim.tracks) {
             const int b = sk.find(track.bone);
             if (b < 0 || joints[std::size_t(b)] < 0) continue;
@@ -425,11 +436,7 @@ private:
                 rotations[f] = g.r;
                 scales[f] = g.s;
             }
-            if (input < 0) {
-                const int vw = view(times.data(), times.size() * sizeof(float), 0);
-                input = accessor(vw, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_SCALAR,
-                                 times.size(), false, {times.front()}, {times.back()});
-            }
+            makeInput();
             auto channel = [&](const void* data, std::size_t bytes, int type, const char* path) {
                 const int vw = view(data, bytes, 0);
                 tinygltf::AnimationSampler sampler;
@@ -447,9 +454,64 @@ private:
             channel(rotations.data(), frames * sizeof(Vec4), TINYGLTF_TYPE_VEC4, "rotation");
             channel(scales.data(), frames * sizeof(Vec3), TINYGLTF_TYPE_VEC3, "scale");
         }
+        addFacsWeights(anim, ga, makeInput, input);
         if (ga.channels.empty()) return false;
         model.animations.push_back(std::move(ga));
         return true;
+    }
+
+    // FACS weight channels (Animation::facsChannels) as a "weights" channel on every node whose
+    // mesh has FACS morph targets: frames × targets values, a target no channel names at 0.
+    // Channels match targets by FACS control (abbreviation or name).
+    template <class MakeInput>
+    void addFacsWeights(const Animation& anim, tinygltf::Animation& ga, MakeInput&& makeInput,
+                        const int& input) {
+        if (anim.facsChannels.empty()) return;
+        const std::size_t frames = anim.frameCount;
+        auto controlOf = [](std::string_view name) -> std::string {
+            const FacsControlInfo* c = findFacsControl(name);
+            return c ? std::string(c->name) : std::string(name);
+        };
+        std::vector<std::string> channelControls;
+        for (const FacsChannel& c : anim.facsChannels)
+            channelControls.push_back(controlOf(c.control));
+        std::size_t driven = 0;
+        for (const MorphNode& mn : morphNodes_) {
+            const auto& names = *mn.names;
+            std::vector<float> values(frames * names.size(), 0.0f);
+            bool any = false;
+            for (std::size_t t = 0; t < names.size(); ++t) {
+                const std::string target = controlOf(names[t]);
+                for (std::size_t c = 0; c < channelControls.size(); ++c) {
+                    if (channelControls[c] != target) continue;
+                    const auto& w = anim.facsChannels[c].weights;
+                    for (std::size_t f = 0; f < frames && f < w.size(); ++f)
+                        values[f * names.size() + t] =
+                            std::isfinite(w[f]) ? std::clamp(w[f], 0.0f, 1.0f) : 0.0f;
+                    any = true;
+                    break;
+                }
+            }
+            if (!any) continue;
+            makeInput();
+            const int vw = view(values.data(), values.size() * sizeof(float), 0);
+            tinygltf::AnimationSampler sampler;
+            sampler.input = input;
+            sampler.output =
+                accessor(vw, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_SCALAR, values.size());
+            sampler.interpolation = "LINEAR";
+            ga.samplers.push_back(std::move(sampler));
+            tinygltf::AnimationChannel c;
+            c.sampler = int(ga.samplers.size()) - 1;
+            c.target_node = mn.node;
+            c.target_path = "weights";
+            ga.channels.push_back(std::move(c));
+            ++driven;
+        }
+        if (driven == 0)
+            result_.warnings.push_back("animation \"" + validUtf8(anim.name) +
+                                       "\": " + std::to_string(anim.facsChannels.size()) +
+                                       " FACS curve(s) move no exported morph target");
     }
 
     struct Trs {
@@ -578,6 +640,12 @@ private:
         Facs facs;
     };
     std::map<int, MeshStreams> streams_;
+    // Nodes whose mesh has FACS morph targets, and the targets' control names (in streams_).
+    struct MorphNode {
+        int node = -1;
+        const std::vector<std::string>* names = nullptr;
+    };
+    std::vector<MorphNode> morphNodes_;
 
     const MeshStreams& streamsOf(int mi, bool allowSkin) {
         const int key = allowSkin ? mi : -1 - mi;
@@ -816,6 +884,8 @@ private:
         node.mesh = int(model.meshes.size()) - 1;
         node.skin = st.skin;
         model.nodes.push_back(std::move(node));
+        if (!st.facs.names.empty())
+            morphNodes_.push_back({int(model.nodes.size()) - 1, &st.facs.names});
         result_.stats.vertices += count;
         result_.stats.triangles += triangles;
         return int(model.nodes.size()) - 1;

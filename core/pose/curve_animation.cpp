@@ -357,6 +357,17 @@ std::vector<CurveAnimation> extractCurveAnimations(const Asset& asset) {
     return out;
 }
 
+std::vector<std::pair<std::string, float>> sampleFaceControls(const CurveAnimation& animation,
+                                                              float time) {
+    std::vector<std::pair<std::string, float>> out;
+    out.reserve(animation.faceControls.size());
+    for (const CurveFloatTrack& f : animation.faceControls) {
+        const float v = sampleFloatCurve(f.keys, time);
+        out.emplace_back(f.name, std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f);
+    }
+    return out;
+}
+
 float curveAnimationTime(const CurveAnimation& animation, float time) {
     return pose_detail::animationTime(time, animation.length, animation.loop);
 }

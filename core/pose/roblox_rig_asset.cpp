@@ -104,13 +104,28 @@ Animation bakeCurveAnimation(const CurveAnimation& animation, const RobloxRig& r
     std::vector<int> jointOfCurve(animation.joints.size(), -1);
     for (std::size_t k = 0; k < animation.joints.size(); ++k)
         jointOfCurve[k] = jointNamed(rig, animation.joints[k].joint);
-    return bakeFrames(animation.name, animation.loop, animation.length, animation.keyTimes, rig,
-                      skeletonIndex, framesPerSecond, [&](float t, std::vector<Mat4>& transforms) {
-                          for (std::size_t k = 0; k < animation.joints.size(); ++k)
-                              if (jointOfCurve[k] >= 0)
-                                  transforms[std::size_t(jointOfCurve[k])] =
-                                      sampleCurveJoint(animation.joints[k], t);
-                      });
+    Animation anim =
+        bakeFrames(animation.name, animation.loop, animation.length, animation.keyTimes, rig,
+                   skeletonIndex, framesPerSecond, [&](float t, std::vector<Mat4>& transforms) {
+                       for (std::size_t k = 0; k < animation.joints.size(); ++k)
+                           if (jointOfCurve[k] >= 0)
+                               transforms[std::size_t(jointOfCurve[k])] =
+                                   sampleCurveJoint(animation.joints[k], t);
+                   });
+    // FACS weights on the same frames (bakeFrames' times: f / fps up to the length).
+    const std::size_t frames = anim.frameCount;
+    anim.facsChannels.resize(animation.faceControls.size());
+    for (std::size_t c = 0; c < animation.faceControls.size(); ++c) {
+        anim.facsChannels[c].control = animation.faceControls[c].name;
+        anim.facsChannels[c].weights.resize(frames);
+    }
+    for (std::size_t f = 0; f < frames && !animation.faceControls.empty(); ++f) {
+        const float t = std::min(float(double(f) / anim.framesPerSecond), animation.length);
+        const auto weights = sampleFaceControls(animation, t);
+        for (std::size_t c = 0; c < weights.size(); ++c)
+            anim.facsChannels[c].weights[f] = weights[c].second;
+    }
+    return anim;
 }
 
 int addRobloxRigAndAnimations(Asset& asset) {
@@ -188,6 +203,25 @@ AnimationTransfer addAnimationsFrom(Asset& target, const Asset& source, float fr
     const std::vector<CurveAnimation> curves = extractCurveAnimations(source);
     if (!sequences.empty() || !curves.empty()) {
         const RobloxRig rig = extractRobloxRig(target);
+        // No rig, but a FACS face to move: the FaceControls curves alone.
+        bool faceCurves = false;
+        for (const CurveAnimation& c : curves) faceCurves = faceCurves || !c.faceControls.empty();
+        if (rig.empty() && faceCurves && !target.facs.empty()) {
+            for (const CurveAnimation& anim : curves) {
+                if (anim.faceControls.empty()) continue;
+                std::size_t keyed = 0;
+                for (const CurveJoint& j : anim.joints) keyed += j.hasPosition || j.hasRotation;
+                if (keyed)
+                    out.warnings.push_back("animation \"" + anim.name +
+                                           "\": " + std::to_string(keyed) +
+                                           " joint curve(s) left out: the file has no Roblox rig");
+                out.tracks += anim.faceControls.size();
+                target.animations.push_back(
+                    bakeCurveAnimation(anim, RobloxRig{}, -1, framesPerSecond));
+            }
+            out.added = target.animations.size() - out.firstAdded;
+            return out;
+        }
         if (rig.empty()) {
             out.error = "the animation is a Roblox " +
                         std::string(sequences.empty() ? "CurveAnimation" : "KeyframeSequence") +

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli_commands.h"
+#include "export/tinygltf_config.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
@@ -479,4 +480,93 @@ TEST(CliPoseUnigine, CorpusWalkOnAgent) {
     EXPECT_NE(j["bounds"]["min"].dump(), b["bounds"]["min"].dump());
     for (const auto& bone : j["bones"])
         for (const auto& v : bone["world"]) EXPECT_TRUE(v.is_number()) << bone["name"];
+}
+
+namespace {
+
+// A CurveAnimation whose FaceControls folder (under Head) moves JawDrop from 0 to 1 over 1 s.
+Asset faceCurves() {
+    Asset a;
+    a.format = "roblox-model";
+    const int anim = a.addNode("Talk", "CurveAnimation");
+    a.addProperty(anim, test::prop("Loop", "bool", false));
+    const int head = a.addNode("Head", "Folder", anim);
+    const int face = a.addNode("FaceControls", "Folder", head);
+    const int jaw = a.addNode("JawDrop", "FloatCurve", face);
+    a.addProperty(jaw,
+                  test::prop("ValuesAndTimes", "BinaryString", linearCurve({{0, 0}, {1, 2400}})));
+    return a;
+}
+
+}  // namespace
+
+// FACS curves: pose --animation fills `facs` with the FaceControls values at that time, on a
+// Roblox rig (no face rig: reported by control name) and on a FACS head (its control weights);
+// export --animation writes them as a morph-target weights channel on the head.
+TEST(CliPoseFacs, FaceControlsCurvesFillFacsAndExportAsWeights) {
+    const Asset curves = faceCurves();
+    std::string error;
+    const auto j = cli::rigPoseJson(rigWithAnimation(), &curves, 0.25f, error);
+    ASSERT_TRUE(j.has_value()) << error;
+    ASSERT_FALSE((*j)["facs"].is_null());
+    EXPECT_EQ((*j)["facs"]["source"], "FaceControls");
+    EXPECT_NEAR((*j)["facs"]["weights"]["JawDrop"].get<double>(), 0.25, 1e-5);
+    EXPECT_EQ((*j)["animation"]["faceControls"], 1);
+    // A rig animation without FACS curves keeps facs null.
+    const Asset noFace = curveAnimationModel();
+    const auto k = cli::rigPoseJson(rigWithAnimation(), &noFace, 0.25f, error);
+    ASSERT_TRUE(k.has_value());
+    EXPECT_TRUE((*k)["facs"].is_null());
+
+    const auto dir = test::tempDir("cli-pose-facs");
+    FileMeshWriteOptions options;
+    options.version = "5.00";
+    const auto head = writeFileMesh(makeFacsHead(), 0, options);
+    const auto anim = writeRobloxModel(curves);
+    ASSERT_TRUE(head.ok() && anim.ok());
+    test::writeFile(dir / "head.mesh", head.bytes);
+    test::writeFile(dir / "talk.rbxm", anim.bytes);
+    const auto r = runCli({"pose", "--json", "--animation", (dir / "talk.rbxm").string(), "--time",
+                           "0.5", (dir / "head.mesh").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json out = Json::parse(r.out);
+    ASSERT_FALSE(out["facs"].is_null());
+    EXPECT_NEAR(out["facs"]["weights"]["JawDrop"].get<double>(), 0.5, 1e-5);
+    for (const auto& [name, w] : out["facs"]["weights"].items())
+        if (name != "JawDrop") EXPECT_EQ(w.get<double>(), 0.0) << name;
+    // The bind pose's bounds differ from the jaw-dropped one's.
+    const auto bind = runCli({"pose", "--json", (dir / "head.mesh").string()});
+    ASSERT_EQ(bind.status, 0);
+    EXPECT_NE(Json::parse(bind.out)["bounds"].dump(), out["bounds"].dump());
+
+    const auto glb = dir / "head.glb";
+    const auto e = runCli({"export", "--to", "glb", "--animation", (dir / "talk.rbxm").string(),
+                           (dir / "head.mesh").string(), glb.string()});
+    ASSERT_EQ(e.status, 0) << e.err;
+    tinygltf::Model m;
+    tinygltf::TinyGLTF loader;
+    std::string err, warn;
+    ASSERT_TRUE(loader.LoadBinaryFromFile(&m, &err, &warn, glb.string())) << err;
+    ASSERT_EQ(m.animations.size(), 1u);
+    const auto& ga = m.animations[0];
+    int weights = -1;
+    for (std::size_t c = 0; c < ga.channels.size(); ++c)
+        if (ga.channels[c].target_path == "weights") weights = int(c);
+    ASSERT_GE(weights, 0);
+    const int node = ga.channels[std::size_t(weights)].target_node;
+    const auto& mesh = m.meshes.at(std::size_t(m.nodes.at(std::size_t(node)).mesh));
+    const auto& names = mesh.extras.Get("targetNames");
+    int jaw = -1;
+    for (int t = 0; t < int(names.ArrayLen()); ++t)
+        if (names.Get(t).Get<std::string>() == "JawDrop") jaw = t;
+    ASSERT_GE(jaw, 0);
+    const auto& acc = m.accessors.at(
+        std::size_t(ga.samplers.at(std::size_t(ga.channels[std::size_t(weights)].sampler)).output));
+    const auto& view = m.bufferViews.at(std::size_t(acc.bufferView));
+    const float* v = reinterpret_cast<const float*>(m.buffers.at(0).data.data() + view.byteOffset +
+                                                    acc.byteOffset);
+    const std::size_t targets = mesh.weights.size();
+    ASSERT_EQ(acc.count, 31 * targets);                            // 0 .. 1 s at 30 fps
+    EXPECT_NEAR(v[15 * targets + std::size_t(jaw)], 0.5f, 1e-5f);  // frame 15 = 0.5 s
+    EXPECT_NEAR(v[30 * targets + std::size_t(jaw)], 1.0f, 1e-5f);
 }

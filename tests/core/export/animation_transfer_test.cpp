@@ -4,6 +4,7 @@
 // unmatched-track warning, and the Khronos validator on the corpus R6 / R15 animations.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <numbers>
 
@@ -323,4 +324,86 @@ TEST(AnimationTransferCorpus, R6AnimationsOnCharacter) {
                             "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R6/Animations/",
                             {"Climb", "Fall", "Idle", "Sit", "Walk", "WaveArms"}},
                            "r6");
+}
+
+namespace {
+
+// ValuesAndTimes of a Linear FloatCurve: (value, ticks at 2400 a second) per key.
+Bytes linearCurveBlob(const std::vector<std::pair<float, std::uint32_t>>& keys) {
+    Bytes b;
+    auto u32 = [&](std::uint32_t v) {
+        for (int i = 0; i < 4; ++i) b.push_back(std::uint8_t(v >> (8 * i)));
+    };
+    u32(1);
+    u32(std::uint32_t(keys.size()));
+    for (const auto& [value, ticks] : keys) {
+        b.push_back(1);  // Linear
+        b.push_back(0);  // no tangents
+        for (float f : {value, 0.0f, 0.0f}) u32(std::bit_cast<std::uint32_t>(f));
+    }
+    u32(1);
+    u32(std::uint32_t(keys.size()));
+    for (const auto& k : keys) u32(k.second);
+    return b;
+}
+
+}  // namespace
+
+// FaceControls curves on a FACS head (no rig): a face-only animation whose JawDrop channel is a
+// morph-target weights channel; Khronos validator quiet.
+TEST(AnimationTransfer, FaceControlsBecomeMorphWeightChannels) {
+    Asset source;
+    source.format = "roblox-model";
+    const int anim = source.addNode("Talk", "CurveAnimation");
+    const int head = source.addNode("Head", "Folder", anim);
+    const int face = source.addNode("FaceControls", "Folder", head);
+    const int jaw = source.addNode("JawDrop", "FloatCurve", face);
+    source.addProperty(
+        jaw, prop("ValuesAndTimes", "BinaryString", linearCurveBlob({{0, 0}, {1, 2400}})));
+    const int unknown = source.addNode("NotAControl", "FloatCurve", face);
+    source.addProperty(
+        unknown, prop("ValuesAndTimes", "BinaryString", linearCurveBlob({{1, 0}, {1, 2400}})));
+
+    Asset target = makeFacsHead();
+    const AnimationTransfer t = addAnimationsFrom(target, source);
+    ASSERT_TRUE(t.ok()) << t.error;
+    ASSERT_EQ(t.added, 1u);
+    const Animation& baked = target.animations.back();
+    EXPECT_TRUE(baked.tracks.empty());
+    ASSERT_EQ(baked.facsChannels.size(), 2u);
+    EXPECT_EQ(baked.facsChannels[0].control, "JawDrop");
+    ASSERT_EQ(baked.facsChannels[0].weights.size(), 31u);
+    EXPECT_NEAR(baked.facsChannels[0].weights[15], 0.5f, 1e-6f);
+
+    const GlbBytes glb = exportGlb(target);
+    ASSERT_TRUE(glb.report.ok()) << glb.report.error.value_or("");
+    ASSERT_GT(glb.report.stats.morphTargets, 0u);
+    EXPECT_EQ(glb.report.stats.animations, 1u);
+    tinygltf::Model m;
+    std::string err;
+    ASSERT_TRUE(loadGlb(glb.bytes, m, err)) << err;
+    ASSERT_EQ(m.animations.size(), 1u);
+    std::size_t weightChannels = 0, morphNodes = 0;
+    for (const auto& n : m.nodes)
+        if (n.mesh >= 0 && !m.meshes[std::size_t(n.mesh)].weights.empty()) ++morphNodes;
+    for (const auto& c : m.animations[0].channels) {
+        if (c.target_path != "weights") continue;
+        ++weightChannels;
+        const auto& node = m.nodes.at(std::size_t(c.target_node));
+        const std::size_t targets = m.meshes.at(std::size_t(node.mesh)).weights.size();
+        const auto values =
+            accessorData<float>(m, m.animations[0].samplers[std::size_t(c.sampler)].output);
+        EXPECT_EQ(values.size(), 31 * targets);
+    }
+    EXPECT_EQ(weightChannels, morphNodes);
+
+    const auto dir = tempDir("animation_transfer_facs");
+    const auto path = dir / "head.glb";
+    ASSERT_TRUE(exportAsset(target, path.string(), ExportOptions{}).ok());
+    const ValidatorRun run = runGltfValidator({path});
+    if (!run.unavailable.empty()) GTEST_SKIP() << "SKIPPED: no glTF validator: " << run.unavailable;
+    const auto it = run.reports.find(path.string());
+    ASSERT_NE(it, run.reports.end()) << run.output;
+    EXPECT_EQ(it->second.errors, 0u) << it->second.json;
+    EXPECT_EQ(it->second.warnings, 0u) << it->second.json;
 }

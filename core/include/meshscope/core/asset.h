@@ -133,6 +133,13 @@ struct BoneTrack {
     std::vector<Vec3> scales;
 };
 
+// A FACS control's weight per frame (a CurveAnimation's FaceControls FloatCurve): the control as
+// the curve names it ("JawDrop"), weights clamped into [0, 1].
+struct FacsChannel {
+    std::string control;
+    std::vector<float> weights;  // one per frame
+};
+
 struct Animation {
     std::string name;
     float framesPerSecond = 30;
@@ -143,6 +150,8 @@ struct Animation {
     // timeline's ticks. Empty when every frame is a key.
     std::vector<float> keyTimes;
     bool loop = false;  // the source asks to loop (KeyframeSequence.Loop)
+    // FACS control weights per frame (glTF: morph-target weight channels); empty for most.
+    std::vector<FacsChannel> facsChannels;
 };
 
 // ---------------------------------------------------------------------------------------------

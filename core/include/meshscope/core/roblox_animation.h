@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "meshscope/core/asset.h"
@@ -262,6 +263,11 @@ float curveAnimationTime(const CurveAnimation& animation, float time);
 // rotation composed in RotationOrder (XYZ = Rx · Ry · Rz, as CFrame.fromEulerAngles).
 Mat4 sampleCurveJoint(const CurveJoint& joint, float time);
 
+// Every FaceControls curve at `time` (already through curveAnimationTime), clamped into [0, 1]:
+// (control name as the curve names it, weight), in curve order.
+std::vector<std::pair<std::string, float>> sampleFaceControls(const CurveAnimation& animation,
+                                                              float time);
+
 // As sampleOnRig for a CurveAnimation (joints matched by folder name = Part1 name).
 void sampleCurvesOnRig(const CurveAnimation& animation, const RobloxRig& rig, float time,
                        RigSample& out);
@@ -280,7 +286,9 @@ int addRigSkeleton(Asset& asset, const RobloxRig& rig);
 // tracks hold them. Positions, rotations (quaternion xyzw) and unit scales every frame.
 Animation bakeKeyframeSequence(const KeyframeSequence& sequence, const RobloxRig& rig,
                                int skeletonIndex, float framesPerSecond = 30);
-// The same for a CurveAnimation; keyTimes = the union of its joint curves' key times.
+// The same for a CurveAnimation; keyTimes = the union of its joint curves' key times. Its
+// FaceControls curves become Animation::facsChannels (one weight per frame). An empty rig gives
+// a face-only animation (no bone tracks).
 Animation bakeCurveAnimation(const CurveAnimation& animation, const RobloxRig& rig,
                              int skeletonIndex, float framesPerSecond = 30);
 
@@ -295,6 +303,8 @@ int addRobloxRigAndAnimations(Asset& asset);
 //  - Roblox KeyframeSequences, then CurveAnimations, of `source` are baked (bakeKeyframeSequence /
 //    bakeCurveAnimation, `framesPerSecond`) on the Roblox rig of `target` (its rig skeleton, the
 //    one decode added, or a new one through addRigSkeleton); tracks match joints by part name;
+//    Without a rig, CurveAnimations holding FaceControls curves are baked face-only (FACS weight
+//    channels, no bone tracks) when `target` has a FACS rig (a FACS head);
 //  - otherwise `source`'s own Asset::animations (Unigine .sanim / .anim, .smesh frames) are copied
 //    onto the skeleton of `target` whose bone names most of their tracks name.
 // Tracks that name no joint are counted (one warning per animation). Never throws; nothing is
