@@ -77,10 +77,12 @@ Fixture makeFixture(const std::string& name) {
     a.addProperty(lost2, prop("MeshId", "Content", std::string("rbxassetid://9999")));
     const int lostHat = part(a, ws, "Lost hat", "Part", {0, 9, 0}, {1, 1, 1});
     specialMesh(a, lostHat, "rbxassetid://9998", {1, 1, 1});
-    // Textures: a PNG (2001, 2003), a file that is no image (2004); 2002 is missing.
+    // Textures: PNGs (2001, 2003), a JPEG (2005), a file that is no image (2004); 2002 is
+    // missing.
     test::writeFile(f.folder / "2001", test::tinyPng());
     test::writeFile(f.folder / "2003", test::tinyPng());
     test::writeFile(f.folder / "2004", {'h', 'e', 'l', 'l', 'o'});
+    test::writeFile(f.folder / "2005", test::tinyJpeg());
     a.addProperty(rock, prop("TextureID", "Content", std::string("rbxassetid://2001")));
     a.addProperty(a.children(hat)[0],
                   prop("TextureId", "Content", std::string("rbxassetid://2002")));
@@ -94,7 +96,7 @@ Fixture makeFixture(const std::string& name) {
     const int crate = part(a, ws, "Crate", "Part", {0, -5, 0}, {2, 2, 2});
     const int decal = a.addNode("Decal", "Decal", crate);
     a.addChild(crate, decal);
-    a.addProperty(decal, prop("Texture", "Content", std::string("rbxassetid://2001")));
+    a.addProperty(decal, prop("Texture", "Content", std::string("rbxassetid://2005")));
     const int shiny = part(a, ws, "Shiny", "MeshPart", {-10, 0, 0}, {2, 2, 2});
     a.addProperty(shiny, prop("MeshId", "Content", std::string("rbxassetid://1002")));
     a.addProperty(shiny, prop("TextureID", "Content", std::string("rbxassetid://2002")));
@@ -219,19 +221,22 @@ TEST(PartMeshExport, GltfEmbedsTexturesFromTheAssetFolders) {
     tinygltf::Model m;
     std::string err;
     ASSERT_TRUE(test::loadGlb(glb.bytes, m, err)) << err;
-    // Two image files (2001, 2003), each embedded once as stored, whatever uses them.
-    ASSERT_EQ(m.images.size(), 2u);
-    ASSERT_EQ(m.textures.size(), 2u);
-    const Bytes png = test::tinyPng();
+    // Three image files (2001, 2003 PNG; 2005 JPEG), each embedded once as stored, whatever
+    // uses them.
+    ASSERT_EQ(m.images.size(), 3u);
+    ASSERT_EQ(m.textures.size(), 3u);
     for (const auto& image : m.images) {
-        EXPECT_EQ(image.mimeType, "image/png");
+        SCOPED_TRACE(image.name);
+        const bool jpeg = image.name == "2005";
+        const Bytes stored = jpeg ? test::tinyJpeg() : test::tinyPng();
+        EXPECT_EQ(image.mimeType, jpeg ? "image/jpeg" : "image/png");
         ASSERT_GE(image.bufferView, 0);
         const auto& v = m.bufferViews.at(std::size_t(image.bufferView));
-        ASSERT_EQ(v.byteLength, png.size());
+        ASSERT_EQ(v.byteLength, stored.size());
         const auto& data = m.buffers.at(std::size_t(v.buffer)).data;
         ASSERT_LE(v.byteOffset + v.byteLength, data.size());
         EXPECT_TRUE(
-            std::equal(png.begin(), png.end(), data.begin() + std::ptrdiff_t(v.byteOffset)));
+            std::equal(stored.begin(), stored.end(), data.begin() + std::ptrdiff_t(v.byteOffset)));
     }
     std::map<std::string, const tinygltf::Node*> nodes;
     for (const auto& n : m.nodes) nodes[n.name] = &n;
@@ -250,7 +255,8 @@ TEST(PartMeshExport, GltfEmbedsTexturesFromTheAssetFolders) {
         ASSERT_TRUE(nodes.count(name));
         const auto& mat = materialOf(name);
         ASSERT_GE(mat.pbrMetallicRoughness.baseColorTexture.index, 0);
-        EXPECT_EQ(imageFile(mat.pbrMetallicRoughness.baseColorTexture.index), "2001");
+        EXPECT_EQ(imageFile(mat.pbrMetallicRoughness.baseColorTexture.index),
+                  std::string(name) == "Crate" ? "2005" : "2001");
         EXPECT_EQ(primitive(name).attributes.count("TEXCOORD_0"), 1u);
     }
     ASSERT_GE(materialOf("Shiny").normalTexture.index, 0);
@@ -290,11 +296,14 @@ TEST(PartMeshExport, ObjCopiesTexturesBesideTheMtl) {
         if (line.rfind("map_Kd ", 0) == 0) maps.insert(line.substr(7));
         if (line.rfind("norm ", 0) == 0) normals.insert(line.substr(5));
     }
-    ASSERT_EQ(maps.size(), 1u) << mtl.str();
+    ASSERT_EQ(maps.size(), 2u) << mtl.str();  // the PNG and the Decal's JPEG
     ASSERT_EQ(normals.size(), 1u) << mtl.str();
-    EXPECT_NE(*maps.begin(), *normals.begin());
-    for (const std::string& name : {*maps.begin(), *normals.begin()}) {
-        EXPECT_EQ(test::readFile(out / name), test::tinyPng()) << name;
+    EXPECT_FALSE(maps.count(*normals.begin()));
+    std::set<std::string> all = maps;
+    all.insert(*normals.begin());
+    for (const std::string& name : all) {
+        const bool jpeg = name.ends_with(".jpg");
+        EXPECT_EQ(test::readFile(out / name), jpeg ? test::tinyJpeg() : test::tinyPng()) << name;
         EXPECT_NE(std::find(r.files.begin(), r.files.end(), (out / name).string()), r.files.end());
     }
     EXPECT_EQ(countWarnings(r, "2 texture reference(s) not embedded"), 1u);
