@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <numbers>
 #include <unordered_set>
 
@@ -396,6 +398,37 @@ std::vector<Vec4> cleanTangents(const Mesh& mesh, const std::vector<Vec3>& norma
     return out;
 }
 
+std::vector<Vec4> uvTangents(const Mesh& mesh) {
+    const std::size_t nv = mesh.positions.size();
+    if (mesh.uv0.size() != nv || mesh.normals.size() != nv) return {};
+    std::vector<Vec3> tan(nv), bitan(nv);
+    for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+        const std::uint32_t a = mesh.indices[t], b = mesh.indices[t + 1], c = mesh.indices[t + 2];
+        if (a >= nv || b >= nv || c >= nv) continue;
+        const Vec3 e1 = mesh.positions[b] - mesh.positions[a];
+        const Vec3 e2 = mesh.positions[c] - mesh.positions[a];
+        const float du1 = mesh.uv0[b].x - mesh.uv0[a].x, dv1 = mesh.uv0[b].y - mesh.uv0[a].y;
+        const float du2 = mesh.uv0[c].x - mesh.uv0[a].x, dv2 = mesh.uv0[c].y - mesh.uv0[a].y;
+        const float det = du1 * dv2 - du2 * dv1;
+        if (!std::isfinite(det) || std::fabs(det) < 1e-12f) continue;
+        const float r = 1.0f / det;
+        const Vec3 td = (e1 * dv2 - e2 * dv1) * r;
+        const Vec3 bd = (e2 * du1 - e1 * du2) * r;
+        if (!td.finite() || !bd.finite()) continue;
+        for (const std::uint32_t v : {a, b, c}) {
+            tan[v] = tan[v] + td;
+            bitan[v] = bitan[v] + bd;
+        }
+    }
+    std::vector<Vec4> out(nv);
+    for (std::size_t i = 0; i < nv; ++i) {
+        const Vec3 n = mesh.normals[i];
+        const float w = dot(cross(n, tan[i]), bitan[i]) < 0 ? -1.0f : 1.0f;
+        out[i] = {tan[i].x, tan[i].y, tan[i].z, w};  // made unit and orthogonal by cleanTangents
+    }
+    return out;
+}
+
 std::vector<Vec2> cleanUvs(const std::vector<Vec2>& uvs) {
     std::vector<Vec2> out = uvs;
     for (Vec2& t : out) {
@@ -462,6 +495,90 @@ Mesh usedVerticesOnly(Mesh mesh) {
     mesh.surfaces.clear();
     mesh.computeBounds();
     return mesh;
+}
+
+// A string property (Content) of `node` under the first of `names` it stores; empty if none.
+std::string stringProperty(const Asset& asset, int node, std::initializer_list<const char*> names) {
+    for (const char* name : names)
+        if (const auto p = asset.property(node, name);
+            p && std::holds_alternative<std::string>(p->value))
+            return std::get<std::string>(p->value);
+    return {};
+}
+
+// The image type of a file by its first bytes: PNG (89 50 4E 47) or JPEG (FF D8 FF); empty for
+// anything else or an unreadable file.
+std::string imageMimeType(const std::filesystem::path& path) {
+    std::ifstream f(path, std::ios::binary);
+    unsigned char head[4] = {};
+    if (!f.read(reinterpret_cast<char*>(head), 4)) return {};
+    if (head[0] == 0x89 && head[1] == 'P' && head[2] == 'N' && head[3] == 'G') return "image/png";
+    if (head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF) return "image/jpeg";
+    return {};
+}
+
+// Texture references resolved once each; those not embedded are counted for one warning.
+class TextureFinder {
+public:
+    explicit TextureFinder(const AssetResolver& resolver) : resolver_(resolver) {}
+
+    PartTexture find(const std::string& reference) {
+        if (reference.empty()) return {};
+        auto [it, fresh] = cache_.try_emplace(reference);
+        if (fresh) {
+            const AssetResolution r = resolver_.resolve(reference);
+            std::string why;
+            if (!r.ok()) {
+                why = r.warning.empty() ? "not in the asset folders" : r.warning;
+            } else if (std::string mime = imageMimeType(r.path); mime.empty()) {
+                why = r.path.string() + " is not a PNG or JPEG image";
+            } else {
+                it->second = {r.path.string(), std::move(mime)};
+            }
+            if (!why.empty() && firstWhy_.empty()) firstWhy_ = reference + ": " + why;
+        }
+        if (!it->second.ok()) ++missed_;
+        return it->second;
+    }
+
+    void report(std::vector<std::string>& warnings) const {
+        if (missed_)
+            warnings.push_back(std::to_string(missed_) +
+                               " texture reference(s) not embedded: not found in the asset "
+                               "folders or not a PNG/JPEG image (first: " +
+                               validUtf8(firstWhy_) + ")");
+    }
+
+private:
+    const AssetResolver& resolver_;
+    std::map<std::string, PartTexture> cache_;
+    std::size_t missed_ = 0;
+    std::string firstWhy_;
+};
+
+// A part's colour and normal maps: SurfaceAppearance ColorMap / NormalMap first, then the
+// MeshPart's TextureID, the SpecialMesh's TextureId, the first Decal or Texture child.
+void findPartTextures(const Asset& asset, const RobloxPart& rp, PartInstance& p,
+                      TextureFinder& finder) {
+    std::string color, normal, decal;
+    for (const int c : asset.children(rp.node)) {
+        if (c < 0 || std::size_t(c) >= asset.nodes.size()) continue;
+        const std::string_view kind = asset.kind(c);
+        if (kind == "SurfaceAppearance") {
+            if (color.empty()) color = stringProperty(asset, c, {"ColorMap"});
+            if (normal.empty()) normal = stringProperty(asset, c, {"NormalMap"});
+        } else if ((kind == "Decal" || kind == "Texture") && decal.empty()) {
+            decal = stringProperty(asset, c, {"Texture", "TextureContent"});
+        }
+    }
+    if (color.empty() && p.className == "MeshPart")
+        color = stringProperty(asset, rp.node, {"TextureID", "TextureId"});
+    if (color.empty() && rp.specialMesh && rp.meshNode >= 0 &&
+        std::size_t(rp.meshNode) < asset.nodes.size())
+        color = stringProperty(asset, rp.meshNode, {"TextureId", "TextureID"});
+    if (color.empty()) color = decal;
+    p.colorMap = finder.find(color);
+    p.normalMap = finder.find(normal);
 }
 
 std::uint8_t colorByte(float f) {
@@ -532,6 +649,8 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
     resolveOptions.allServices = allServices;
     resolveOptions.partFrame = true;
     PartMeshes resolved = resolvePartMeshes(asset, resolveOptions);
+    const AssetResolver resolver(resolveOptions.folders);
+    TextureFinder textures(resolver);
     std::vector<int> meshOf(resolved.parts.size(), -1);
     for (std::size_t m = 0; m < resolved.meshes.size(); ++m)
         if (resolved.meshes[m].part < meshOf.size()) meshOf[resolved.meshes[m].part] = int(m);
@@ -588,6 +707,8 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
             p.reflectance = float(std::clamp(std::get<double>(r->value), 0.0, 1.0));
         p.color = {colorByte(rp.color.x), colorByte(rp.color.y), colorByte(rp.color.z),
                    std::uint8_t(std::lround((1.0 - double(rp.transparency)) * 255.0))};
+        // A box standing in for a missing mesh has none of the mesh's UVs: no texture.
+        if (!p.unresolvedMesh) findPartTextures(asset, rp, p, textures);
         partOf[std::size_t(rp.node)] = int(tree.parts.size());
         tree.parts.push_back(std::move(p));
     }
@@ -615,6 +736,7 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
                            " SpecialMesh part(s) written as boxes of their size: their meshes are "
                            "not in the asset folders (first: " +
                            validUtf8(firstSpecialMeshId) + ")");
+    textures.report(warnings);
     if (boxedUnions)
         warnings.push_back(std::to_string(boxedUnions) +
                            " union(s) written as boxes of their size: their geometry is neither "

@@ -115,11 +115,22 @@ std::vector<Vec3> cleanNormals(const Mesh& mesh, const std::string& name,
 // Unit xyz orthogonal to the normal where possible, w = ±1.
 std::vector<Vec4> cleanTangents(const Mesh& mesh, const std::vector<Vec3>& normals,
                                 const std::string& name, std::vector<std::string>& warnings);
+// Per-vertex tangents from the UVs (summed over the triangles, w the handedness), for a normal
+// map on a mesh that stores none; not yet unit (pass through cleanTangents). Empty when the mesh
+// lacks UVs or normals.
+std::vector<Vec4> uvTangents(const Mesh& mesh);
 // Non-finite UVs become 0.
 std::vector<Vec2> cleanUvs(const std::vector<Vec2>& uvs);
 
 // ---------------------------------------------------------------------------------------------
 // Model parts
+
+struct PartTexture {
+    std::string path;      // the file; empty when none
+    std::string mimeType;  // "image/png" or "image/jpeg"
+    bool ok() const { return !path.empty(); }
+    friend auto operator<=>(const PartTexture&, const PartTexture&) = default;
+};
 
 struct PartInstance {
     int node = -1;  // Asset::nodes index
@@ -135,7 +146,12 @@ struct PartInstance {
     std::shared_ptr<const Mesh> mesh;
     bool vertexColors = false;    // UsePartColor false: the mesh's colours, not `color`
     std::int64_t material = 256;  // Enum.Material value (256 Plastic when none is stored)
-    float reflectance = 0;        // Reflectance, 0..1
+    // Image files found through the asset folders (empty path: none): the colour map
+    // (SurfaceAppearance ColorMap, else MeshPart TextureID, SpecialMesh TextureId, or the first
+    // Decal / Texture child's Texture, stretched over the whole part) and the normal map
+    // (SurfaceAppearance NormalMap). PNG or JPEG, checked by their first bytes.
+    PartTexture colorMap, normalMap;
+    float reflectance = 0;  // Reflectance, 0..1
 };
 
 // A Roblox Enum.Material as a glTF metallic-roughness material.

@@ -1011,8 +1011,54 @@ private:
         std::size_t vertices = 0, triangles = 0;
     };
     std::map<PartShape, PrimitiveAccessors> primitives_;
-    // (packed RGBA, Material, Reflectance %) → material
-    std::map<std::tuple<std::uint32_t, std::int64_t, int>, int> materials_;
+    // (packed RGBA, Material, Reflectance %, colour texture, normal texture) → material
+    std::map<std::tuple<std::uint32_t, std::int64_t, int, int, int>, int> materials_;
+    std::map<std::string, int> textures_;  // image file → texture (-1: could not be read)
+    int sampler_ = -1;
+
+    // A part's image file embedded as stored (bufferView + mimeType), with one shared sampler
+    // (linear filtering, repeat); -1 when it cannot be read (said in a warning).
+    int texture(const PartTexture& t) {
+        if (!t.ok()) return -1;
+        if (auto it = textures_.find(t.path); it != textures_.end()) return it->second;
+        int& index = textures_[t.path];
+        index = -1;
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(t.path, ec);
+        constexpr std::uintmax_t kMaxImage = 256ull << 20;
+        if (ec || size == 0 || size > kMaxImage) {
+            result_.warnings.push_back("texture " + validUtf8(t.path) +
+                                       (ec ? " cannot be read" : " is empty or over 256 MiB") +
+                                       ": not embedded");
+            return -1;
+        }
+        std::vector<char> bytes(static_cast<std::size_t>(size));
+        std::ifstream f(t.path, std::ios::binary);
+        if (!f.read(bytes.data(), std::streamsize(bytes.size()))) {
+            result_.warnings.push_back("texture " + validUtf8(t.path) +
+                                       " cannot be read: not embedded");
+            return -1;
+        }
+        tinygltf::Image image;
+        image.name = validUtf8(std::filesystem::path(t.path).filename().string());
+        image.bufferView = view(bytes.data(), bytes.size(), 0);
+        image.mimeType = t.mimeType;
+        model.images.push_back(std::move(image));
+        if (sampler_ < 0) {
+            tinygltf::Sampler sampler;
+            sampler.magFilter = TINYGLTF_TEXTURE_FILTER_LINEAR;
+            sampler.minFilter = TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_LINEAR;
+            sampler.wrapS = TINYGLTF_TEXTURE_WRAP_REPEAT;
+            sampler.wrapT = TINYGLTF_TEXTURE_WRAP_REPEAT;
+            model.samplers.push_back(sampler);
+            sampler_ = int(model.samplers.size()) - 1;
+        }
+        tinygltf::Texture tex;
+        tex.source = int(model.images.size()) - 1;
+        tex.sampler = sampler_;
+        model.textures.push_back(std::move(tex));
+        return index = int(model.textures.size()) - 1;
+    }
     std::map<std::pair<PartShape, int>, int> partMeshes_;  // (shape, material) → mesh
 
     static double linear(std::uint8_t c) {
@@ -1025,9 +1071,10 @@ private:
     int material(const PartInstance& p) {
         const Rgba8 c = p.color;
         const int reflectance = int(std::lround(p.reflectance * 100));
+        const int colorMap = texture(p.colorMap), normalMap = texture(p.normalMap);
         const auto key = std::make_tuple(
             std::uint32_t(c.r) << 24 | std::uint32_t(c.g) << 16 | std::uint32_t(c.b) << 8 | c.a,
-            p.material, reflectance);
+            p.material, reflectance, colorMap, normalMap);
         if (auto it = materials_.find(key); it != materials_.end()) return it->second;
         const auto look = robloxMaterialLook(p.material);
         tinygltf::Material m;
@@ -1050,6 +1097,16 @@ private:
         m.pbrMetallicRoughness.metallicFactor = std::max(metallic, r);
         m.pbrMetallicRoughness.roughnessFactor = roughness * (1.0 - r);
         if (look && look->emissive) m.emissiveFactor = {linear(c.r), linear(c.g), linear(c.b)};
+        if (colorMap >= 0) {
+            // The image is the colour (as Roblox draws a textured MeshPart); alpha stays.
+            m.pbrMetallicRoughness.baseColorTexture.index = colorMap;
+            m.pbrMetallicRoughness.baseColorFactor = {1, 1, 1, c.a / 255.0};
+            m.name += " textured " + std::to_string(colorMap);
+        }
+        if (normalMap >= 0) {
+            m.normalTexture.index = normalMap;
+            m.name += " normal map " + std::to_string(normalMap);
+        }
         model.materials.push_back(std::move(m));
         return materials_[key] = int(model.materials.size()) - 1;
     }
@@ -1092,17 +1149,38 @@ private:
         tinygltf::Primitive prim;
         prim.mode = TINYGLTF_MODE_TRIANGLES;
         prim.attributes["POSITION"] = vec3Accessor(m.positions, true);
-        if (m.normals.size() == m.positions.size())
-            prim.attributes["NORMAL"] =
-                vec3Accessor(cleanNormals(m, p.name, result_.warnings), false);
+        PartInstance look = p;  // the part's Material; white under the blob's own colours
+        if (m.normals.size() == m.positions.size()) {
+            const std::vector<Vec3> normals = cleanNormals(m, p.name, result_.warnings);
+            prim.attributes["NORMAL"] = vec3Accessor(normals, false);
+            // A normal map needs a tangent space: the mesh's tangents, else made from its UVs.
+            if (p.normalMap.ok()) {
+                Mesh withTangents;
+                withTangents.tangents =
+                    m.tangents.size() == m.positions.size() ? m.tangents : uvTangents(m);
+                std::vector<std::string> quiet;  // degenerate ones (at UV seams) are expected
+                if (withTangents.tangents.empty())
+                    look.normalMap = {};
+                else
+                    prim.attributes["TANGENT"] =
+                        plainAccessor(cleanTangents(withTangents, normals, p.name, quiet),
+                                      TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4);
+            }
+        } else {
+            look.normalMap = {};  // no normals, no tangent space
+        }
         if (m.uv0.size() == m.positions.size())
             prim.attributes["TEXCOORD_0"] =
                 plainAccessor(cleanUvs(m.uv0), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
+        else if (p.colorMap.ok() || p.normalMap.ok())
+            // A texture needs coordinates: a mesh without UVs samples one texel.
+            prim.attributes["TEXCOORD_0"] =
+                plainAccessor(std::vector<Vec2>(m.positions.size()), TINYGLTF_COMPONENT_TYPE_FLOAT,
+                              TINYGLTF_TYPE_VEC2);
         if (p.vertexColors && m.colors.size() == m.positions.size())
             prim.attributes["COLOR_0"] = plainAccessor(
                 m.colors, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4, true);
         prim.indices = indexAccessor(m.indices, m.positions.size());
-        PartInstance look = p;  // the part's Material; white under the blob's own colours
         if (p.vertexColors) look.color = Rgba8{255, 255, 255, p.color.a};
         prim.material = material(look);
         tinygltf::Mesh gm;

@@ -263,14 +263,30 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             warn.push_back(std::to_string(asset.animations.size()) + " animation(s) not exported");
 
         const PartTree tree = collectParts(asset, warn, options.assetFolders, options.allServices);
-        std::map<std::tuple<std::uint32_t, std::int64_t, int>, std::string> materials;
+        std::map<std::tuple<std::uint32_t, std::int64_t, int, PartTexture, PartTexture>,
+                 std::string>
+            materials;
+        // Image files copied beside the .mtl: source → the copy's file name.
+        std::map<std::string, std::string> images;
+        std::vector<std::pair<std::string, std::string>> copies;  // source, destination
+        const std::filesystem::path outDir = std::filesystem::path(files[1]).parent_path();
+        const std::string stem = std::filesystem::path(files[0]).stem().string();
+        auto imageName = [&](const PartTexture& t) -> std::string {
+            auto [it, fresh] = images.try_emplace(t.path);
+            if (fresh) {
+                it->second = safeFileStem(stem) + "_texture" + std::to_string(images.size()) +
+                             (t.mimeType == "image/png" ? ".png" : ".jpg");
+                copies.push_back({t.path, (outDir / it->second).string()});
+            }
+            return it->second;
+        };
         std::map<PartShape, Mesh> primitives;
         for (const PartInstance& p : tree.parts) {
             const int reflectance = int(std::lround(p.reflectance * 100));
             const auto key =
                 std::make_tuple(std::uint32_t(p.color.r) << 24 | std::uint32_t(p.color.g) << 16 |
                                     std::uint32_t(p.color.b) << 8 | p.color.a,
-                                p.material, reflectance);
+                                p.material, reflectance, p.colorMap, p.normalMap);
             auto it = materials.find(key);
             if (it == materials.end()) {
                 const auto look = robloxMaterialLook(p.material);
@@ -282,9 +298,18 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                            (p.color.a < 255 ? "_a" + std::to_string(p.color.a) : "") +
                            (reflectance > 0 ? "_r" + std::to_string(reflectance) : ""));
                 const float r = reflectance / 100.0f;
-                mtlMaterial(mtl, name, p.color.r / 255.0f, p.color.g / 255.0f, p.color.b / 255.0f,
-                            p.color.a / 255.0f, (look ? look->roughness : 0.8f) * (1 - r),
+                // A colour map is the colour (Kd white, as the glTF base colour factor).
+                const float k = p.colorMap.ok() ? 255.0f : 0.0f;
+                mtlMaterial(mtl, name, std::max<float>(k, p.color.r) / 255.0f,
+                            std::max<float>(k, p.color.g) / 255.0f,
+                            std::max<float>(k, p.color.b) / 255.0f, p.color.a / 255.0f,
+                            (look ? look->roughness : 0.8f) * (1 - r),
                             std::max(look ? look->metallic : 0.0f, r), look && look->emissive);
+                if (p.colorMap.ok()) mtl.text += "map_Kd " + imageName(p.colorMap) + "\n";
+                if (p.normalMap.ok()) {
+                    const std::string n = imageName(p.normalMap);
+                    mtl.text += "norm " + n + "\nmap_Bump " + n + "\n";
+                }
                 it = materials.emplace(key, name).first;
             }
             auto prim = primitives.find(p.shape);
@@ -343,6 +368,16 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
         save(files[0], obj.text);
         save(files[1], mtl.text);
         result.files = files;
+        for (const auto& [from, to] : copies) {
+            std::error_code ec;
+            std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing,
+                                       ec);
+            if (ec)
+                warn.push_back("texture " + validUtf8(from) + " not copied to " + validUtf8(to) +
+                               ": " + ec.message());
+            else
+                result.files.push_back(to);
+        }
     } catch (const std::exception& e) {
         result.error = std::string("OBJ export failed: ") + e.what();
     } catch (...) {

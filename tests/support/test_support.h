@@ -56,6 +56,11 @@ private:
 std::filesystem::path writeFileMeshFixture(const std::string& dir, const std::string& name,
                                            const Asset& asset, const std::string& version = "4.00");
 
+// The bytes of a valid 1 × 1 RGBA PNG (a transparent pixel), for texture fixtures.
+std::vector<std::uint8_t> tinyPng();
+// The bytes of a valid 1 × 1 baseline JPEG (JFIF), for texture fixtures.
+std::vector<std::uint8_t> tinyJpeg();
+
 // Whether the tests run in continuous integration (the environment has CI=true, as GitHub
 // Actions, GitLab CI and most others set): there, a missing corpus fails instead of skipping.
 bool inCi();

@@ -104,8 +104,16 @@ inline Counts gltfCounts(const tinygltf::Model& m) {
     return c;
 }
 
+// tinygltf is built without an image decoder: embedded images are kept as stored (their
+// bufferView and mimeType), not decoded.
+inline bool keepImageUndecoded(tinygltf::Image*, const int, std::string*, std::string*, int, int,
+                               const unsigned char*, int, void*) {
+    return true;
+}
+
 inline bool loadGltf(const std::filesystem::path& file, tinygltf::Model& model, std::string& err) {
     tinygltf::TinyGLTF loader;
+    loader.SetImageLoader(keepImageUndecoded, nullptr);
     std::string warn;
     return file.extension() == ".glb"
                ? loader.LoadBinaryFromFile(&model, &err, &warn, file.string())
@@ -114,6 +122,7 @@ inline bool loadGltf(const std::filesystem::path& file, tinygltf::Model& model, 
 
 inline bool loadGlb(const Bytes& bytes, tinygltf::Model& model, std::string& err) {
     tinygltf::TinyGLTF loader;
+    loader.SetImageLoader(keepImageUndecoded, nullptr);
     std::string warn;
     return loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), unsigned(bytes.size()));
 }

@@ -5,7 +5,11 @@
 // binary model (.rbxm) that refers to them, decoded again before export.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
 #include <map>
+#include <set>
+#include <sstream>
 
 #include "export_test_util.h"
 #include "gltf_validator_util.h"
@@ -73,6 +77,33 @@ Fixture makeFixture(const std::string& name) {
     a.addProperty(lost2, prop("MeshId", "Content", std::string("rbxassetid://9999")));
     const int lostHat = part(a, ws, "Lost hat", "Part", {0, 9, 0}, {1, 1, 1});
     specialMesh(a, lostHat, "rbxassetid://9998", {1, 1, 1});
+    // Textures: PNGs (2001, 2003), a JPEG (2005), a file that is no image (2004); 2002 is
+    // missing.
+    test::writeFile(f.folder / "2001", test::tinyPng());
+    test::writeFile(f.folder / "2003", test::tinyPng());
+    test::writeFile(f.folder / "2004", {'h', 'e', 'l', 'l', 'o'});
+    test::writeFile(f.folder / "2005", test::tinyJpeg());
+    a.addProperty(rock, prop("TextureID", "Content", std::string("rbxassetid://2001")));
+    a.addProperty(a.children(hat)[0],
+                  prop("TextureId", "Content", std::string("rbxassetid://2002")));
+    // A box standing in for a missing mesh is not textured (it has none of the mesh's UVs).
+    a.addProperty(a.children(lostHat)[0],
+                  prop("TextureId", "Content", std::string("rbxassetid://2003")));
+    const int sign = part(a, ws, "Sign", "Part", {0, -9, 0}, {2, 2, 2});
+    const int bad = a.addNode("Texture", "Texture", sign);
+    a.addChild(sign, bad);
+    a.addProperty(bad, prop("Texture", "Content", std::string("rbxassetid://2004")));
+    const int crate = part(a, ws, "Crate", "Part", {0, -5, 0}, {2, 2, 2});
+    const int decal = a.addNode("Decal", "Decal", crate);
+    a.addChild(crate, decal);
+    a.addProperty(decal, prop("Texture", "Content", std::string("rbxassetid://2005")));
+    const int shiny = part(a, ws, "Shiny", "MeshPart", {-10, 0, 0}, {2, 2, 2});
+    a.addProperty(shiny, prop("MeshId", "Content", std::string("rbxassetid://1002")));
+    a.addProperty(shiny, prop("TextureID", "Content", std::string("rbxassetid://2002")));
+    const int look = a.addNode("SurfaceAppearance", "SurfaceAppearance", shiny);
+    a.addChild(shiny, look);
+    a.addProperty(look, prop("ColorMap", "Content", std::string("rbxassetid://2001")));
+    a.addProperty(look, prop("NormalMap", "Content", std::string("rbxassetid://2003")));
     const RobloxModelWriteResult w = writeRobloxModel(a);
     EXPECT_TRUE(w.ok()) << *w.error;
     const DecodeResult d = decodeBytes(w.bytes);
@@ -142,17 +173,17 @@ TEST(PartMeshExport, GltfWritesResolvedMeshesAndBoxesTheRest) {
     EXPECT_EQ(countWarnings(glb.report, "MeshPart(s) written as boxes"), 1u);
     EXPECT_EQ(countWarnings(glb.report, "2 MeshPart(s) written as boxes"), 1u);
     EXPECT_EQ(countWarnings(glb.report, "1 SpecialMesh part(s) written as boxes"), 1u);
-    // Counted in the stats: the two meshes plus three 12-triangle boxes.
+    // Counted in the stats: the three meshes plus five 12-triangle boxes (Crate, Sign: Parts).
     const std::size_t box = partShapeMesh(PartShape::Block).triangleCount();
     EXPECT_EQ(glb.report.stats.triangles,
-              lod0Triangles(f.lodSphere) + f.uvSphere.meshes[0].triangleCount() + 3 * box);
+              lod0Triangles(f.lodSphere) + 2 * f.uvSphere.meshes[0].triangleCount() + 5 * box);
 
     // Without the folder every mesh part is a box.
     const GlbBytes bare = exportGlb(f.model);
     ASSERT_TRUE(bare.report.ok());
-    EXPECT_EQ(countWarnings(bare.report, "3 MeshPart(s) written as boxes"), 1u);
+    EXPECT_EQ(countWarnings(bare.report, "4 MeshPart(s) written as boxes"), 1u);
     EXPECT_EQ(countWarnings(bare.report, "2 SpecialMesh part(s) written as boxes"), 1u);
-    EXPECT_EQ(bare.report.stats.triangles, 5 * box);
+    EXPECT_EQ(bare.report.stats.triangles, 8 * box);
 
     // The Khronos validator finds nothing to report.
     const auto file = test::tempDir("part_mesh_glb_out") / "parts.glb";
@@ -175,10 +206,107 @@ TEST(PartMeshExport, ObjWritesResolvedMeshesInWorldSpace) {
     ASSERT_TRUE(r.ok()) << *r.error;
     const test::ObjCounts c = test::objCounts(out / "p.obj");
     const std::size_t box = partShapeMesh(PartShape::Block).triangleCount();
-    EXPECT_EQ(c.f, lod0Triangles(f.lodSphere) + f.uvSphere.meshes[0].triangleCount() + 3 * box);
-    EXPECT_EQ(c.o, 5u);
+    EXPECT_EQ(c.f, lod0Triangles(f.lodSphere) + 2 * f.uvSphere.meshes[0].triangleCount() + 5 * box);
+    EXPECT_EQ(c.o, 8u);
     EXPECT_EQ(c.vn, c.v);
     EXPECT_EQ(countWarnings(r, "2 MeshPart(s) written as boxes"), 1u);
+}
+
+TEST(PartMeshExport, GltfEmbedsTexturesFromTheAssetFolders) {
+    const Fixture f = makeFixture("part_tex_glb");
+    ExportOptions options;
+    options.assetFolders = {f.folder.string()};
+    const GlbBytes glb = exportGlb(f.model, options);
+    ASSERT_TRUE(glb.report.ok()) << *glb.report.error;
+    tinygltf::Model m;
+    std::string err;
+    ASSERT_TRUE(test::loadGlb(glb.bytes, m, err)) << err;
+    // Three image files (2001, 2003 PNG; 2005 JPEG), each embedded once as stored, whatever
+    // uses them.
+    ASSERT_EQ(m.images.size(), 3u);
+    ASSERT_EQ(m.textures.size(), 3u);
+    for (const auto& image : m.images) {
+        SCOPED_TRACE(image.name);
+        const bool jpeg = image.name == "2005";
+        const Bytes stored = jpeg ? test::tinyJpeg() : test::tinyPng();
+        EXPECT_EQ(image.mimeType, jpeg ? "image/jpeg" : "image/png");
+        ASSERT_GE(image.bufferView, 0);
+        const auto& v = m.bufferViews.at(std::size_t(image.bufferView));
+        ASSERT_EQ(v.byteLength, stored.size());
+        const auto& data = m.buffers.at(std::size_t(v.buffer)).data;
+        ASSERT_LE(v.byteOffset + v.byteLength, data.size());
+        EXPECT_TRUE(
+            std::equal(stored.begin(), stored.end(), data.begin() + std::ptrdiff_t(v.byteOffset)));
+    }
+    std::map<std::string, const tinygltf::Node*> nodes;
+    for (const auto& n : m.nodes) nodes[n.name] = &n;
+    auto primitive = [&](const char* name) -> const tinygltf::Primitive& {
+        return m.meshes.at(std::size_t(nodes.at(name)->mesh)).primitives.at(0);
+    };
+    auto materialOf = [&](const char* name) -> const tinygltf::Material& {
+        return m.materials.at(std::size_t(primitive(name).material));
+    };
+    auto imageFile = [&](int texture) {
+        return m.images.at(std::size_t(m.textures.at(std::size_t(texture)).source)).name;
+    };
+    // MeshPart TextureID, Decal Texture: colour maps; the SurfaceAppearance wins over TextureID.
+    for (const char* name : {"Rock", "Crate", "Shiny"}) {
+        SCOPED_TRACE(name);
+        ASSERT_TRUE(nodes.count(name));
+        const auto& mat = materialOf(name);
+        ASSERT_GE(mat.pbrMetallicRoughness.baseColorTexture.index, 0);
+        EXPECT_EQ(imageFile(mat.pbrMetallicRoughness.baseColorTexture.index),
+                  std::string(name) == "Crate" ? "2005" : "2001");
+        EXPECT_EQ(primitive(name).attributes.count("TEXCOORD_0"), 1u);
+    }
+    ASSERT_GE(materialOf("Shiny").normalTexture.index, 0);
+    EXPECT_EQ(imageFile(materialOf("Shiny").normalTexture.index), "2003");
+    EXPECT_LT(materialOf("Rock").normalTexture.index, 0);
+    // Hat (2002 missing) and Sign (2004 not an image): not textured, one counted warning; the
+    // box of Lost hat (its mesh missing) not textured either.
+    for (const char* name : {"Hat", "Sign", "Lost hat"})
+        EXPECT_LT(materialOf(name).pbrMetallicRoughness.baseColorTexture.index, 0) << name;
+    EXPECT_EQ(countWarnings(glb.report, "texture reference(s) not embedded"), 1u);
+    EXPECT_EQ(countWarnings(glb.report, "2 texture reference(s) not embedded"), 1u);
+
+    const auto file = test::tempDir("part_tex_glb_out") / "textured.glb";
+    test::writeFile(file, glb.bytes);
+    const test::ValidatorRun run = test::runGltfValidator({file});
+    if (!run.unavailable.empty()) GTEST_SKIP() << "glTF validator: " << run.unavailable;
+    ASSERT_TRUE(run.reports.count(file.string())) << run.output;
+    const test::ValidatorReport& r = run.reports.at(file.string());
+    EXPECT_EQ(r.errors, 0u) << r.json;
+    EXPECT_EQ(r.warnings, 0u) << r.json;
+}
+
+TEST(PartMeshExport, ObjCopiesTexturesBesideTheMtl) {
+    const Fixture f = makeFixture("part_tex_obj");
+    const auto out = test::tempDir("part_tex_obj_out");
+    ExportOptions options;
+    options.format = ExportFormat::Obj;
+    options.assetFolders = {f.folder.string()};
+    const ExportResult r = exportAsset(f.model, (out / "t.obj").string(), options);
+    ASSERT_TRUE(r.ok()) << *r.error;
+    std::ifstream in(out / "t.mtl");
+    std::stringstream mtl;
+    mtl << in.rdbuf();
+    std::set<std::string> maps, normals;
+    std::string line;
+    while (std::getline(mtl, line)) {
+        if (line.rfind("map_Kd ", 0) == 0) maps.insert(line.substr(7));
+        if (line.rfind("norm ", 0) == 0) normals.insert(line.substr(5));
+    }
+    ASSERT_EQ(maps.size(), 2u) << mtl.str();  // the PNG and the Decal's JPEG
+    ASSERT_EQ(normals.size(), 1u) << mtl.str();
+    EXPECT_FALSE(maps.count(*normals.begin()));
+    std::set<std::string> all = maps;
+    all.insert(*normals.begin());
+    for (const std::string& name : all) {
+        const bool jpeg = name.ends_with(".jpg");
+        EXPECT_EQ(test::readFile(out / name), jpeg ? test::tinyJpeg() : test::tinyPng()) << name;
+        EXPECT_NE(std::find(r.files.begin(), r.files.end(), (out / name).string()), r.files.end());
+    }
+    EXPECT_EQ(countWarnings(r, "2 texture reference(s) not embedded"), 1u);
 }
 
 }  // namespace
