@@ -8,8 +8,10 @@
 
 #include "cli_commands.h"
 #include "json_report.h"
+#include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/roblox_terrain.h"
+#include "meshscope/core/unigine_writer.h"
 #include "support/test_support.h"
 
 using meshscope::cli::run;
@@ -294,4 +296,31 @@ TEST(Cli, InfoJsonReportsTerrain) {
     r = cli({"info", "--json", (dir / "plain.rbxl").string()});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(nlohmann::json::parse(r.out)["terrain"].is_null());
+}
+
+TEST(Cli, InfoJsonReportsMorphTargets) {
+    meshscope::Asset a = meshscope::makeUvSphere(3, 4);
+    meshscope::Mesh& m = a.meshes[0];
+    m.morphTargets = {
+        {"smile", std::vector<meshscope::Vec3>(m.positions.size(), {0, 0, 0.1f}), {}},
+        {"blink", std::vector<meshscope::Vec3>(m.positions.size(), {0.1f, 0, 0}), {}}};
+    const auto written = meshscope::writeUnigine2Mesh(a, "ms11");
+    ASSERT_TRUE(written.ok());
+    const auto dir = meshscope::test::tempDir("cli-morph");
+    meshscope::test::writeFile(dir / "face.mesh", written.bytes);
+    auto r = cli({"info", "--json", (dir / "face.mesh").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["meshes"].size(), 1u);
+    EXPECT_EQ(j["meshes"][0]["morphTargets"], 2);
+    EXPECT_EQ(j["meshes"][0]["morphTargetNames"], nlohmann::json::array({"smile", "blink"}));
+
+    // A mesh without morph targets has neither key (earlier reports are unchanged).
+    a.meshes[0].morphTargets.clear();
+    meshscope::test::writeFile(dir / "plain.mesh", meshscope::writeUnigine2Mesh(a, "ms11").bytes);
+    r = cli({"info", "--json", (dir / "plain.mesh").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto plain = nlohmann::json::parse(r.out);
+    EXPECT_FALSE(plain["meshes"][0].contains("morphTargets"));
+    EXPECT_FALSE(plain["meshes"][0].contains("morphTargetNames"));
 }

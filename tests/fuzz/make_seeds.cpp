@@ -168,6 +168,21 @@ void unigineSeeds(const fs::path& dir) {
         if (auto r = writeUnigine2Mesh(makeUvSphere(4, 6), v); r.ok())
             save(dir, std::string("sphere_") + v + ".mesh", r.bytes);
     if (auto r = writeUnigine2Mesh(skinned, "ms11"); r.ok()) save(dir, "tube_ms11.mesh", r.bytes);
+    // Morph targets (blend shapes, with normal deltas) in every version that holds them.
+    Asset morph = makeUvSphere(4, 6);
+    for (Mesh& m : morph.meshes) {
+        MorphTarget grow{"grow", {}, {}};
+        for (std::size_t v = 0; v < m.positions.size(); ++v) {
+            grow.positionDeltas.push_back(m.positions[v] * 0.25f);
+            grow.normalDeltas.push_back({0, 0, 0});
+        }
+        m.morphTargets = {
+            grow, MorphTarget{"lift", std::vector<Vec3>(m.positions.size(), Vec3{0, 0, 1}), {}}};
+    }
+    for (const char* v : {"ms10", "ms11", "ms14"})
+        if (auto r = writeUnigine2Mesh(morph, v); r.ok())
+            save(dir, std::string("morph_") + v + ".mesh", r.bytes);
+    if (auto r = writeUnigine2Mesh(morph, "sk10"); r.ok()) save(dir, "morph.mesh_skinned", r.bytes);
     if (auto r = writeUnigine2Animation(skinned, 0); r.ok()) save(dir, "bend.anim", r.bytes);
     // The documented 2.19+ formats: sk10 .mesh_skinned, sn10 .skeleton, an12 .anim.
     if (auto r = writeUnigine2Mesh(skinned, "sk10"); r.ok())

@@ -202,16 +202,19 @@ SurfaceData readSurfaceBlock(DecodeContext& ctx, ByteReader& r, int version, con
             quats[i] = {x, y, z, w};
         }
         map(ctx, r, start, RangeKind::Array, "tangents", node);
-        // Each target's block is named in the Structure tree and the byte map.
-        Asset& a = ctx.asset();
-        const std::string targetName =
-            h.targets[t].empty() ? "target " + std::to_string(t) : h.targets[t];
-        const int tnode = a.addNode(targetName, "morph-target", node);
-        if (r.mapped()) {
-            a.nodes[tnode].offset = r.offsetOf(targetStart);
-            a.nodes[tnode].length = r.pos() - targetStart;
+        // Each blend shape's block (targets after the geometry) is named in the Structure tree
+        // and the byte map.
+        if (t > 0) {
+            Asset& a = ctx.asset();
+            const std::string targetName =
+                h.targets[t].empty() ? "target " + std::to_string(t) : h.targets[t];
+            const int tnode = a.addNode(targetName, "morph-target", node);
+            if (r.mapped()) {
+                a.nodes[tnode].offset = r.offsetOf(targetStart);
+                a.nodes[tnode].length = r.pos() - targetStart;
+            }
+            map(ctx, r, targetStart, RangeKind::Record, targetName, tnode);
         }
-        map(ctx, r, targetStart, RangeKind::Record, targetName, tnode);
         if (t == 0) {
             d.coords = std::move(coords);
             d.quats = std::move(quats);

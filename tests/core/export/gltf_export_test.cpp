@@ -574,3 +574,53 @@ TEST(GltfExport, BlenderImportsWhenInstalled) {
     EXPECT_EQ(got[lod0.string()].meshes, 1u) << text;
     EXPECT_EQ(got[lodAll.string()].meshes, 3u) << text;
 }
+
+TEST(GltfExport, MeshMorphTargetsBecomePrimitiveTargetsWithTheAxisTurn) {
+    // A UNIGINE 2 mesh (Z up) with two blend shapes, through the writer and the decoder.
+    Asset src = makeSkinnedCylinder(4);
+    src.skeletons.clear();
+    for (Mesh& m : src.meshes) {
+        m.skin.clear();
+        m.skeleton = -1;
+        MorphTarget up{"up", std::vector<Vec3>(m.positions.size(), Vec3{0, 0, 0.5f}), {}};
+        MorphTarget side{"side", std::vector<Vec3>(m.positions.size(), Vec3{0.25f, -1, 0}), {}};
+        m.morphTargets = {up, side};
+    }
+    const UnigineWriteResult w = writeUnigine2Mesh(src, "ms11");
+    ASSERT_TRUE(w.ok());
+    DecodeOptions o;
+    o.fileName = "morph.mesh";
+    const DecodeResult r = decodeBytes(w.bytes, o);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r.asset.meshes[0].morphTargets.size(), 2u);
+    ExportResult report;
+    const auto m = roundTrip(r.asset, &report);
+    EXPECT_EQ(gltfCounts(m).morphTargets, 2 * r.asset.meshes.size());
+    ASSERT_FALSE(m.meshes.empty());
+    const auto& mesh = m.meshes[0];
+    EXPECT_EQ(mesh.weights, (std::vector<double>{0, 0}));
+    const auto& names = mesh.extras.Get("targetNames");
+    ASSERT_TRUE(names.IsArray());
+    ASSERT_EQ(names.ArrayLen(), 2u);
+    EXPECT_EQ(names.Get(0).Get<std::string>(), "up");
+    EXPECT_EQ(names.Get(1).Get<std::string>(), "side");
+    ASSERT_EQ(mesh.primitives[0].targets.size(), 2u);
+    // Z up becomes Y up: (x, y, z) -> (x, z, -y), as for the positions.
+    const auto upDelta = accessorData<Vec3>(m, mesh.primitives[0].targets[0].at("POSITION"));
+    const auto sideDelta = accessorData<Vec3>(m, mesh.primitives[0].targets[1].at("POSITION"));
+    ASSERT_FALSE(upDelta.empty());
+    for (const Vec3& d : upDelta) {
+        EXPECT_NEAR(d.x, 0, 1e-6);
+        EXPECT_NEAR(d.y, 0.5, 1e-6);
+        EXPECT_NEAR(d.z, 0, 1e-6);
+    }
+    for (const Vec3& d : sideDelta) {
+        EXPECT_NEAR(d.x, 0.25, 1e-6);
+        EXPECT_NEAR(d.y, 0, 1e-6);
+        EXPECT_NEAR(d.z, 1, 1e-6);
+    }
+    // Min/max present on POSITION targets (the validator requires them).
+    const auto& acc = m.accessors[std::size_t(mesh.primitives[0].targets[1].at("POSITION"))];
+    ASSERT_EQ(acc.minValues.size(), 3u);
+    EXPECT_NEAR(acc.minValues[2], 1, 1e-6);
+}

@@ -105,6 +105,28 @@ std::vector<Named> fixtures() {
     const UnigineWriteResult as = writeUnigineAnimation(animatedSkeleton());
     EXPECT_TRUE(as.ok());
     if (as.ok()) out.push_back({"run_as08", decoded(as.bytes, "run.sanim")});
+    {
+        // UNIGINE 2 blend shapes (morph targets with position and normal deltas), skinned too.
+        Asset morph = makeSkinnedCylinder(4);
+        for (Mesh& m : morph.meshes) {
+            MorphTarget grow{"grow", {}, {}};
+            for (std::size_t v = 0; v < m.positions.size(); ++v) {
+                grow.positionDeltas.push_back(m.normals.size() == m.positions.size()
+                                                  ? m.normals[v] * 0.2f
+                                                  : Vec3{0, 0, 0.2f});
+                grow.normalDeltas.push_back({0, 0, 0});
+            }
+            m.morphTargets = {
+                grow,
+                MorphTarget{"lift", std::vector<Vec3>(m.positions.size(), Vec3{0, 0.5f, 0}), {}}};
+        }
+        for (const char* v : {"ms11", "ms14"}) {
+            const UnigineWriteResult w = writeUnigine2Mesh(morph, v);
+            EXPECT_TRUE(w.ok());
+            if (w.ok())
+                out.push_back({std::string("morph_cylinder_") + v, decoded(w.bytes, "morph.mesh")});
+        }
+    }
     const RobloxModelWriteResult place = writeRobloxModel(makeRobloxPlace(120));
     EXPECT_TRUE(place.ok());
     if (place.ok()) out.push_back({"place_rbxl", decoded(place.bytes, "place.rbxl")});

@@ -311,6 +311,38 @@ inline void addUnigineCases(std::vector<BrokenCase>& out) {
         add("ms11_bone_parent_out_of_range", ".mesh", putLe<std::int16_t>(sk, k.parents[1], 500),
             {}, diag("bad-parent", k.parents[1], "has parent 500"));
 
+        // Morph targets (blend shapes): surface 0 with one target after its geometry. Its block
+        // starts after the base's V, V positions, T, T tangents.
+        Asset morph = twoSurfaces();
+        morph.meshes[0].morphTargets = {MorphTarget{
+            "raise", std::vector<Vec3>(morph.meshes[0].positions.size(), Vec3{0, 0, 0.5f}), {}}};
+        const Bytes mt = checked(writeUnigine2Mesh(morph, "ms11"));
+        const Ms11Layout ml = ms11Layout(mt);
+        std::size_t target = ml.firstData;
+        const std::size_t baseV = std::size_t(readCompact(mt, target));
+        target += 12 * baseV;
+        const std::size_t baseT = std::size_t(readCompact(mt, target));
+        target += 8 * baseT;
+        std::size_t targetPositions = target;
+        readCompact(mt, targetPositions);
+        // The target holds one vertex fewer than the base: it is dropped with a warning, the
+        // surface is kept.
+        Bytes shorter = replaceCompact(mt, target, std::int64_t(baseV) - 1);
+        if (shorter.size() != mt.size()) throw std::runtime_error("morph fixture: compact length");
+        shorter.erase(shorter.begin() + std::ptrdiff_t(targetPositions),
+                      shorter.begin() + std::ptrdiff_t(targetPositions + 12));
+        add("ms11_morph_target_vertex_count_mismatch", ".mesh", shorter, {},
+            diag("count-mismatch", ml.firstData, "morph target \"raise\" of surface"),
+            [baseV](const DecodeResult& r) {
+                ASSERT_EQ(r.asset.meshes.size(), 2u);
+                EXPECT_TRUE(r.asset.meshes[0].morphTargets.empty());
+                EXPECT_FALSE(r.asset.meshes[0].positions.empty());
+                EXPECT_GE(r.asset.meshes[0].positions.size(), baseV);
+            });
+        // Cut inside the target's positions: refused before allocating, with the offset.
+        add("ms11_truncated_in_morph_target", ".mesh", cut(mt, targetPositions + 30),
+            diag("count-too-large", targetPositions, "vertices:"));
+
         const Bytes m14 = checked(writeUnigine2Mesh(asset, "ms14"));
         const auto [block, table] = ms14Blocks(m14, 2);
         if (getLe<std::uint64_t>(m14, block + 8) >= getLe<std::uint64_t>(m14, block))

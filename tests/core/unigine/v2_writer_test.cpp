@@ -322,6 +322,26 @@ TEST(Unigine2Writer, MorphTargetsRoundTrip) {
                 (r.asset.name(int(n)) == "bulge" || r.asset.name(int(n)) == "shift"))
                 ++named;
         EXPECT_EQ(named, 2);
+        // ms10/ms11 store the blocks in the file (ms14/sk10 inside LZ4 payloads): the byte map
+        // has a record per blend shape, on its node, as long as the node says.
+        if (std::string(v) == "ms10" || std::string(v) == "ms11") {
+            int records = 0;
+            for (const auto& range : r.asset.byteMap.ranges())
+                if (range.kind == RangeKind::Record && range.node >= 0 &&
+                    r.asset.kind(range.node) == "morph-target") {
+                    ++records;
+                    EXPECT_NE(range.path.find(std::string(r.asset.name(range.node))),
+                              std::string::npos)
+                        << range.path;
+                    EXPECT_EQ(range.offset, r.asset.nodes[std::size_t(range.node)].offset);
+                    EXPECT_EQ(range.length, r.asset.nodes[std::size_t(range.node)].length);
+                    // V, V × 12 position bytes, T, T tangents (ms10: 7 bytes, ms11: 8).
+                    const std::size_t nv = out.positions.size();
+                    const std::size_t perTangent = std::string(v) == "ms10" ? 7 : 8;
+                    EXPECT_EQ(range.length, 2 * (nv < 64 ? 1 : 2) + nv * (12 + perTangent));
+                }
+            EXPECT_EQ(records, 2);
+        }
     }
 }
 
