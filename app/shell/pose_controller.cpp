@@ -252,7 +252,16 @@ bool PoseController::loadAnimationFile(const QString& path, QString* error) {
         const std::vector<CurveAnimation> curves = extractCurveAnimations(result->asset);
         if (!sequences.empty() || !curves.empty()) {
             const RobloxRig rig = extractRobloxRig(document_->asset());
-            if (rig.empty()) {
+            // A FACS head without a rig plays the FaceControls curves alone (face sliders).
+            const bool faceOnly =
+                rig.empty() && facsRig() &&
+                std::any_of(curves.begin(), curves.end(),
+                            [](const CurveAnimation& c) { return !c.faceControls.empty(); });
+            if (faceOnly) {
+                for (const CurveAnimation& curve : curves)
+                    if (!curve.faceControls.empty())
+                        result->asset.animations.push_back(bakeCurveAnimation(curve, rig, -1));
+            } else if (rig.empty()) {
                 if (error)
                     *error =
                         tr("the file holds %n KeyframeSequence(s), but the open file has "
@@ -287,6 +296,15 @@ bool PoseController::loadAnimationFile(const QString& path, QString* error) {
         return false;
     }
     int matched = 0;
+    // FACS channels the open face rig has (a CurveAnimation's FaceControls curves).
+    if (const FacsRig* rig = facsRig())
+        for (const FacsChannel& c : result->asset.animations.front().facsChannels) {
+            if (findRigControl(*rig, c.control) >= 0)
+                ++matched;
+            else
+                warnings << tr("FACS curve \"%1\" names no control of the open face")
+                                .arg(QString::fromStdString(c.control));
+        }
     if (const Skeleton* s = skeleton())
         for (const BoneTrack& t : result->asset.animations.front().tracks) {
             if (s->find(t.bone) >= 0)
@@ -312,14 +330,33 @@ void PoseController::setAnimationFrame(int index, double frame) {
     apply();
 }
 
+void PoseController::applyFacsChannels(const Animation& anim) {
+    const FacsRig* rig = facsRig();
+    if (!rig || anim.facsChannels.empty()) return;
+    // The FaceControls curves move the face sliders as the animation plays: each channel's
+    // weight at this frame (lerped between frames) replaces its control's weight.
+    for (const FacsChannel& ch : anim.facsChannels) {
+        const int c = findRigControl(*rig, ch.control);
+        if (c < 0 || std::size_t(c) >= facsWeights_.size() || ch.weights.empty()) continue;
+        const double f = std::clamp(frame_, 0.0, double(ch.weights.size() - 1));
+        const auto a = std::size_t(f);
+        const std::size_t b = std::min(a + 1, ch.weights.size() - 1);
+        const float t = float(f - double(a));
+        facsWeights_[std::size_t(c)] =
+            std::clamp(ch.weights[a] + (ch.weights[b] - ch.weights[a]) * t, 0.0f, 1.0f);
+    }
+}
+
 void PoseController::apply() {
     const Skeleton* s = skeleton();
     if (!s) return;
     const std::size_t n = s->bones.size();
-    if (const Animation* anim = animation(animation_))
+    if (const Animation* anim = animation(animation_)) {
         sampleAnimation(*anim, *s, frame_, pose_);
-    else
+        applyFacsChannels(*anim);
+    } else {
         pose_.reset(n);
+    }
     for (std::size_t b = 0; b < n && b < edits_.size(); ++b) {
         const BoneEdit& e = edits_[b];
         if (e.isIdentity()) continue;

@@ -147,6 +147,8 @@ private:
     float jointSize_ = 0.02f;
 
     std::unique_ptr<DecodeResult> external_;  // a loaded .sanim or .anim
+    // Sets the FACS weights that `anim`'s FaceControls channels drive at frame_.
+    void applyFacsChannels(const Animation& anim);
     int animation_ = -1;
     double frame_ = 0;
 };

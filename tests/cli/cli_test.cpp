@@ -97,8 +97,9 @@ TEST(Cli, JsonReportsReplaceInvalidUtf8InNames) {
         ASSERT_EQ(r.status, 0) << r.err;
         const auto parsed = nlohmann::json::parse(r.out, nullptr, false);
         ASSERT_FALSE(parsed.is_discarded());
-        if (std::string(command) == "tree")
+        if (std::string(command) == "tree") {
             EXPECT_NE(r.out.find("caf\xef\xbf\xbd \xef\xbf\xbd"), std::string::npos);
+        }
     }
 }
 
@@ -220,10 +221,11 @@ TEST(Cli, TreeJsonDepthAndNoValues) {
         const auto& n = j0["roots"][i];
         EXPECT_TRUE(n["children"].empty());
         const std::size_t had = whole["roots"][i]["children"].size();
-        if (had)
+        if (had) {
             EXPECT_EQ(n["childrenOmitted"], had);
-        else
+        } else {
             EXPECT_FALSE(n.contains("childrenOmitted"));
+        }
         omitted += had;
     }
     EXPECT_GT(omitted, 0u) << "the model should have nested nodes";

@@ -388,8 +388,8 @@ UnigineWriteResult writeUnigine2Mesh(const Asset& asset, const std::string& vers
             o.put(n);
             putBindPose(o, locals);
         }
-        for (const std::string str : {std::string("00000000-0000-0000-0000-000000000000"),
-                                      std::string("skeleton.skeleton")}) {
+        for (const std::string& str : {std::string("00000000-0000-0000-0000-000000000000"),
+                                       std::string("skeleton.skeleton")}) {
             o.put(std::int32_t(str.size() + 1));
             o.bytes.insert(o.bytes.end(), str.begin(), str.end());
             o.bytes.push_back(0);

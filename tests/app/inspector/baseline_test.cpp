@@ -4,8 +4,8 @@
 // (llvmpipe under Xvfb is deterministic enough; the tolerance absorbs small rasteriser changes).
 //
 // Refresh the baselines (after an intended change to the look), then review and commit the PNGs:
-//   MESHSCOPE_UPDATE_BASELINES=1 xvfb-run -a -s "-screen 0 1280x1024x24" \
-//       ctest --test-dir build -R 'Baseline\.' --output-on-failure
+//   export MESHSCOPE_UPDATE_BASELINES=1
+//   xvfb-run -a -s "-screen 0 1280x1024x24" ctest --test-dir build -R 'Baseline\.'
 #include <gtest/gtest.h>
 
 #include <QDir>
@@ -77,7 +77,9 @@ TEST_F(Baseline, EachLevelOfDetail) {
         const QImage image = capture();
         expectMatchesBaseline(image, names[l]);
         // The levels really look different from each other (coarser silhouettes).
-        if (!previous.isNull()) EXPECT_NE(image, previous) << "level " << l;
+        if (!previous.isNull()) {
+            EXPECT_NE(image, previous) << "level " << l;
+        }
         previous = image;
     }
 }

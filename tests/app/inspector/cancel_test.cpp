@@ -63,7 +63,9 @@ TEST(DecodeCancel, CancellingALongDecodeFinishesTheJobPromptly) {
         "[ measured ] cancel → job finished: %.1f ms (full decode %.1f ms, cancelled: %s)\n",
         cancelMs, fullMs, outcome->cancelled ? "yes" : "no, it had finished");
     // Either the decoder saw the cancel, or it had already finished with the whole mesh.
-    if (!outcome->cancelled) EXPECT_FALSE(outcome->result.error.has_value());
+    if (!outcome->cancelled) {
+        EXPECT_FALSE(outcome->result.error.has_value());
+    }
 }
 
 TEST(DecodeCancel, TheStatusBarCancelButtonKeepsTheWindowEmpty) {
@@ -85,7 +87,9 @@ TEST(DecodeCancel, TheStatusBarCancelButtonKeepsTheWindowEmpty) {
     ASSERT_TRUE(QTest::qWaitFor([&] { return !window.isDecoding(); }, 10000));
     const double ms = double(sinceCancel.nsecsElapsed()) / 1e6;
     std::printf("[ measured ] cancel button → window idle: %.1f ms\n", ms);
-    if (opened.count() == 0) EXPECT_FALSE(window.document()->hasAsset());
+    if (opened.count() == 0) {
+        EXPECT_FALSE(window.document()->hasAsset());
+    }
 }
 
 namespace {

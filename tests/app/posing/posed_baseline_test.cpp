@@ -5,8 +5,8 @@
 // baseline could not be matched by an unposed render, so a pose that stops being applied fails.
 //
 // Refresh after an intended change to the look, then look at the PNGs and commit them:
-//   MESHSCOPE_UPDATE_BASELINES=1 xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" \
-//       build/tests/app/test_app_posing --gtest_filter='PosedBaseline.*'
+//   export MESHSCOPE_UPDATE_BASELINES=1
+//   xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" ctest --test-dir build -R PosedBaseline
 #include <gtest/gtest.h>
 
 #include <QImage>

@@ -16,6 +16,7 @@
 #include <QTest>
 #include <QToolButton>
 #include <QTreeWidget>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -27,6 +28,7 @@
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/pose.h"
 #include "meshscope/core/roblox_mesh_writer.h"
+#include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/unigine_writer.h"
 #include "meshscope/render/mesh_packing.h"
 #include "meshscope/render/skinned_mesh_updater.h"
@@ -571,4 +573,76 @@ TEST(RigAnimation, SequencesNeedARig) {
     QString error;
     EXPECT_FALSE(window.animationDock()->loadFile(QString::fromStdString(anim.string()), &error));
     EXPECT_TRUE(error.contains("no rig")) << error.toStdString();
+}
+
+namespace {
+
+// ValuesAndTimes of a Linear FloatCurve: (value, ticks at 2400 a second) per key.
+std::string linearCurve(const std::vector<std::pair<float, std::uint32_t>>& keys) {
+    std::string b;
+    auto u32 = [&](std::uint32_t v) {
+        for (int i = 0; i < 4; ++i) b.push_back(char(std::uint8_t(v >> (8 * i))));
+    };
+    u32(1);
+    u32(std::uint32_t(keys.size()));
+    for (const auto& [value, ticks] : keys) {
+        b.push_back(1);  // Linear
+        b.push_back(0);  // no tangents
+        for (float f : {value, 0.0f, 0.0f}) u32(std::bit_cast<std::uint32_t>(f));
+    }
+    u32(1);
+    u32(std::uint32_t(keys.size()));
+    for (const auto& k : keys) u32(k.second);
+    return b;
+}
+
+}  // namespace
+
+// A CurveAnimation's FaceControls curves loaded onto a FACS head (no rig) move the Face sliders
+// as the timeline plays: JawDrop goes 0 -> 1 over a second.
+TEST(FacsAnimation, FaceControlsCurvesMoveTheFaceSliders) {
+    const QString head = writeFileMeshFixture("facs_curves.mesh", makeFacsHead(), "5.00");
+    Asset source;
+    source.format = "roblox-model";
+    const int anim = source.addNode("Talk", "CurveAnimation");
+    const int folder = source.addNode("Head", "Folder", anim);
+    const int face = source.addNode("FaceControls", "Folder", folder);
+    const int jaw = source.addNode("JawDrop", "FloatCurve", face);
+    source.addProperty(
+        jaw, test::prop("ValuesAndTimes", "BinaryString", linearCurve({{0.0f, 0}, {1.0f, 2400}})));
+    const int unknown = source.addNode("NotAControl", "FloatCurve", face);
+    source.addProperty(unknown, test::prop("ValuesAndTimes", "BinaryString",
+                                           linearCurve({{1.0f, 0}, {1.0f, 2400}})));
+    const RobloxModelWriteResult written = writeRobloxModel(source);
+    ASSERT_TRUE(written.ok()) << written.error.value_or("");
+    const auto path = test::tempDir("app_posing_facs_curves") / "talk.rbxm";
+    {
+        QFile f(QString::fromStdString(path.string()));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(reinterpret_cast<const char*>(written.bytes.data()), qint64(written.bytes.size()));
+    }
+
+    MainWindow window;
+    openShown(window, head);
+    PoseController* pose = window.poseController();
+    ASSERT_NE(pose->facsRig(), nullptr);
+    QString error;
+    ASSERT_TRUE(window.animationDock()->loadFile(QString::fromStdString(path.string()), &error))
+        << error.toStdString();
+    EXPECT_TRUE(pose->loadWarnings().join(" ").contains("NotAControl"))
+        << pose->loadWarnings().join("; ").toStdString();
+    const Animation* a = pose->animation(window.animationDock()->currentAnimation());
+    ASSERT_NE(a, nullptr);
+    ASSERT_FALSE(a->facsChannels.empty());
+    // makeFacsHead: control 0 is JawDrop.
+    window.animationDock()->setFrame(0);
+    EXPECT_NEAR(pose->facsWeights()[0], 0.0f, 1e-5f);
+    window.animationDock()->setFrame(a->framesPerSecond * 0.5);
+    EXPECT_NEAR(pose->facsWeights()[0], 0.5f, 1e-3f);
+    FacsDock* dock = window.facsDock();
+    EXPECT_NEAR(double(dock->slider(0)->value()) / dock->slider(0)->maximum(), 0.5, 0.02)
+        << "the Face slider follows the curve";
+    window.animationDock()->setFrame(a->framesPerSecond * 1.0);
+    EXPECT_NEAR(pose->facsWeights()[0], 1.0f, 1e-3f);
+    EXPECT_NEAR(pose->facsWeights()[1], 0.0f, 1e-5f) << "LeftEyeClosed has no curve";
 }

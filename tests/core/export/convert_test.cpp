@@ -131,7 +131,9 @@ TEST(Convert, WhatNoFileMeshHoldsIsWarnedForEveryVersion) {
         EXPECT_TRUE(hasWarning(warnings, "1 other mesh(es) dropped"));
         EXPECT_TRUE(hasWarning(warnings, "1 line mesh(es) dropped"));
         EXPECT_TRUE(hasWarning(warnings, "no animations: 1 dropped"));
-        if (r.ok()) EXPECT_EQ(r.asset.meshes[0].indices, src.meshes[0].indices);
+        if (r.ok()) {
+            EXPECT_EQ(r.asset.meshes[0].indices, src.meshes[0].indices);
+        }
     }
 }
 

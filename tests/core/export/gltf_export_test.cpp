@@ -47,12 +47,6 @@ bool hasWarning(const ExportResult& r, const std::string& needle) {
     return false;
 }
 
-const tinygltf::Node* nodeNamed(const tinygltf::Model& m, const std::string& name) {
-    for (const auto& n : m.nodes)
-        if (n.name == name) return &n;
-    return nullptr;
-}
-
 }  // namespace
 
 TEST(GltfExport, UvSphereKeepsEveryStreamExactly) {
@@ -129,8 +123,9 @@ TEST(GltfExport, SkinnedCylinderHasSkinJointsAndNormalizedWeights) {
         EXPECT_NEAR(weights[v].x + weights[v].y + weights[v].z + weights[v].w, 1.0f, 1e-5f);
         const auto& in = a.meshes[0].skin[v];
         for (int k = 0; k < 4; ++k)
-            if (in.weights[std::size_t(k)] > 0)
+            if (in.weights[std::size_t(k)] > 0) {
                 EXPECT_EQ(joints[v][std::size_t(k)], in.joints[std::size_t(k)]);
+            }
     }
     // Bone nodes carry the bind pose: the joint world transforms reproduce Bone::world.
     std::vector<Mat4> world(sk.bones.size());

@@ -167,10 +167,16 @@ TEST(PartsExport, PrimitivesAreClosedOutwardFacingUnitShapes) {
         }
     }
     // The wedge is tall at the back only; the corner wedge's single top corner is (+X, -Z).
-    for (const Vec3& p : partShapeMesh(PartShape::Wedge).positions)
-        if (p.y > 0) EXPECT_FLOAT_EQ(p.z, 0.5f);
-    for (const Vec3& p : partShapeMesh(PartShape::CornerWedge).positions)
-        if (p.y > 0) EXPECT_EQ(p, (Vec3{0.5f, 0.5f, -0.5f}));
+    for (const Vec3& p : partShapeMesh(PartShape::Wedge).positions) {
+        if (p.y > 0) {
+            EXPECT_FLOAT_EQ(p.z, 0.5f);
+        }
+    }
+    for (const Vec3& p : partShapeMesh(PartShape::CornerWedge).positions) {
+        if (p.y > 0) {
+            EXPECT_EQ(p, (Vec3{0.5f, 0.5f, -0.5f}));
+        }
+    }
 }
 
 TEST(PartsExport, DecodedPlaceGivesOneNodePerPartAtItsPosition) {

@@ -61,7 +61,9 @@ inline void expectSameCorners(const Mesh& in, const Mesh& out, std::size_t first
     ASSERT_EQ(out.positions.size(), out.uv0.size()) << what;
     ASSERT_EQ(out.positions.size(), out.tangents.size()) << what;
     ASSERT_EQ(out.positions.size(), out.colors.size()) << what;
-    if (skin) ASSERT_EQ(out.skin.size(), out.positions.size()) << what;
+    if (skin) {
+        ASSERT_EQ(out.skin.size(), out.positions.size()) << what;
+    }
     int failures = 0;
     for (std::size_t c = 0; c < count * 3 && failures < 5; ++c) {
         const std::uint32_t a = in.indices[first * 3 + c], b = out.indices[c];

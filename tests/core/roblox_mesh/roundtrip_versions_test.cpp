@@ -50,7 +50,9 @@ TEST_P(RoundTrip, SphereKeepsEveryVertexInOrder) {
     EXPECT_EQ(b.indices, a.indices);
     expectSameCorners(a, b, 0, a.triangleCount(), false, version());
     EXPECT_FALSE(b.skinned());
-    if (major() >= 3) EXPECT_EQ(b.lodOffsets, a.lodOffsets);
+    if (major() >= 3) {
+        EXPECT_EQ(b.lodOffsets, a.lodOffsets);
+    }
     ASSERT_EQ(b.lods.size(), 1u);
     EXPECT_EQ(b.lods[0].triangleCount, a.triangleCount());
 }
@@ -173,7 +175,9 @@ TEST(RoundTripOptions, Version2WithoutColoursReadsWhite) {
     ASSERT_TRUE(r.ok()) << r.error->toString();
     const Mesh& b = r.asset.meshes.at(0);
     // 36-byte vertices hold no RGBA: the decoder may give no colour stream or 255s.
-    if (!b.colors.empty()) ASSERT_EQ(b.colors.size(), in.meshes[0].positions.size());
+    if (!b.colors.empty()) {
+        ASSERT_EQ(b.colors.size(), in.meshes[0].positions.size());
+    }
     for (const Rgba8& c : b.colors) EXPECT_EQ(c, (Rgba8{255, 255, 255, 255}));
     EXPECT_EQ(b.positions, in.meshes[0].positions);
 }

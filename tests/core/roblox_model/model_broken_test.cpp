@@ -276,7 +276,9 @@ TEST(RobloxModelBroken, UnknownChunkTypeIdAndMissingTypeByte) {
                    range.path.find("unknown values") != std::string::npos;
     EXPECT_TRUE(payload);
     for (const auto& d : r.asset.diagnostics)
-        if (d.code == errc::kUnknownType) EXPECT_GT(d.offset, 32u);
+        if (d.code == errc::kUnknownType) {
+            EXPECT_GT(d.offset, 32u);
+        }
 }
 
 TEST(RobloxModelBroken, DeepXmlNestingIsCapped) {
