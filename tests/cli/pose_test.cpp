@@ -17,6 +17,7 @@
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/unigine_writer.h"
 #include "pose_command.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -180,34 +181,19 @@ TEST(CliPose, EndToEndOnAWrittenFileMesh) {
 
 namespace {
 
-CFrame cframeAt(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    return cf;
-}
-
 // Torso at the origin, Arm joined below it by a Motor6D (C0 up 1, C1 down 1), and a looping
 // KeyframeSequence moving Arm's joint from x = 0 (t = 0) to x = 2 (t = 1), linearly; plus a track
 // for a part the rig lacks.
 Asset rigWithAnimation() {
-    Asset a;
-    a.format = "roblox-model";
-    const int model = a.addNode("Model", "Model");
-    const int torso = a.addNode("Torso", "Part", model);
-    const int arm = a.addNode("Arm", "Part", model);
-    a.addProperty(arm, test::prop("CFrame", "CFrame", cframeAt({0, 2, 0})));
-    const int motor = a.addNode("Shoulder", "Motor6D", torso);
-    a.addProperty(motor, test::prop("Part0", "Ref", NodeRef{torso}));
-    a.addProperty(motor, test::prop("Part1", "Ref", NodeRef{arm}));
-    a.addProperty(motor, test::prop("C0", "CFrame", cframeAt({0, 1, 0})));
-    a.addProperty(motor, test::prop("C1", "CFrame", cframeAt({0, -1, 0})));
+    Asset a = test::twoPartRig();
+    const int model = 0;
     const int seq = a.addNode("Swing", "KeyframeSequence", model);
     a.addProperty(seq, test::prop("Loop", "bool", true));
     for (float time : {0.0f, 1.0f}) {
         const int kf = a.addNode("Keyframe", "Keyframe", seq);
         a.addProperty(kf, test::prop("Time", "float", double(time)));
         const int pose = a.addNode("Arm", "Pose", kf);
-        a.addProperty(pose, test::prop("CFrame", "CFrame", cframeAt({2 * time, 0, 0})));
+        a.addProperty(pose, test::prop("CFrame", "CFrame", test::cframeAt({2 * time, 0, 0})));
         a.addProperty(pose, test::prop("Weight", "float", 1.0));
         const int tail = a.addNode("Tail", "Pose", kf);
         a.addProperty(tail, test::prop("Weight", "float", 1.0));
@@ -284,26 +270,6 @@ TEST(CliPoseRig, R15IdleOnR15Character) {
 
 namespace {
 
-void putU32(Bytes& b, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) b.push_back(std::uint8_t(v >> (8 * i)));
-}
-
-// A FloatCurve ValuesAndTimes with Linear keys (value, ticks at 2400 a second).
-Bytes linearCurve(const std::vector<std::pair<float, std::uint32_t>>& keys) {
-    Bytes b;
-    putU32(b, 1);
-    putU32(b, std::uint32_t(keys.size()));
-    for (const auto& [value, ticks] : keys) {
-        b.push_back(1);  // Linear
-        b.push_back(0);
-        for (float f : {value, 0.0f, 0.0f}) putU32(b, std::bit_cast<std::uint32_t>(f));
-    }
-    putU32(b, 1);
-    putU32(b, std::uint32_t(keys.size()));
-    for (const auto& k : keys) putU32(b, k.second);
-    return b;
-}
-
 // A CurveAnimation moving Arm's joint from x = 0 to x = 2 over 1 s (Torso > Arm folders).
 Asset curveAnimationModel() {
     Asset a;
@@ -314,8 +280,8 @@ Asset curveAnimationModel() {
     const int arm = a.addNode("Arm", "Folder", torso);
     const int pos = a.addNode("Position", "Vector3Curve", arm);
     const int x = a.addNode("X", "FloatCurve", pos);
-    a.addProperty(x,
-                  test::prop("ValuesAndTimes", "BinaryString", linearCurve({{0, 0}, {2, 2400}})));
+    a.addProperty(x, test::prop("ValuesAndTimes", "BinaryString",
+                                test::linearFloatCurve({{0, 0}, {2, 2400}})));
     return a;
 }
 
@@ -355,43 +321,11 @@ TEST(CliPoseRig, CurveAnimationOnMotor6DRig) {
     EXPECT_NEAR((*arm2)["position"][0].get<double>(), 2.0, 1e-4);
 }
 
-namespace {
-
-// The skinned cylinder with an animation raising every bone 0.1 a frame (parent-relative), as
-// Unigine .sanim tracks hold them.
-Asset risingCylinder() {
-    Asset a = makeSkinnedCylinder(3, 3, 6);
-    a.format = "unigine";
-    const Skeleton& s = a.skeletons.at(0);
-    Animation anim;
-    anim.name = "rise";
-    anim.frameCount = 5;
-    anim.framesPerSecond = 25;
-    anim.skeleton = 0;
-    for (const Bone& b : s.bones) {
-        const Mat4 local =
-            b.parent >= 0 ? inverse(s.bones[std::size_t(b.parent)].world) * b.world : b.world;
-        BoneTrack t;
-        t.bone = b.name;
-        for (std::size_t f = 0; f < anim.frameCount; ++f) {
-            t.positions.push_back(
-                {local.at(0, 3), local.at(1, 3) + 0.1f * float(f), local.at(2, 3)});
-            t.rotations.push_back({0, 0, 0, 1});
-            t.scales.push_back({1, 1, 1});
-        }
-        anim.tracks.push_back(t);
-    }
-    a.animations.push_back(anim);
-    return a;
-}
-
-}  // namespace
-
 // pose --animation with a Unigine .sanim on a .smesh (both written by the project's writers), and
 // --time alone on a .smesh that holds frames: the root bone is raised 0.1 a frame.
 TEST(CliPoseUnigine, SanimOnSmeshAndOwnFrames) {
     const auto dir = test::tempDir("cli-pose-unigine");
-    const Asset cyl = risingCylinder();
+    const Asset cyl = test::risingCylinder("unigine", 5);
     UnigineSkinnedMeshWriteOptions bare;
     bare.animation = -1;
     const auto smesh = writeUnigineSkinnedMesh(cyl, bare);
@@ -493,8 +427,8 @@ Asset faceCurves() {
     const int head = a.addNode("Head", "Folder", anim);
     const int face = a.addNode("FaceControls", "Folder", head);
     const int jaw = a.addNode("JawDrop", "FloatCurve", face);
-    a.addProperty(jaw,
-                  test::prop("ValuesAndTimes", "BinaryString", linearCurve({{0, 0}, {1, 2400}})));
+    a.addProperty(jaw, test::prop("ValuesAndTimes", "BinaryString",
+                                  test::linearFloatCurve({{0, 0}, {1, 2400}})));
     return a;
 }
 
@@ -533,7 +467,9 @@ TEST(CliPoseFacs, FaceControlsCurvesFillFacsAndExportAsWeights) {
     ASSERT_FALSE(out["facs"].is_null());
     EXPECT_NEAR(out["facs"]["weights"]["JawDrop"].get<double>(), 0.5, 1e-5);
     for (const auto& [name, w] : out["facs"]["weights"].items())
-        if (name != "JawDrop") EXPECT_EQ(w.get<double>(), 0.0) << name;
+        if (name != "JawDrop") {
+            EXPECT_EQ(w.get<double>(), 0.0) << name;
+        }
     // The bind pose's bounds differ from the jaw-dropped one's.
     const auto bind = runCli({"pose", "--json", (dir / "head.mesh").string()});
     ASSERT_EQ(bind.status, 0);

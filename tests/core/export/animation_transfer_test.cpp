@@ -15,6 +15,7 @@
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_animation.h"
 #include "meshscope/core/unigine_writer.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -22,37 +23,9 @@ using namespace meshscope::test;
 
 namespace {
 
-CFrame cframeAt(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    return cf;
-}
-
-// A quarter turn about Z (row-major), placed at p.
-CFrame quarterTurnZ(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    cf.rotation = {0, -1, 0, 1, 0, 0, 0, 0, 1};
-    return cf;
-}
-
 // Torso at the origin, Arm 2 up, joined by a Motor6D (C0 up 1, C1 down 1); no animation.
 Asset rig() {
-    Asset a;
-    a.format = "roblox-model";
-    const int model = a.addNode("Character", "Model");
-    const int torso = a.addNode("Torso", "Part", model);
-    a.addProperty(torso, prop("CFrame", "CFrame", cframeAt({0, 0, 0})));
-    a.addProperty(torso, prop("Size", "Vector3", Vec3{2, 2, 1}));
-    const int arm = a.addNode("Arm", "Part", model);
-    a.addProperty(arm, prop("CFrame", "CFrame", cframeAt({0, 2, 0})));
-    a.addProperty(arm, prop("Size", "Vector3", Vec3{1, 2, 1}));
-    const int motor = a.addNode("Shoulder", "Motor6D", torso);
-    a.addProperty(motor, prop("Part0", "Ref", NodeRef{torso}));
-    a.addProperty(motor, prop("Part1", "Ref", NodeRef{arm}));
-    a.addProperty(motor, prop("C0", "CFrame", cframeAt({0, 1, 0})));
-    a.addProperty(motor, prop("C1", "CFrame", cframeAt({0, -1, 0})));
-    return a;
+    return twoPartRig({.model = "Character", .sizes = true});
 }
 
 // A separate file's KeyframeSequence: Arm turns a quarter about Z by 0.5 s and holds to 1 s;
@@ -171,28 +144,7 @@ TEST(AnimationTransfer, RefusedWithoutARigOrAnimation) {
 TEST(AnimationTransfer, UnigineAnimationCopiedOntoTheSkeletonNamingItsBones) {
     // The source: a .sanim written by the project's writer from the cylinder's rig, every bone
     // moving up 0.1 a frame, plus a track for a bone the target lacks.
-    Asset animated = makeSkinnedCylinder(3, 3, 6);
-    animated.format = "unigine";
-    const Skeleton& s = animated.skeletons.at(0);
-    Animation anim;
-    anim.name = "rise";
-    anim.frameCount = 4;
-    anim.framesPerSecond = 25;
-    anim.skeleton = 0;
-    for (const Bone& b : s.bones) {
-        const Mat4 local =
-            b.parent >= 0 ? inverse(s.bones[std::size_t(b.parent)].world) * b.world : b.world;
-        BoneTrack t;
-        t.bone = b.name;
-        for (std::size_t f = 0; f < anim.frameCount; ++f) {
-            t.positions.push_back(
-                {local.at(0, 3), local.at(1, 3) + 0.1f * float(f), local.at(2, 3)});
-            t.rotations.push_back({0, 0, 0, 1});
-            t.scales.push_back({1, 1, 1});
-        }
-        anim.tracks.push_back(t);
-    }
-    animated.animations.push_back(anim);
+    const Asset animated = risingCylinder("unigine", 4);
     const UnigineWriteResult written = writeUnigineAnimation(animated);
     ASSERT_TRUE(written.ok()) << written.error.value_or("");
     DecodeOptions options;
@@ -326,29 +278,6 @@ TEST(AnimationTransferCorpus, R6AnimationsOnCharacter) {
                            "r6");
 }
 
-namespace {
-
-// ValuesAndTimes of a Linear FloatCurve: (value, ticks at 2400 a second) per key.
-Bytes linearCurveBlob(const std::vector<std::pair<float, std::uint32_t>>& keys) {
-    Bytes b;
-    auto u32 = [&](std::uint32_t v) {
-        for (int i = 0; i < 4; ++i) b.push_back(std::uint8_t(v >> (8 * i)));
-    };
-    u32(1);
-    u32(std::uint32_t(keys.size()));
-    for (const auto& [value, ticks] : keys) {
-        b.push_back(1);  // Linear
-        b.push_back(0);  // no tangents
-        for (float f : {value, 0.0f, 0.0f}) u32(std::bit_cast<std::uint32_t>(f));
-    }
-    u32(1);
-    u32(std::uint32_t(keys.size()));
-    for (const auto& k : keys) u32(k.second);
-    return b;
-}
-
-}  // namespace
-
 // FaceControls curves on a FACS head (no rig): a face-only animation whose JawDrop channel is a
 // morph-target weights channel; Khronos validator quiet.
 TEST(AnimationTransfer, FaceControlsBecomeMorphWeightChannels) {
@@ -359,10 +288,10 @@ TEST(AnimationTransfer, FaceControlsBecomeMorphWeightChannels) {
     const int face = source.addNode("FaceControls", "Folder", head);
     const int jaw = source.addNode("JawDrop", "FloatCurve", face);
     source.addProperty(
-        jaw, prop("ValuesAndTimes", "BinaryString", linearCurveBlob({{0, 0}, {1, 2400}})));
+        jaw, prop("ValuesAndTimes", "BinaryString", linearFloatCurve({{0, 0}, {1, 2400}})));
     const int unknown = source.addNode("NotAControl", "FloatCurve", face);
     source.addProperty(
-        unknown, prop("ValuesAndTimes", "BinaryString", linearCurveBlob({{1, 0}, {1, 2400}})));
+        unknown, prop("ValuesAndTimes", "BinaryString", linearFloatCurve({{1, 0}, {1, 2400}})));
 
     Asset target = makeFacsHead();
     const AnimationTransfer t = addAnimationsFrom(target, source);

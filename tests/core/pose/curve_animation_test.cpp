@@ -8,11 +8,14 @@
 #include "meshscope/core/decode.h"
 #include "meshscope/core/roblox_animation.h"
 #include "pose_test_util.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
+using meshscope::test::cframeAt;
 using meshscope::test::expectNear;
 using meshscope::test::prop;
+using meshscope::test::twoPartRig;
 
 namespace {
 
@@ -165,29 +168,6 @@ TEST(FloatCurveSampling, ConstantLinearCubic) {
     const std::vector<CurveKey> flat = {key(0, 0, K::Cubic), key(1, 1, K::Cubic)};
     EXPECT_NEAR(sampleFloatCurve(flat, 0.5f), 0.5f, 1e-6f);
     EXPECT_NEAR(sampleFloatCurve(flat, 0.25f), 0.15625f, 1e-6f);
-}
-
-CFrame cframeAt(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    return cf;
-}
-
-// Torso at the origin, Arm joined below it by a Motor6D (C0 up 1, C1 down 1).
-Asset twoPartRig() {
-    Asset a;
-    a.format = "roblox-model";
-    const int model = a.addNode("Model", "Model");
-    const int torso = a.addNode("Torso", "Part", model);
-    a.addProperty(torso, prop("CFrame", "CFrame", cframeAt({0, 0, 0})));
-    const int arm = a.addNode("Arm", "Part", model);
-    a.addProperty(arm, prop("CFrame", "CFrame", cframeAt({0, 2, 0})));
-    const int motor = a.addNode("Shoulder", "Motor6D", torso);
-    a.addProperty(motor, prop("Part0", "Ref", NodeRef{torso}));
-    a.addProperty(motor, prop("Part1", "Ref", NodeRef{arm}));
-    a.addProperty(motor, prop("C0", "CFrame", cframeAt({0, 1, 0})));
-    a.addProperty(motor, prop("C1", "CFrame", cframeAt({0, -1, 0})));
-    return a;
 }
 
 // CurveAnimation > Torso > Arm: Position X 0 → 2 and Rotation Z 0 → π/2, both linear over 1 s;

@@ -10,11 +10,14 @@
 #include "meshscope/core/decode.h"
 #include "meshscope/core/roblox_parts.h"
 #include "pose_test_util.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
+using meshscope::test::cframeAt;
 using meshscope::test::expectNear;
 using meshscope::test::prop;
+using meshscope::test::twoPartRig;
 
 namespace {
 
@@ -71,29 +74,6 @@ TEST(RobloxCFrame, QuaternionRoundTripAndSlerp) {
     expectNear(transformPoint(lerpRigid(a, b, 0.25f), {}), {1, 1.5f, 0});
     expectNear(inverseRigid(r * translationMatrix({1, 2, 3})) * r * translationMatrix({1, 2, 3}),
                Mat4::identity());
-}
-
-CFrame cframeAt(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    return cf;
-}
-
-// Two parts joined by a Motor6D: Torso at the origin, Arm below it.
-Asset twoPartRig() {
-    Asset a;
-    a.format = "roblox-model";
-    const int model = a.addNode("Model", "Model");
-    const int torso = a.addNode("Torso", "Part", model);
-    a.addProperty(torso, prop("CFrame", "CFrame", cframeAt({0, 0, 0})));
-    const int arm = a.addNode("Arm", "Part", model);
-    a.addProperty(arm, prop("CFrame", "CFrame", cframeAt({0, 2, 0})));
-    const int motor = a.addNode("Shoulder", "Motor6D", torso);
-    a.addProperty(motor, prop("Part0", "Ref", NodeRef{torso}));
-    a.addProperty(motor, prop("Part1", "Ref", NodeRef{arm}));
-    a.addProperty(motor, prop("C0", "CFrame", cframeAt({0, 1, 0})));
-    a.addProperty(motor, prop("C1", "CFrame", cframeAt({0, -1, 0})));
-    return a;
 }
 
 TEST(RobloxRig, Motor6DJointsMakeASkeleton) {
