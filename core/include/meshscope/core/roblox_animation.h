@@ -170,15 +170,22 @@ void sampleOnRig(const KeyframeSequence& sequence, const RobloxRig& rig, float t
 // CurveAnimation
 //
 // A CurveAnimation holds Folders named after the rig parts, nested like the Pose tree (root part
-// outermost). A part's folder may hold a Vector3Curve "Position" and an EulerRotationCurve (or
-// RotationCurve) "Rotation", each with FloatCurve children X, Y, Z; a Folder "FaceControls" holds
+// outermost). A part's folder may hold a Vector3Curve "Position" and an EulerRotationCurve
+// "Rotation", each with FloatCurve children X, Y, Z (or a RotationCurve "Rotation" holding
+// quaternion keys itself); a Folder "FaceControls" holds
 // one FloatCurve per FACS control; MarkerCurves hold named markers. Every curve stores its keys
 // in the BinaryString ValuesAndTimes:
 //   u32 header (1 in the corpus), u32 valueCount, values[valueCount],
 //   u32 header (1), u32 timeCount (= valueCount), u32 times[timeCount] in ticks.
 // A FloatCurve value is 14 bytes: u8 KeyInterpolationMode (0 Constant, 1 Linear, 2 Cubic),
 // u8 flags (bit 0 LeftTangent set, bit 1 RightTangent set), f32 value, f32 left, f32 right.
-// A MarkerCurve value is a NUL-terminated string.
+// A MarkerCurve value is a NUL-terminated string. Current Studio writes value header 2 for
+// FloatCurve / MarkerCurve (1 in the corpus's older files); both are read.
+// A RotationCurve (value header 1) value is 25 bytes: u8 12 + KeyInterpolationMode, f32
+// quaternion x, y, z, w (the key's CFrame rotation), f32 LeftTangent, f32 RightTangent (written
+// as 0 when unset; no flags byte). Source: rbx-dom docs/binary-strings.md in pull request #657
+// (open, 2026-07); no keyed RotationCurve from Studio was available to check it against.
+// Times are signed (i32) ticks.
 
 // Key times are stored in ticks of 1/2400 s. Public readers write it two ways: one divides by
 // 2400; another reads the time count as three bytes (u16 + u8) — so its u32 times start one byte
@@ -215,6 +222,33 @@ struct CurveParse {
 CurveParse parseCurveValuesAndTimes(std::span<const std::uint8_t> bytes, bool marker,
                                     std::uint64_t baseOffset = 0);
 
+struct RotationCurveKey {
+    float time = 0;          // seconds
+    Vec4 value{0, 0, 0, 1};  // unit quaternion (x, y, z, w)
+    KeyInterpolation interpolation = KeyInterpolation::Linear;
+    float leftTangent = 0, rightTangent = 0;
+};
+struct RotationCurveParse {
+    std::vector<RotationCurveKey> keys;  // by time
+    std::vector<std::string> warnings;
+};
+// Parse a RotationCurve's ValuesAndTimes, with the guarantees of parseCurveValuesAndTimes.
+// Quaternions are normalised (a zero or non-finite one becomes identity with a warning).
+RotationCurveParse parseRotationValuesAndTimes(std::span<const std::uint8_t> bytes,
+                                               std::uint64_t baseOffset = 0);
+
+// Progress through a key segment for its mode: Constant 0, Linear s, Cubic the Hermite spline
+// from 0 to 1 with end slopes outTangent / inTangent (per second, scaled by `span`).
+float curveSegmentAlpha(KeyInterpolation mode, float s, float span, float outTangent,
+                        float inTangent);
+
+// A RotationCurve at `time`: clamped outside the keys; Constant holds a; Linear slerps a → b
+// (shorter arc); Cubic slerps by curveSegmentAlpha with a.rightTangent and b.leftTangent — how
+// the engine uses scalar tangents on rotations is not documented, this reading (tangents as
+// the slope of the slerp fraction per second, 0 → smoothstep) is our assumption. Identity for no
+// keys.
+Vec4 sampleRotationCurve(const std::vector<RotationCurveKey>& keys, float time);
+
 // A FloatCurve at `time` (seconds): before the first key its value, after the last key the
 // last value; between keys a and b by a's mode — Constant holds a, Linear lerps, Cubic is the
 // Hermite spline through a and b with slopes a.rightTangent and b.leftTangent (0 when unset)
@@ -229,6 +263,9 @@ struct CurveJoint {
     std::vector<CurveKey> position[3];  // X, Y, Z (studs)
     std::vector<CurveKey> rotation[3];  // X, Y, Z Euler angles (radians)
     int rotationOrder = 0;              // Enum.RotationOrder: XYZ XZY YZX YXZ ZXY ZYX
+    // A RotationCurve "Rotation" (quaternion keys) instead of an EulerRotationCurve.
+    bool quaternionRotation = false;
+    std::vector<RotationCurveKey> rotationKeys;
 };
 
 struct CurveFloatTrack {
@@ -260,7 +297,8 @@ std::vector<CurveAnimation> extractCurveAnimations(const Asset& asset);
 float curveAnimationTime(const CurveAnimation& animation, float time);
 
 // The Motor6D Transform a joint's curves give at `time`: translation (X, Y, Z) times the Euler
-// rotation composed in RotationOrder (XYZ = Rx · Ry · Rz, as CFrame.fromEulerAngles).
+// rotation composed in RotationOrder (XYZ = Rx · Ry · Rz, as CFrame.fromEulerAngles), or the
+// RotationCurve's quaternion (sampleRotationCurve).
 Mat4 sampleCurveJoint(const CurveJoint& joint, float time);
 
 // Every FaceControls curve at `time` (already through curveAnimationTime), clamped into [0, 1]:
