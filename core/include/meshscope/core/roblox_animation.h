@@ -125,6 +125,24 @@ struct PoseTrack {
     std::vector<PoseKey> keys;  // by time; keys of Weight 0 are left out (placeholders)
 };
 
+// FACS in a KeyframeSequence (as the Animation Editor saves face animation): NumberPoses
+// (Value, and PoseBase's Weight / EasingStyle / EasingDirection) in a Folder "FaceControls" that
+// is a child of the Head Pose, named after the FACS control they drive (Roblox documents the
+// place; values are clamped into [0, 1] when applied).
+struct NumberPoseKey {
+    float time = 0;
+    float value = 0;
+    float weight = 1;
+    PoseEasingStyle style = PoseEasingStyle::Linear;
+    PoseEasingDirection direction = PoseEasingDirection::In;
+    int node = -1;  // the NumberPose node
+};
+struct NumberPoseTrack {
+    std::string name;                 // the FACS control, as the NumberPose names it
+    std::string parent;               // the Pose holding the FaceControls folder (Head)
+    std::vector<NumberPoseKey> keys;  // by time; Weight-0 NumberPoses left out, as Poses
+};
+
 struct KeyframeSequence {
     std::string name;
     int node = -1;
@@ -133,7 +151,8 @@ struct KeyframeSequence {
     float length = 0;                  // time of the last keyframe
     std::vector<float> keyframeTimes;  // sorted, one per Keyframe
     std::vector<PoseTrack> tracks;
-    std::vector<std::string> warnings;  // non-finite times, too deep Pose nesting ...
+    std::vector<NumberPoseTrack> faceControls;  // NumberPoses under FaceControls folders
+    std::vector<std::string> warnings;          // non-finite times, too deep Pose nesting ...
 
     int findTrack(std::string_view joint) const;
 };
@@ -149,6 +168,14 @@ float sequenceTime(const KeyframeSequence& sequence, float time);
 // key's CFrame, after the last the last's; between keys a and b, lerpRigid(a, b,
 // poseEase(a.style, a.direction, progress)). Identity for a track without keys.
 Mat4 sampleTrack(const PoseTrack& track, float time);
+
+// A NumberPose track at `time`, eased like sampleTrack (value lerp by poseEase of the earlier
+// key's style and direction), unclamped. 0 for a track without keys.
+float sampleNumberPoseTrack(const NumberPoseTrack& track, float time);
+// Every FaceControls track at `time` (already through sequenceTime), clamped into [0, 1]:
+// (control name as the NumberPose names it, weight), in track order.
+std::vector<std::pair<std::string, float>> sampleFaceControls(const KeyframeSequence& sequence,
+                                                              float time);
 
 // The sequence put on a rig at `time`: one Motor6D transform per rig joint (identity for a joint
 // no track drives), and which tracks matched no joint.
@@ -321,7 +348,9 @@ int addRigSkeleton(Asset& asset, const RobloxRig& rig);
 // `sequence` sampled on `rig` at `framesPerSecond` (frames 0 .. ceil(length · fps), the last at
 // the length) into an Animation: one BoneTrack per rig bone holding the bone's transform
 // relative to its parent bone (C0 · T · C1⁻¹; a root its bind placement), as Unigine .sanim
-// tracks hold them. Positions, rotations (quaternion xyzw) and unit scales every frame.
+// tracks hold them. Positions, rotations (quaternion xyzw) and unit scales every frame. Its
+// FaceControls NumberPoses become Animation::facsChannels; an empty rig gives a face-only
+// animation.
 Animation bakeKeyframeSequence(const KeyframeSequence& sequence, const RobloxRig& rig,
                                int skeletonIndex, float framesPerSecond = 30);
 // The same for a CurveAnimation; keyTimes = the union of its joint curves' key times. Its
@@ -341,8 +370,9 @@ int addRobloxRigAndAnimations(Asset& asset);
 //  - Roblox KeyframeSequences, then CurveAnimations, of `source` are baked (bakeKeyframeSequence /
 //    bakeCurveAnimation, `framesPerSecond`) on the Roblox rig of `target` (its rig skeleton, the
 //    one decode added, or a new one through addRigSkeleton); tracks match joints by part name;
-//    Without a rig, CurveAnimations holding FaceControls curves are baked face-only (FACS weight
-//    channels, no bone tracks) when `target` has a FACS rig (a FACS head);
+//    Without a rig, CurveAnimations holding FaceControls curves and KeyframeSequences holding
+//    FaceControls NumberPoses are baked face-only (FACS weight channels, no bone tracks) when
+//    `target` has a FACS rig (a FACS head);
 //  - otherwise `source`'s own Asset::animations (Unigine .sanim / .anim, .smesh frames) are copied
 //    onto the skeleton of `target` whose bone names most of their tracks name.
 // Tracks that name no joint are counted (one warning per animation). Never throws; nothing is
