@@ -278,8 +278,9 @@ Vec4 sampleRotationCurve(const std::vector<RotationCurveKey>& keys, float time) 
     if (!(span > 0)) return b.value;
     if (a.interpolation == KeyInterpolation::Constant) return a.value;
     const float s = (time - a.time) / span;
-    return slerp(a.value, b.value,
-                 curveSegmentAlpha(a.interpolation, s, span, a.rightTangent, b.leftTangent));
+    const float alpha = curveSegmentAlpha(a.interpolation, s, span, a.rightTangent, b.leftTangent);
+    // Huge stored tangents can overflow the spline; such a segment is read as Linear.
+    return slerp(a.value, b.value, std::isfinite(alpha) ? alpha : s);
 }
 
 float sampleFloatCurve(const std::vector<CurveKey>& keys, float time) {

@@ -381,6 +381,27 @@ TEST(RotationCurveValuesAndTimes, DamagedBlobsWarnWithOffsets) {
     EXPECT_NE(o.warnings[1].find("at byte 34 "), std::string::npos) << o.warnings[1];  // 8+25+1
 }
 
+TEST(RotationCurveValuesAndTimes, EveryByteDamagedStaysFiniteAndBounded) {
+    const Bytes good =
+        rotationCurve({{13, {0, 0, 0, 1}, 0, 0, 0}, {14, {0, 0, kS45, kS45}, 1, 2, 2400}});
+    for (std::size_t i = 0; i < good.size(); ++i)
+        for (std::uint8_t v : {std::uint8_t(0x00), std::uint8_t(0x7f), std::uint8_t(0xff)}) {
+            Bytes bad = good;
+            bad[i] = v;
+            const RotationCurveParse p = parseRotationValuesAndTimes(bad);
+            ASSERT_LE(p.keys.size(), 2u) << i;
+            for (const RotationCurveKey& k : p.keys) {
+                EXPECT_TRUE(std::isfinite(k.time)) << i;
+                EXPECT_TRUE(std::isfinite(k.leftTangent) && std::isfinite(k.rightTangent)) << i;
+                const float n = k.value.x * k.value.x + k.value.y * k.value.y +
+                                k.value.z * k.value.z + k.value.w * k.value.w;
+                EXPECT_NEAR(n, 1.0f, 1e-5f) << i;
+            }
+            const Vec4 q = sampleRotationCurve(p.keys, 0.5f);
+            EXPECT_TRUE(std::isfinite(q.x) && std::isfinite(q.w)) << i;
+        }
+}
+
 RotationCurveKey rkey(float t, float zDegrees, KeyInterpolation mode, float left = 0,
                       float right = 0) {
     RotationCurveKey k;
