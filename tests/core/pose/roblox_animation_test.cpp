@@ -486,3 +486,47 @@ TEST(RobloxAnimationCorpus, SampleTimingLargestR15Animation) {
 }
 
 }  // namespace
+
+// The UnitTest place holds one NumberPose (outside any KeyframeSequence): its real properties
+// (Value a double, Weight a float, EasingStyle / EasingDirection tokens, in both encodings)
+// copied onto a NumberPose in a Head Pose's FaceControls folder read as a face key.
+TEST(RobloxAnimationCorpus, UnitTestNumberPosePropertiesReadAsAFaceKey) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    for (const char* file : {"rbxm/MaximumADHD_Roblox-File-Format/UnitTest/Files/Binary.rbxl",
+                             "rbxmx/MaximumADHD_Roblox-File-Format/UnitTest/Files/Xml.rbxlx"}) {
+        const DecodeResult r = decodeFile((corpus / file).string());
+        ASSERT_TRUE(r.ok()) << file;
+        int real = -1;
+        for (std::size_t n = 0; n < r.asset.nodes.size() && real < 0; ++n)
+            if (r.asset.kind(int(n)) == "NumberPose") real = int(n);
+        ASSERT_GE(real, 0) << file;
+        Asset a;
+        a.format = "roblox-model";
+        const int seq = a.addNode("Face", "KeyframeSequence");
+        const int kf = a.addNode("Keyframe", "Keyframe", seq);
+        a.addProperty(kf, prop("Time", "float", 0.5));
+        const int head = a.addNode("Head", "Pose", kf);
+        const int face = a.addNode("FaceControls", "Folder", head);
+        const int np = a.addNode("JawDrop", "NumberPose", face);
+        for (const char* name : {"Value", "Weight", "EasingStyle", "EasingDirection"}) {
+            const auto p = r.asset.property(real, name);
+            ASSERT_TRUE(p.has_value()) << file << " " << name;
+            // Numbers as the reader takes them (double or int64), not strings.
+            EXPECT_TRUE(std::holds_alternative<double>(p->value) ||
+                        std::holds_alternative<std::int64_t>(p->value))
+                << file << " " << name;
+            a.addProperty(np, *p);
+        }
+        const auto seqs = extractKeyframeSequences(a);
+        ASSERT_EQ(seqs.size(), 1u);
+        EXPECT_TRUE(seqs[0].warnings.empty()) << file;
+        ASSERT_EQ(seqs[0].faceControls.size(), 1u) << file;
+        const NumberPoseTrack& t = seqs[0].faceControls[0];
+        ASSERT_EQ(t.keys.size(), 1u) << file;  // Weight 1: a key
+        EXPECT_FLOAT_EQ(t.keys[0].time, 0.5f);
+        EXPECT_FLOAT_EQ(t.keys[0].value, 0.0f);
+        EXPECT_FLOAT_EQ(t.keys[0].weight, 1.0f);
+        EXPECT_EQ(t.keys[0].style, S::Linear);
+        EXPECT_EQ(t.keys[0].direction, D::In);
+    }
+}
