@@ -218,7 +218,8 @@ void sampleOnRig(const KeyframeSequence& sequence, const RobloxRig& rig, float t
 // 2400; another reads the time count as three bytes (u16 + u8) — so its u32 times start one byte
 // early and are 256 × larger — and divides by 65536 · 9.375 = 614400 = 2400 · 256: the same
 // scale. The corpus curves (MaximumADHD UnitTest Binary.rbxl / Xml.rbxlx) hold no keys, so
-// the choice rests on that agreement; a test pins the 16-byte empty layout of the corpus.
+// the choice rests on that agreement — and on rbx-dom's ValuesAndTimes notes (pull request #657:
+// seconds × 2400, rounded, as i32); a test pins the 16-byte empty layout of the corpus.
 inline constexpr double kCurveTicksPerSecond = 2400;
 
 enum class KeyInterpolation : std::uint8_t { Constant = 0, Linear = 1, Cubic = 2 };
