@@ -506,3 +506,60 @@ TEST(CliPoseFacs, FaceControlsCurvesFillFacsAndExportAsWeights) {
     EXPECT_NEAR(v[15 * targets + std::size_t(jaw)], 0.5f, 1e-5f);  // frame 15 = 0.5 s
     EXPECT_NEAR(v[30 * targets + std::size_t(jaw)], 1.0f, 1e-5f);
 }
+
+namespace {
+
+// Face animation saved by the Animation Editor: a KeyframeSequence whose Head Pose holds a
+// FaceControls folder of NumberPoses; JawDrop 0 at 0 s and 1 at 1 s (Linear).
+Asset faceNumberPoses() {
+    Asset a;
+    a.format = "roblox-model";
+    const int seq = a.addNode("Talk", "KeyframeSequence");
+    a.addProperty(seq, test::prop("Loop", "bool", false));
+    for (double time : {0.0, 1.0}) {
+        const int kf = a.addNode("Keyframe", "Keyframe", seq);
+        a.addProperty(kf, test::prop("Time", "float", time));
+        const int head = a.addNode("Head", "Pose", kf);
+        a.addProperty(head, test::prop("Weight", "float", 0.0));
+        const int face = a.addNode("FaceControls", "Folder", head);
+        const int jaw = a.addNode("JawDrop", "NumberPose", face);
+        a.addProperty(jaw, test::prop("Value", "float", time));
+        a.addProperty(jaw, test::prop("Weight", "float", 1.0));
+    }
+    return a;
+}
+
+}  // namespace
+
+TEST(CliPoseFacs, KeyframeSequenceNumberPosesFillFacs) {
+    const Asset face = faceNumberPoses();
+    std::string error;
+    const auto j = cli::rigPoseJson(rigWithAnimation(), &face, 0.25f, error);
+    ASSERT_TRUE(j.has_value()) << error;
+    EXPECT_EQ((*j)["animation"]["kind"], "KeyframeSequence");
+    EXPECT_EQ((*j)["animation"]["faceControls"], 1);
+    ASSERT_FALSE((*j)["facs"].is_null());
+    EXPECT_EQ((*j)["facs"]["source"], "FaceControls");
+    EXPECT_NEAR((*j)["facs"]["weights"]["JawDrop"].get<double>(), 0.25, 1e-5);
+    // The rig's own sequence has no NumberPoses: facs stays null.
+    const auto k = cli::rigPoseJson(rigWithAnimation(), nullptr, 0.25f, error);
+    ASSERT_TRUE(k.has_value()) << error;
+    EXPECT_TRUE((*k)["facs"].is_null());
+    EXPECT_EQ((*k)["animation"]["faceControls"], 0);
+
+    // End to end on a written FACS head: the weight at 0.75 s.
+    const auto dir = test::tempDir("cli-pose-facs-numberpose");
+    FileMeshWriteOptions options;
+    options.version = "5.00";
+    const auto head = writeFileMesh(makeFacsHead(), 0, options);
+    const auto anim = writeRobloxModel(face);
+    ASSERT_TRUE(head.ok() && anim.ok());
+    test::writeFile(dir / "head.mesh", head.bytes);
+    test::writeFile(dir / "talk.rbxm", anim.bytes);
+    const auto r = runCli({"pose", "--json", "--animation", (dir / "talk.rbxm").string(), "--time",
+                           "0.75", (dir / "head.mesh").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json out = Json::parse(r.out);
+    ASSERT_FALSE(out["facs"].is_null());
+    EXPECT_NEAR(out["facs"]["weights"]["JawDrop"].get<double>(), 0.75, 1e-5);
+}

@@ -278,6 +278,47 @@ TEST(AnimationTransferCorpus, R6AnimationsOnCharacter) {
                            "r6");
 }
 
+namespace {
+
+// `target` (a FACS head holding one face-only animation of `frames` frames) exported: one
+// weights channel per node whose mesh has morph targets, frames × targets values; the Khronos
+// validator quiet on the .glb.
+void expectMorphWeightChannels(const Asset& target, std::size_t frames, const char* dirName) {
+    const GlbBytes glb = exportGlb(target);
+    ASSERT_TRUE(glb.report.ok()) << glb.report.error.value_or("");
+    ASSERT_GT(glb.report.stats.morphTargets, 0u);
+    EXPECT_EQ(glb.report.stats.animations, 1u);
+    tinygltf::Model m;
+    std::string err;
+    ASSERT_TRUE(loadGlb(glb.bytes, m, err)) << err;
+    ASSERT_EQ(m.animations.size(), 1u);
+    std::size_t weightChannels = 0, morphNodes = 0;
+    for (const auto& n : m.nodes)
+        if (n.mesh >= 0 && !m.meshes[std::size_t(n.mesh)].weights.empty()) ++morphNodes;
+    for (const auto& c : m.animations[0].channels) {
+        if (c.target_path != "weights") continue;
+        ++weightChannels;
+        const auto& node = m.nodes.at(std::size_t(c.target_node));
+        const std::size_t targets = m.meshes.at(std::size_t(node.mesh)).weights.size();
+        const auto values =
+            accessorData<float>(m, m.animations[0].samplers[std::size_t(c.sampler)].output);
+        EXPECT_EQ(values.size(), frames * targets);
+    }
+    EXPECT_EQ(weightChannels, morphNodes);
+
+    const auto dir = tempDir(dirName);
+    const auto path = dir / "head.glb";
+    ASSERT_TRUE(exportAsset(target, path.string(), ExportOptions{}).ok());
+    const ValidatorRun run = runGltfValidator({path});
+    if (!run.unavailable.empty()) GTEST_SKIP() << "SKIPPED: no glTF validator: " << run.unavailable;
+    const auto it = run.reports.find(path.string());
+    ASSERT_NE(it, run.reports.end()) << run.output;
+    EXPECT_EQ(it->second.errors, 0u) << it->second.json;
+    EXPECT_EQ(it->second.warnings, 0u) << it->second.json;
+}
+
+}  // namespace
+
 // FaceControls curves on a FACS head (no rig): a face-only animation whose JawDrop channel is a
 // morph-target weights channel; Khronos validator quiet.
 TEST(AnimationTransfer, FaceControlsBecomeMorphWeightChannels) {
@@ -304,35 +345,39 @@ TEST(AnimationTransfer, FaceControlsBecomeMorphWeightChannels) {
     ASSERT_EQ(baked.facsChannels[0].weights.size(), 31u);
     EXPECT_NEAR(baked.facsChannels[0].weights[15], 0.5f, 1e-6f);
 
-    const GlbBytes glb = exportGlb(target);
-    ASSERT_TRUE(glb.report.ok()) << glb.report.error.value_or("");
-    ASSERT_GT(glb.report.stats.morphTargets, 0u);
-    EXPECT_EQ(glb.report.stats.animations, 1u);
-    tinygltf::Model m;
-    std::string err;
-    ASSERT_TRUE(loadGlb(glb.bytes, m, err)) << err;
-    ASSERT_EQ(m.animations.size(), 1u);
-    std::size_t weightChannels = 0, morphNodes = 0;
-    for (const auto& n : m.nodes)
-        if (n.mesh >= 0 && !m.meshes[std::size_t(n.mesh)].weights.empty()) ++morphNodes;
-    for (const auto& c : m.animations[0].channels) {
-        if (c.target_path != "weights") continue;
-        ++weightChannels;
-        const auto& node = m.nodes.at(std::size_t(c.target_node));
-        const std::size_t targets = m.meshes.at(std::size_t(node.mesh)).weights.size();
-        const auto values =
-            accessorData<float>(m, m.animations[0].samplers[std::size_t(c.sampler)].output);
-        EXPECT_EQ(values.size(), 31 * targets);
-    }
-    EXPECT_EQ(weightChannels, morphNodes);
+    expectMorphWeightChannels(target, 31, "animation_transfer_facs");
+}
 
-    const auto dir = tempDir("animation_transfer_facs");
-    const auto path = dir / "head.glb";
-    ASSERT_TRUE(exportAsset(target, path.string(), ExportOptions{}).ok());
-    const ValidatorRun run = runGltfValidator({path});
-    if (!run.unavailable.empty()) GTEST_SKIP() << "SKIPPED: no glTF validator: " << run.unavailable;
-    const auto it = run.reports.find(path.string());
-    ASSERT_NE(it, run.reports.end()) << run.output;
-    EXPECT_EQ(it->second.errors, 0u) << it->second.json;
-    EXPECT_EQ(it->second.warnings, 0u) << it->second.json;
+// FACS NumberPoses in a KeyframeSequence (Pose Head > Folder FaceControls > NumberPose JawDrop,
+// 0 at 0 s and 1 at 1 s, Linear) on a FACS head: the same face-only weights channel.
+TEST(AnimationTransfer, FaceNumberPosesBecomeMorphWeightChannels) {
+    Asset source;
+    source.format = "roblox-model";
+    const int seq = source.addNode("Smile", "KeyframeSequence");
+    for (double time : {1.0, 0.0}) {
+        const int kf = source.addNode("Keyframe", "Keyframe", seq);
+        source.addProperty(kf, prop("Time", "float", time));
+        const int head = source.addNode("Head", "Pose", kf);
+        source.addProperty(head, prop("Weight", "float", 0.0));
+        const int face = source.addNode("FaceControls", "Folder", head);
+        const int jaw = source.addNode("JawDrop", "NumberPose", face);
+        source.addProperty(jaw, prop("Value", "float", time));
+        source.addProperty(jaw, prop("Weight", "float", 1.0));
+    }
+    Asset target = makeFacsHead();
+    const AnimationTransfer t = addAnimationsFrom(target, source);
+    ASSERT_TRUE(t.ok()) << t.error;
+    ASSERT_EQ(t.added, 1u);
+    EXPECT_EQ(t.tracks, 1u);
+    EXPECT_TRUE(t.warnings.empty()) << t.warnings.front();
+    const Animation& baked = target.animations.back();
+    EXPECT_EQ(baked.name, "Smile");
+    EXPECT_TRUE(baked.tracks.empty());
+    ASSERT_EQ(baked.facsChannels.size(), 1u);
+    EXPECT_EQ(baked.facsChannels[0].control, "JawDrop");
+    ASSERT_EQ(baked.facsChannels[0].weights.size(), 31u);
+    EXPECT_NEAR(baked.facsChannels[0].weights[6], 0.2f, 1e-6f);  // 6/30 s of a linear 0 → 1
+    EXPECT_NEAR(baked.facsChannels[0].weights[15], 0.5f, 1e-6f);
+    EXPECT_FLOAT_EQ(baked.facsChannels[0].weights[30], 1.0f);
+    expectMorphWeightChannels(target, 31, "animation_transfer_facs_numberpose");
 }
