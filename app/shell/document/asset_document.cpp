@@ -19,6 +19,7 @@ const Asset& AssetDocument::asset() const {
 
 void AssetDocument::setDecoded(const QString& filePath, const QString& displayName,
                                QByteArray bytes, DecodeResult result, PartMeshes parts) {
+    viewState_.reset();
     result_ = std::make_unique<DecodeResult>(std::move(result));
     std::vector<Diagnostic>& diagnostics = result_->asset.diagnostics;
     diagnostics.insert(diagnostics.end(), std::make_move_iterator(parts.diagnostics.begin()),
@@ -45,6 +46,7 @@ void AssetDocument::setDecoded(const QString& filePath, const QString& displayNa
 }
 
 void AssetDocument::clear() {
+    viewState_.reset();
     result_.reset();
     parts_ = {};
     bytes_.clear();

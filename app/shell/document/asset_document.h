@@ -8,6 +8,7 @@
 #include <QString>
 #include <memory>
 
+#include "document/view_state.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/part_meshes.h"
 
@@ -54,6 +55,11 @@ public:
     // The mesh a node shows: its own, or for a level-of-detail node the nearest ancestor's; -1.
     int meshOfNode(int node) const;
 
+    // How the document is viewed (animation, pinned levels of detail, FACS weights): reset when
+    // a new file is set or the document is cleared, before assetChanged.
+    ViewState& viewState() { return viewState_; }
+    const ViewState& viewState() const { return viewState_; }
+
     int selectedNode() const { return selectedNode_; }
     quint64 selectionOffset() const { return selectionOffset_; }
     quint64 selectionLength() const { return selectionLength_; }
@@ -72,6 +78,7 @@ private:
     void setSelection(int node, quint64 offset, quint64 length);
 
     std::unique_ptr<DecodeResult> result_;
+    ViewState viewState_;
     PartMeshes parts_;
     QByteArray bytes_;
     qint64 fileSize_ = 0;

@@ -17,6 +17,8 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "document/asset_document.h"
+#include "document/view_state.h"
 #include "posing/pose_controller.h"
 
 namespace meshscope::shell {
@@ -211,7 +213,13 @@ AnimationDock::AnimationDock(PoseController* controller, QWidget* parent)
         const double dt = double(clock_.restart()) / 1000.0;
         advance(dt);
     });
-    connect(play_, &QPushButton::clicked, this, [this]() { setPlaying(!playing_); });
+    connect(play_, &QPushButton::clicked, this, [this]() { setPlaying(!playing()); });
+    connect(loop_, &QCheckBox::toggled, this, [this](bool on) {
+        if (ViewState* s = state(); s && !updating_) s->setLoop(on);
+    });
+    connect(speed_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (ViewState* s = state(); s && !updating_) s->setSpeed(v);
+    });
     connect(timeline_, &AnimationTimeline::scrubbed, this, [this](double f) {
         if (!updating_) setFrame(f);
     });
@@ -221,7 +229,58 @@ AnimationDock::AnimationDock(PoseController* controller, QWidget* parent)
         setFrame(0);
     });
     connect(controller_, &PoseController::reloaded, this, &AnimationDock::rebuild);
+    setDocument(controller_->document());
     rebuild();
+}
+
+void AnimationDock::setDocument(AssetDocument* document) {
+    if (document_) disconnect(&document_->viewState(), nullptr, this, nullptr);
+    document_ = document;
+    if (!document_) return;
+    ViewState& s = document_->viewState();
+    connect(&s, &ViewState::playbackChanged, this, &AnimationDock::showPlayback);
+    connect(&s, &ViewState::wasReset, this, &AnimationDock::showPlayback);
+    connect(&s, &ViewState::animationChanged, this, &AnimationDock::showAnimationState);
+    showPlayback();
+}
+
+ViewState* AnimationDock::state() const {
+    return document_ ? &document_->viewState() : nullptr;
+}
+
+bool AnimationDock::playing() const {
+    return state() && state()->playing();
+}
+
+void AnimationDock::showPlayback() {
+    const bool on = playing();
+    play_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    if (on && !timer_->isActive()) {
+        clock_.start();
+        timer_->start();
+    } else if (!on) {
+        timer_->stop();
+    }
+    if (const ViewState* s = state()) {
+        updating_ = true;
+        loop_->setChecked(s->loop());
+        speed_->setValue(s->speed());
+        updating_ = false;
+    }
+}
+
+void AnimationDock::showAnimationState(int index, double frame) {
+    if (updating_ || index < 0 || index >= animations_->count()) return;
+    updating_ = true;
+    if (index != animations_->currentIndex()) {
+        animations_->setCurrentIndex(index);
+        if (const Animation* a = controller_->animation(index))
+            timeline_->setAnimation(double(a->frameCount), a->framesPerSecond, a->keyTimes);
+    }
+    frame_ = frame;
+    timeline_->setFrame(frame_);
+    updating_ = false;
+    frameLabel_->setText(timeText());
 }
 
 void AnimationDock::rebuild() {
@@ -250,7 +309,11 @@ void AnimationDock::showCurrentAnimation() {
     const Animation* a = controller_->animation(currentAnimation());
     if (!a) return;
     timeline_->setAnimation(double(a->frameCount), a->framesPerSecond, a->keyTimes);
-    loop_->setChecked(a->loop || a->keyTimes.empty());  // Roblox sequences say; others loop
+    const bool loop = a->loop || a->keyTimes.empty();  // Roblox sequences say; others loop
+    if (ViewState* s = state())
+        s->setLoop(loop);
+    else
+        loop_->setChecked(loop);
     frame_ = 0;
     frameLabel_->setText(timeText());
 }
@@ -282,14 +345,8 @@ double AnimationDock::frameCount() const {
 }
 
 void AnimationDock::setPlaying(bool playing) {
-    playing_ = playing && frameCount() > 0;
-    play_->setIcon(style()->standardIcon(playing_ ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
-    if (playing_) {
-        clock_.start();
-        timer_->start();
-    } else {
-        timer_->stop();
-    }
+    if (ViewState* s = state()) s->setPlaying(playing && frameCount() > 0);
+    showPlayback();
 }
 
 void AnimationDock::setFrame(double frame) {
@@ -298,19 +355,20 @@ void AnimationDock::setFrame(double frame) {
     frame_ = std::clamp(frame, 0.0, n - 1);
     updating_ = true;
     timeline_->setFrame(frame_);
-    updating_ = false;
     frameLabel_->setText(timeText());
-    controller_->setAnimationFrame(currentAnimation(), frame_);
+    controller_->setAnimationFrame(currentAnimation(), frame_);  // writes the view state
+    updating_ = false;
 }
 
 void AnimationDock::advance(double seconds) {
     const Animation* a = controller_->animation(currentAnimation());
     if (!a || a->frameCount == 0) return;
     const double fps = a->framesPerSecond > 0 ? a->framesPerSecond : 30.0;
-    double f = frame_ + seconds * fps * speed_->value();
+    const ViewState* s = state();
+    double f = frame_ + seconds * fps * (s ? s->speed() : speed_->value());
     const double last = double(a->frameCount) - 1;
     if (f > last) {
-        if (loop_->isChecked() && last > 0) {
+        if ((s ? s->loop() : loop_->isChecked()) && last > 0) {
             f = std::fmod(f, last);
         } else {
             f = last;

@@ -2,7 +2,8 @@
 // KeyframeSequences baked on its rig) and any loaded with File › Load Animation… (a .sanim or
 // .anim applied by bone names, or Roblox KeyframeSequences baked on the open rig), played on a
 // timeline: play/pause, scrubbing (fractional frames interpolate), keyframe ticks, the current
-// time, speed and loop.
+// time, speed and loop. What is shown (animation, frame, playing, loop, speed) is the document's
+// view state (AssetDocument::viewState): the dock writes it and follows its changes.
 #pragma once
 
 #include <QDockWidget>
@@ -18,7 +19,9 @@ class QTimer;
 
 namespace meshscope::shell {
 
+class AssetDocument;
 class PoseController;
+class ViewState;
 
 // A timeline strip: the animation's length, a tick per keyframe (or per second when every frame
 // is a key), the play head; click or drag to scrub, Left/Right step a frame, Home/End jump.
@@ -57,10 +60,13 @@ private:
 class AnimationDock : public QDockWidget {
     Q_OBJECT
 public:
+    // Lists `controller`'s animations; follows its document's view state until setDocument.
     explicit AnimationDock(PoseController* controller, QWidget* parent = nullptr);
+    // Shows and writes the animation, frame and playback of `document`'s view state.
+    void setDocument(AssetDocument* document);
 
     void setPlaying(bool playing);
-    bool playing() const { return playing_; }
+    bool playing() const;
     // Shows frame `frame` of the selected animation.
     void setFrame(double frame);
     double frame() const { return frame_; }
@@ -81,8 +87,14 @@ private:
     // The timeline, loop box and label for the selected animation.
     void showCurrentAnimation();
     double frameCount() const;
+    ViewState* state() const;
+    // The play button, timer, loop box and speed from the view state.
+    void showPlayback();
+    // A frame or animation set in the view state by someone else (tests, the command line).
+    void showAnimationState(int index, double frame);
 
     PoseController* controller_;
+    AssetDocument* document_ = nullptr;
     QComboBox* animations_ = nullptr;
     QPushButton* play_ = nullptr;
     AnimationTimeline* timeline_ = nullptr;
@@ -93,7 +105,6 @@ private:
     QTimer* timer_ = nullptr;
     QElapsedTimer clock_;
     double frame_ = 0;
-    bool playing_ = false;
     bool updating_ = false;
 };
 

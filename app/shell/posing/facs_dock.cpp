@@ -18,6 +18,8 @@
 #include <QVBoxLayout>
 #include <array>
 
+#include "document/asset_document.h"
+#include "document/view_state.h"
 #include "meshscope/core/pose.h"
 #include "posing/pose_controller.h"
 
@@ -125,7 +127,9 @@ FacsDock::FacsDock(PoseController* controller, QWidget* parent)
 
     connect(apply, &QPushButton::clicked, this,
             [this]() { applyExpression(expressionBox_->currentText()); });
-    connect(reset, &QPushButton::clicked, this, [this]() { controller_->setFacsWeights({}); });
+    connect(reset, &QPushButton::clicked, this, [this]() {
+        if (ViewState* s = state()) s->setFacsWeights(std::vector<float>(s->facsWeights().size()));
+    });
     connect(save, &QToolButton::clicked, this, [this]() {
         const QString path =
             QFileDialog::getSaveFileName(this, tr("Save Expressions"), {}, tr("JSON (*.json)"));
@@ -144,7 +148,21 @@ FacsDock::FacsDock(PoseController* controller, QWidget* parent)
     });
     connect(controller_, &PoseController::reloaded, this, &FacsDock::rebuild);
     connect(controller_, &PoseController::poseChanged, this, &FacsDock::refreshValues);
+    setDocument(controller_->document());
     rebuild();
+}
+
+void FacsDock::setDocument(AssetDocument* document) {
+    if (document_) disconnect(&document_->viewState(), nullptr, this, nullptr);
+    document_ = document;
+    if (!document_) return;
+    connect(&document_->viewState(), &ViewState::facsWeightsChanged, this,
+            &FacsDock::refreshValues);
+    refreshValues();
+}
+
+ViewState* FacsDock::state() const {
+    return document_ ? &document_->viewState() : nullptr;
 }
 
 void FacsDock::rebuild() {
@@ -214,7 +232,7 @@ void FacsDock::rebuild() {
             valueLabels_[std::size_t(c)] = value;
             connect(s, &QSlider::valueChanged, this, [this, c](int v) {
                 if (updating_) return;
-                controller_->setFacsWeight(c, float(v) / kSliderSteps);
+                if (ViewState* s = state()) s->setFacsWeight(c, float(v) / kSliderSteps);
             });
         }
         connect(header, &QToolButton::toggled, body, [header, body](bool open) {
@@ -255,9 +273,9 @@ void FacsDock::rebuild() {
 
 void FacsDock::refreshValues() {
     const FacsRig* rig = controller_->facsRig();
-    if (!rig) return;
+    if (!rig || !state()) return;
     updating_ = true;
-    const auto& weights = controller_->facsWeights();
+    const auto& weights = state()->facsWeights();
     for (std::size_t c = 0; c < sliders_.size() && c < weights.size(); ++c) {
         sliders_[c]->setValue(int(std::lround(weights[c] * kSliderSteps)));
         valueLabels_[c]->setText(QString::number(weights[c], 'f', 2));
@@ -277,15 +295,15 @@ bool FacsDock::applyExpression(const QString& name) {
         const int c = findRigControl(*rig, it.key().toStdString());
         if (c >= 0) weights[std::size_t(c)] = float(it.value());
     }
-    controller_->setFacsWeights(weights);
+    if (ViewState* s = state()) s->setFacsWeights(std::move(weights));
     return true;
 }
 
 void FacsDock::storeExpression(const QString& name) {
     const FacsRig* rig = controller_->facsRig();
-    if (!rig) return;
+    if (!rig || !state()) return;
     QMap<QString, double> e;
-    const auto& weights = controller_->facsWeights();
+    const auto& weights = state()->facsWeights();
     for (std::size_t c = 0; c < weights.size(); ++c)
         if (weights[c] > 0) e[controlDisplayName(rig->controlNames[c])] = weights[c];
     expressions_[name] = e;

@@ -3,6 +3,7 @@
 // (brows, eyes, cheeks, lips, jaw, tongue, nose, other); the correctives listed read-only with
 // their current weight (the product of their members); face bones the skeleton lacks; Reset;
 // and expressions (name → control weights) applied from a list, saved and loaded as JSON.
+// The weights are the document's (AssetDocument::viewState): the sliders show and write them.
 #pragma once
 
 #include <QDockWidget>
@@ -19,12 +20,17 @@ class QVBoxLayout;
 
 namespace meshscope::shell {
 
+class AssetDocument;
 class PoseController;
+class ViewState;
 
 class FacsDock : public QDockWidget {
     Q_OBJECT
 public:
+    // Follows `controller`'s rig and, until setDocument, the view state of its document.
     explicit FacsDock(PoseController* controller, QWidget* parent = nullptr);
+    // Shows and edits the FACS weights of `document`'s view state.
+    void setDocument(AssetDocument* document);
 
     int sliderCount() const { return int(sliders_.size()); }
     QSlider* slider(int control) const { return sliders_[std::size_t(control)]; }
@@ -48,8 +54,10 @@ public:
 private:
     void rebuild();
     void refreshValues();
+    ViewState* state() const;
 
     PoseController* controller_;
+    AssetDocument* document_ = nullptr;
     QWidget* controlsHost_ = nullptr;
     QVBoxLayout* controlsLayout_ = nullptr;
     QLabel* summary_ = nullptr;

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "document/asset_document.h"
+#include "document/view_state.h"
 #include "meshscope/core/pose.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/viewport.h"
@@ -69,7 +70,8 @@ LodDock::LodDock(render::Viewport* viewport, QWidget* parent)
         if (applying_) return;
         for (Model& m : models_)
             if (!m.perMeshLevels && m.meshes.front() == mesh) {
-                m.pinned = m.drawn = lod;
+                m.drawn = lod;
+                pin(int(&m - models_.data()), lod);
                 refreshLevels();
             }
     });
@@ -90,6 +92,17 @@ void LodDock::setDocument(AssetDocument* document) {
             [this]() { setAsset(document_->hasAsset() ? &document_->asset() : nullptr); });
     connect(document_, &AssetDocument::selectionChanged, this,
             [this](int node) { setCurrentMesh(document_->meshOfNode(node)); });
+    // A level pinned in the view state by someone else.
+    connect(&document_->viewState(), &ViewState::pinnedLodChanged, this,
+            [this](int model, int level) {
+                if (writingState_ || model < 0 || model >= modelCount()) return;
+                Model& m = models_[std::size_t(model)];
+                const int count = int(m.levels.lods.size());
+                m.pinned = level < 0 || count == 0 ? -1 : std::min(level, count - 1);
+                if (m.pinned >= 0) applyLevel(m, m.pinned);
+                updateAuto();
+                refreshLevels();
+            });
     setAsset(document_->hasAsset() ? &document_->asset() : nullptr);
 }
 
@@ -134,6 +147,13 @@ void LodDock::setAsset(const Asset* asset) {
         if (!sl.meshes.empty()) models_.insert(models_.begin(), std::move(sl));
     }
     if (!models_.empty()) current_ = 0;
+    // Levels pinned earlier for this document (the view state outlives the model list).
+    if (document_)
+        for (int i = 0; i < modelCount(); ++i) {
+            Model& m = models_[std::size_t(i)];
+            const int level = document_->viewState().pinnedLod(i);
+            if (level >= 0 && level < int(m.levels.lods.size())) m.pinned = m.drawn = level;
+        }
     updateAuto();
     for (Model& m : models_) applyLevel(m, m.drawn);
     refreshModels();
@@ -174,7 +194,7 @@ bool LodDock::isAuto() const {
 void LodDock::setAuto(bool on) {
     if (current_ < 0) return;
     Model& m = models_[std::size_t(current_)];
-    m.pinned = on ? -1 : m.drawn;
+    pin(current_, on ? -1 : m.drawn);
     updateAuto();
     refreshLevels();
 }
@@ -182,7 +202,7 @@ void LodDock::setAuto(bool on) {
 void LodDock::pinLevel(int level) {
     if (current_ < 0 || levelCount() == 0) return;
     Model& m = models_[std::size_t(current_)];
-    m.pinned = std::clamp(level, 0, levelCount() - 1);
+    pin(current_, std::clamp(level, 0, levelCount() - 1));
     applyLevel(m, m.pinned);
     refreshLevels();
 }
@@ -210,6 +230,14 @@ void LodDock::updateAuto() {
         applyLevel(m, level);
     }
     if (changed) refreshLevels();
+}
+
+void LodDock::pin(int model, int level) {
+    models_[std::size_t(model)].pinned = std::max(level, -1);
+    if (!document_) return;
+    writingState_ = true;
+    document_->viewState().setPinnedLod(model, level);
+    writingState_ = false;
 }
 
 void LodDock::applyLevel(Model& m, int level) {

@@ -3,6 +3,8 @@
 // chooseLod; choosing a level pins it. A FileMesh's levels are index ranges of one mesh; a Second
 // Life asset's high_lod / medium_lod / low_lod / lowest_lod meshes are treated as the levels of
 // one model, and only the chosen one is shown. Switching changes only what AssetScene draws.
+// The pinned level of each model is kept in the document's view state (ViewState::pinnedLod), so
+// it survives the model list being rebuilt and is forgotten when another file is opened.
 #pragma once
 
 #include <QDockWidget>
@@ -73,6 +75,8 @@ private:
         int drawn = 0;
     };
     void applyLevel(Model& m, int level);
+    // Pins (level >= 0) or unpins model `model` here and in the document's view state.
+    void pin(int model, int level);
     void refreshModels();
     void refreshLevels();
 
@@ -83,6 +87,7 @@ private:
     int current_ = -1;
     bool updating_ = false;
     bool applying_ = false;
+    bool writingState_ = false;
 
     QComboBox* modelCombo_ = nullptr;
     QCheckBox* auto_ = nullptr;

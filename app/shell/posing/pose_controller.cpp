@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "document/asset_document.h"
+#include "document/view_state.h"
 #include "meshscope/core/roblox_animation.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/skeleton_view.h"
@@ -20,7 +21,28 @@ bool BoneEdit::isIdentity() const {
 }
 
 PoseController::PoseController(AssetDocument* document, render::AssetScene* scene, QObject* parent)
-    : QObject(parent), document_(document), scene_(scene), updater_(scene) {}
+    : QObject(parent), document_(document), scene_(scene), updater_(scene) {
+    ViewState& s = state();
+    connect(&s, &ViewState::facsWeightsChanged, this, &PoseController::viewStateChanged);
+    connect(&s, &ViewState::animationChanged, this, &PoseController::viewStateChanged);
+}
+
+ViewState& PoseController::state() const {
+    return document_->viewState();
+}
+
+void PoseController::viewStateChanged() {
+    if (!applying_) apply();
+}
+
+const std::vector<float>& PoseController::facsWeights() const {
+    return state().facsWeights();
+}
+
+int PoseController::animationIndex() const {
+    const int index = state().animationIndex();
+    return animation(index) ? index : -1;
+}
 
 PoseController::~PoseController() = default;
 
@@ -47,10 +69,7 @@ void PoseController::reload() {
     overlayEvaluator_.reset();
     world_.clear();
     edits_.clear();
-    facsWeights_.clear();
     selectedBone_ = -1;
-    animation_ = -1;
-    frame_ = 0;
     external_.reset();
     skeleton_ = facs_ = -1;
     view_ = nullptr;  // owned by the scene's entity tree, which setAsset replaced
@@ -64,7 +83,14 @@ void PoseController::reload() {
     }
     if (skeleton_ < 0 && !a.skeletons.empty()) skeleton_ = 0;
     if (facs_ < 0 && !a.facs.empty()) facs_ = 0;
-    if (const FacsRig* rig = facsRig()) facsWeights_.assign(rig->controlNames.size(), 0.0f);
+    // The view state outlives a reload of the same document (a new file reset it already): keep
+    // its weights when they fit the rig, and its animation when it is still there.
+    applying_ = true;
+    const std::size_t controls = facsRig() ? facsRig()->controlNames.size() : 0;
+    if (state().facsWeights().size() != controls)
+        state().setFacsWeights(std::vector<float>(controls, 0.0f));
+    if (!animation(state().animationIndex())) state().setAnimation(-1, 0);
+    applying_ = false;
 
     if (const Skeleton* s = skeleton()) {
         edits_.assign(s->bones.size(), {});
@@ -121,8 +147,10 @@ void PoseController::resetBone(int bone) {
 
 void PoseController::resetAll() {
     std::fill(edits_.begin(), edits_.end(), BoneEdit{});
-    std::fill(facsWeights_.begin(), facsWeights_.end(), 0.0f);
-    animation_ = -1;
+    applying_ = true;
+    state().setFacsWeights(std::vector<float>(state().facsWeights().size(), 0.0f));
+    state().setAnimation(-1, 0);
+    applying_ = false;
     apply();
 }
 
@@ -165,15 +193,13 @@ std::vector<int> PoseController::posedMeshes() const {
 }
 
 void PoseController::setFacsWeight(int control, float weight) {
-    if (control < 0 || control >= int(facsWeights_.size())) return;
-    facsWeights_[std::size_t(control)] = std::clamp(weight, 0.0f, 1.0f);
-    apply();
+    state().setFacsWeight(control, weight);  // viewStateChanged applies it
 }
 
 void PoseController::setFacsWeights(const std::vector<float>& weights) {
-    for (std::size_t i = 0; i < facsWeights_.size(); ++i)
-        facsWeights_[i] = i < weights.size() ? std::clamp(weights[i], 0.0f, 1.0f) : 0.0f;
-    apply();
+    std::vector<float> w(state().facsWeights().size(), 0.0f);
+    for (std::size_t i = 0; i < w.size() && i < weights.size(); ++i) w[i] = weights[i];
+    state().setFacsWeights(std::move(w));
 }
 
 bool PoseController::setFacsByName(const QString& name, float weight) {
@@ -187,7 +213,9 @@ bool PoseController::setFacsByName(const QString& name, float weight) {
 
 std::vector<float> PoseController::facsCorrectiveWeights() const {
     const FacsRig* rig = facsRig();
-    return rig ? correctiveWeights(*rig, facsWeights_) : std::vector<float>{};
+    return rig && facsWeights().size() == rig->controlNames.size()
+               ? correctiveWeights(*rig, facsWeights())
+               : std::vector<float>{};
 }
 
 QStringList PoseController::unmatchedFaceBones() const {
@@ -325,8 +353,10 @@ bool PoseController::loadAnimationFile(const QString& path, QString* error) {
 }
 
 void PoseController::setAnimationFrame(int index, double frame) {
-    animation_ = animation(index) ? index : -1;
-    frame_ = frame;
+    if (!animation(index)) index = -1;
+    applying_ = true;
+    state().setAnimation(index, frame);
+    applying_ = false;
     apply();
 }
 
@@ -337,13 +367,12 @@ void PoseController::applyFacsChannels(const Animation& anim) {
     // weight at this frame (lerped between frames) replaces its control's weight.
     for (const FacsChannel& ch : anim.facsChannels) {
         const int c = findRigControl(*rig, ch.control);
-        if (c < 0 || std::size_t(c) >= facsWeights_.size() || ch.weights.empty()) continue;
-        const double f = std::clamp(frame_, 0.0, double(ch.weights.size() - 1));
+        if (c < 0 || std::size_t(c) >= facsWeights().size() || ch.weights.empty()) continue;
+        const double f = std::clamp(state().animationFrame(), 0.0, double(ch.weights.size() - 1));
         const auto a = std::size_t(f);
         const std::size_t b = std::min(a + 1, ch.weights.size() - 1);
         const float t = float(f - double(a));
-        facsWeights_[std::size_t(c)] =
-            std::clamp(ch.weights[a] + (ch.weights[b] - ch.weights[a]) * t, 0.0f, 1.0f);
+        state().setFacsWeight(c, ch.weights[a] + (ch.weights[b] - ch.weights[a]) * t);
     }
 }
 
@@ -351,12 +380,20 @@ void PoseController::apply() {
     const Skeleton* s = skeleton();
     if (!s) return;
     const std::size_t n = s->bones.size();
-    if (const Animation* anim = animation(animation_)) {
-        sampleAnimation(*anim, *s, frame_, pose_);
+    const bool wasApplying = applying_;
+    applying_ = true;  // the FaceControls curves write the view state's weights
+    if (const Animation* anim = animation(state().animationIndex())) {
+        sampleAnimation(*anim, *s, state().animationFrame(), pose_);
         applyFacsChannels(*anim);
     } else {
         pose_.reset(n);
     }
+    applying_ = wasApplying;
+    // Weights that do not fit the rig (a reload is pending) pose nothing.
+    const std::span<const float> weights =
+        facsRig() && facsWeights().size() == facsRig()->controlNames.size()
+            ? std::span<const float>(facsWeights())
+            : std::span<const float>();
     for (std::size_t b = 0; b < n && b < edits_.size(); ++b) {
         const BoneEdit& e = edits_[b];
         if (e.isIdentity()) continue;
@@ -370,16 +407,15 @@ void PoseController::apply() {
             for (std::size_t j = 0; j < mp.boneMap.size(); ++j)
                 if (mp.boneMap[j] >= 0) mp.pose.local[j] = pose_.local[std::size_t(mp.boneMap[j])];
         }
-        mp.evaluator->update(
-            mp.boneMap.empty() ? pose_ : mp.pose,
-            mp.usesFacs ? std::span<const float>(facsWeights_) : std::span<const float>());
+        mp.evaluator->update(mp.boneMap.empty() ? pose_ : mp.pose,
+                             mp.usesFacs ? weights : std::span<const float>());
         const Mesh& mesh = a.meshes[std::size_t(mp.mesh)];
         mp.evaluator->skin(mesh, mp.positions, &mp.normals);
         updater_.uploadSkinned(mp.mesh, mp.positions,
                                mesh.normals.empty() ? std::span<const Vec3>() : mp.normals);
     }
     if (overlayEvaluator_) {
-        overlayEvaluator_->update(pose_, facsWeights_);
+        overlayEvaluator_->update(pose_, weights);
         world_ = overlayEvaluator_->world();
     }
     updateOverlay();

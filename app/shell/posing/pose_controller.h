@@ -3,8 +3,10 @@
 // selected bone. Every change runs core's PoseEvaluator and skinVertices on the CPU and uploads
 // only the skinned positions/normals into the scene's vertex buffers (SkinnedMeshUpdater); the
 // skeleton overlay follows the posed bones and the selected bone's weights are shown as a heat
-// map. The skeleton, FACS and animation docks and the bone drag in the 3D view edit this one
-// object.
+// map. The skeleton dock and the bone drag in the 3D view edit the bone poses here; the FACS
+// weights and the animation shown (index and frame) live in the document's ViewState, which the
+// Face and Animation docks write and this object follows (and writes back while an animation's
+// FaceControls curves move the face).
 //
 // Every skinned mesh is posed: meshes bound to the posed skeleton directly, and meshes bound to
 // another skeleton of the asset through the bones of that skeleton that have the same names as
@@ -30,6 +32,7 @@ class SkeletonView;
 namespace meshscope::shell {
 
 class AssetDocument;
+class ViewState;
 
 struct BoneEdit {
     Vec3 rotation;     // degrees, Roblox XYZ Euler order (core's eulerXyzDegrees)
@@ -46,6 +49,7 @@ public:
     // Rebuilds everything for the document's current asset (connected to assetChanged; call it
     // directly after AssetScene::setAsset when the order of slots matters).
     void reload();
+    AssetDocument* document() const { return document_; }
 
     // The asset that is posed: the one shown in the scene (setShownAsset), else the document's.
     const Asset& asset() const;
@@ -70,7 +74,8 @@ public:
 
     // FACS: the rig of the first mesh that has one (nullptr when none).
     const FacsRig* facsRig() const;
-    const std::vector<float>& facsWeights() const { return facsWeights_; }
+    // The weights are the document's (ViewState::facsWeights); these write them there.
+    const std::vector<float>& facsWeights() const;
     void setFacsWeight(int control, float weight);
     void setFacsWeights(const std::vector<float>& weights);
     std::vector<float> facsCorrectiveWeights() const;
@@ -90,8 +95,10 @@ public:
     // skeleton or rig (listed in the Animation panel).
     const QStringList& loadWarnings() const { return loadWarnings_; }
     // Shows `frame` (fractional frames interpolate) of animation `index`; -1 stops animating.
+    // Writes the document's ViewState (animationIndex, animationFrame).
     void setAnimationFrame(int index, double frame);
-    int animationIndex() const { return animation_; }
+    // The animation shown: the ViewState's index when this controller has that animation, else -1.
+    int animationIndex() const;
 
     // Skinned vertices last uploaded for `mesh` (read back from the vertex buffer).
     QByteArray uploadedVertices(int mesh) const { return updater_.uploaded(mesh); }
@@ -112,6 +119,10 @@ signals:
 
 private:
     void apply();
+    ViewState& state() const;
+    // Applies a change of the view state made by a dock (not while apply() writes it itself).
+    void viewStateChanged();
+    bool applying_ = false;
     void updateOverlay();
     void updateHeatMap();
 
@@ -126,7 +137,6 @@ private:
     int skeleton_ = -1;
     int facs_ = -1;
     std::vector<BoneEdit> edits_;
-    std::vector<float> facsWeights_;
     int selectedBone_ = -1;
     bool skeletonVisible_ = true;
 
@@ -149,8 +159,6 @@ private:
     std::unique_ptr<DecodeResult> external_;  // a loaded .sanim or .anim
     // Sets the FACS weights that `anim`'s FaceControls channels drive at frame_.
     void applyFacsChannels(const Animation& anim);
-    int animation_ = -1;
-    double frame_ = 0;
 };
 
 // Applies the viewer's --pose ("JawDrop=1,l_EC=0.5": FACS controls by full name or

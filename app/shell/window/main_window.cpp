@@ -143,7 +143,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     skeletonDock_ = new SkeletonDock(poseController_, this);
     skeletonDock_->setDocument(document_);
     facsDock_ = new FacsDock(poseController_, this);
+    facsDock_->setDocument(document_);
     animationDock_ = new AnimationDock(poseController_, this);
+    animationDock_->setDocument(document_);
     addInspectorDock(skeletonDock_, Qt::RightDockWidgetArea);
     addInspectorDock(facsDock_, Qt::RightDockWidgetArea);
     addInspectorDock(animationDock_, Qt::RightDockWidgetArea);
