@@ -71,6 +71,7 @@ void PoseController::reload() {
     edits_.clear();
     selectedBone_ = -1;
     external_.reset();
+    loadedFile_.clear();
     skeleton_ = facs_ = -1;
     view_ = nullptr;  // owned by the scene's entity tree, which setAsset replaced
     updater_.clear();
@@ -348,6 +349,7 @@ bool PoseController::loadAnimationFile(const QString& path, QString* error) {
     warnings.removeDuplicates();
     loadWarnings_ = warnings;
     external_ = std::move(result);
+    loadedFile_ = path;
     emit reloaded();
     return true;
 }

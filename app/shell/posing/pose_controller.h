@@ -94,6 +94,9 @@ public:
     // What the last successful load could not match: tracks that name no bone of the open
     // skeleton or rig (listed in the Animation panel).
     const QStringList& loadWarnings() const { return loadWarnings_; }
+    // The file the loaded animations came from ("" when none is loaded): File › Export offers
+    // it for glTF.
+    const QString& loadedAnimationFile() const { return loadedFile_; }
     // Shows `frame` (fractional frames interpolate) of animation `index`; -1 stops animating.
     // Writes the document's ViewState (animationIndex, animationFrame).
     void setAnimationFrame(int index, double frame);
@@ -129,6 +132,7 @@ private:
     AssetDocument* document_;
     std::function<const Asset*()> shown_;
     QStringList loadWarnings_;
+    QString loadedFile_;
     const Asset& animationSource() const;
     render::AssetScene* scene_;
     render::SkinnedMeshUpdater updater_;

@@ -1,16 +1,24 @@
 // File › Export… (see export_dialog.h).
 #include "window/export_dialog.h"
 
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLabel>
+#include <QListWidget>
 #include <QLocale>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSaveFile>
+#include <QVBoxLayout>
 #include <QWidget>
 
 #include "document/settings.h"
+#include "meshscope/core/decode.h"
 #include "meshscope/core/export.h"
+#include "meshscope/core/roblox_animation.h"
 #include "meshscope/core/roblox_mesh_writer.h"
 
 namespace meshscope::shell {
@@ -53,6 +61,7 @@ QString ExportOutcome::summary() const {
         text += QObject::tr(": %n mesh(es), ", nullptr, int(meshes)) +
                 QObject::tr("%1 triangles").arg(locale.toString(qulonglong(triangles)));
         if (parts) text += QObject::tr(", %1 parts").arg(locale.toString(qulonglong(parts)));
+        if (animations) text += QObject::tr(", %n animation(s)", nullptr, int(animations));
     }
     text += QObject::tr(", %n warning(s).", nullptr, int(warnings.size()));
     return text;
@@ -116,9 +125,45 @@ ExportOutcome exportAssetTo(const Asset& asset, const QString& inputPath,
             return out;
         }
     }
-    const ExportResult result = exportAsset(asset, path, options);
-    out.warnings = toQStrings(result.warnings);
+    // The animations asked for: a copy of the asset with only the chosen own ones, and those of
+    // the files put on it by core (meshscope-cli export --animation does the same).
+    const bool chooses = request.ownAnimations || !request.animationFiles.isEmpty();
+    if (chooses && options.format == ExportFormat::Obj && !request.animationFiles.isEmpty()) {
+        out.error = QObject::tr("OBJ holds no animation; export glTF to include %1")
+                        .arg(request.animationFiles.join(QStringLiteral(", ")));
+        return out;
+    }
+    std::optional<Asset> withAnimations;
+    if (chooses && options.format != ExportFormat::Obj) {
+        withAnimations = asset;
+        if (request.ownAnimations) {
+            std::vector<Animation> kept;
+            for (const int i : *request.ownAnimations)
+                if (i >= 0 && i < int(asset.animations.size()))
+                    kept.push_back(asset.animations[std::size_t(i)]);
+            withAnimations->animations = std::move(kept);
+        }
+        for (const QString& file : request.animationFiles) {
+            const DecodeResult source = decodeFile(file.toStdString());
+            if (!source.ok()) {
+                out.error = QObject::tr("%1: %2").arg(
+                    file, QString::fromStdString(source.error->toString()));
+                return out;
+            }
+            const AnimationTransfer t = addAnimationsFrom(*withAnimations, source.asset);
+            for (const std::string& w : t.warnings)
+                out.warnings << QObject::tr("%1: %2").arg(file, QString::fromStdString(w));
+            if (!t.ok()) {
+                out.error = QObject::tr("%1: %2").arg(file, QString::fromStdString(t.error));
+                return out;
+            }
+        }
+    }
+    const ExportResult result =
+        exportAsset(withAnimations ? *withAnimations : asset, path, options);
+    out.warnings << toQStrings(result.warnings);
     out.files = toQStrings(result.files);
+    out.animations = result.stats.animations;
     out.meshes = result.stats.meshes;
     out.triangles = result.stats.triangles;
     out.parts = result.stats.parts;
@@ -130,8 +175,84 @@ ExportOutcome exportAssetTo(const Asset& asset, const QString& inputPath,
     return out;
 }
 
+std::vector<ExportAnimationChoice> exportAnimationChoices(const Asset& asset,
+                                                          const QStringList& loadedAnimationFiles) {
+    std::vector<ExportAnimationChoice> out;
+    for (int i = 0; i < int(asset.animations.size()); ++i) {
+        const Animation& a = asset.animations[std::size_t(i)];
+        ExportAnimationChoice c;
+        c.ownIndex = i;
+        c.label =
+            a.name.empty() ? QObject::tr("animation %1").arg(i) : QString::fromStdString(a.name);
+        out.push_back(c);
+    }
+    for (const QString& file : loadedAnimationFiles) {
+        ExportAnimationChoice c;
+        c.file = file;
+        c.label = QObject::tr("%1 (loaded)").arg(QFileInfo(file).fileName());
+        out.push_back(c);
+    }
+    return out;
+}
+
+void applyAnimationChoices(const std::vector<ExportAnimationChoice>& choices,
+                           ExportRequest& request) {
+    request.ownAnimations.emplace();
+    request.animationFiles.clear();
+    for (const ExportAnimationChoice& c : choices) {
+        if (!c.checked) continue;
+        if (c.ownIndex >= 0)
+            request.ownAnimations->push_back(c.ownIndex);
+        else if (!c.file.isEmpty())
+            request.animationFiles << c.file;
+    }
+}
+
+namespace {
+
+// The animation dialog: the choices as checkable rows and "From file…". False when cancelled.
+bool askAnimations(QWidget* parent, std::vector<ExportAnimationChoice>& choices) {
+    QDialog dialog(parent);
+    dialog.setWindowTitle(QObject::tr("Export Animations"));
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(new QLabel(QObject::tr("Animations written to the glTF file:"), &dialog));
+    auto* list = new QListWidget(&dialog);
+    const auto addRow = [list](const ExportAnimationChoice& c) {
+        auto* item = new QListWidgetItem(c.label, list);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(c.checked ? Qt::Checked : Qt::Unchecked);
+        if (!c.file.isEmpty()) item->setToolTip(c.file);
+    };
+    for (const ExportAnimationChoice& c : choices) addRow(c);
+    layout->addWidget(list, 1);
+    auto* fromFile = new QPushButton(QObject::tr("From File…"), &dialog);
+    layout->addWidget(fromFile);
+    QObject::connect(fromFile, &QPushButton::clicked, &dialog, [&]() {
+        const QString file = QFileDialog::getOpenFileName(
+            &dialog, QObject::tr("Animation File"), {},
+            QObject::tr("Animations (*.sanim *.anim *.rbxm *.rbxmx);;All files (*)"));
+        if (file.isEmpty()) return;
+        ExportAnimationChoice c;
+        c.file = file;
+        c.label = QFileInfo(file).fileName();
+        choices.push_back(c);
+        addRow(c);
+    });
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    if (dialog.exec() != QDialog::Accepted) return false;
+    for (int i = 0; i < list->count() && i < int(choices.size()); ++i)
+        choices[std::size_t(i)].checked = list->item(i)->checkState() == Qt::Checked;
+    return true;
+}
+
+}  // namespace
+
 void exportInteractive(QWidget* parent, const Asset& asset, const QString& inputPath,
-                       const QString& displayName, int drawnLod) {
+                       const QString& displayName, int drawnLod,
+                       const QStringList& loadedAnimationFiles) {
     const QString base = displayName.isEmpty() ? QStringLiteral("meshscope")
                                                : QFileInfo(displayName).completeBaseName();
     const QString dir = inputPath.isEmpty() ? QString() : QFileInfo(inputPath).absolutePath();
@@ -163,6 +284,15 @@ void exportInteractive(QWidget* parent, const Asset& asset, const QString& input
             int(versions.indexOf(QStringLiteral("4.00"))), false, &ok);
         if (!ok) return;
         request.fileMeshVersion = version;
+    }
+    // glTF: which animations go in (offered when there is a skeleton to play them on).
+    if ((request.kind == ExportKind::Glb || request.kind == ExportKind::Gltf) &&
+        (!asset.animations.empty() || !asset.skeletons.empty() ||
+         !loadedAnimationFiles.isEmpty())) {
+        std::vector<ExportAnimationChoice> choices =
+            exportAnimationChoices(asset, loadedAnimationFiles);
+        if (!askAnimations(parent, choices)) return;
+        applyAnimationChoices(choices, request);
     }
 
     const ExportOutcome outcome = exportAssetTo(asset, inputPath, request);

@@ -204,8 +204,9 @@ void MainWindow::createActions() {
         if (!document_->hasAsset()) return;
         render::AssetScene* scene = viewport_->scene();
         const int lod = scene->lodCount(0) > 0 ? scene->lod(0) : -1;
+        const QString loaded = poseController_->loadedAnimationFile();
         exportInteractive(this, document_->asset(), document_->filePath(), document_->displayName(),
-                          lod);
+                          lod, loaded.isEmpty() ? QStringList() : QStringList{loaded});
     });
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
