@@ -21,10 +21,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "animation_dock.h"
-#include "asset_document.h"
-#include "facs_dock.h"
-#include "main_window.h"
+#include "document/asset_document.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/pose.h"
 #include "meshscope/core/roblox_mesh_writer.h"
@@ -33,11 +30,14 @@
 #include "meshscope/render/mesh_packing.h"
 #include "meshscope/render/skinned_mesh_updater.h"
 #include "meshscope/render/viewport.h"
-#include "pose_controller.h"
-#include "skeleton_dock.h"
+#include "posing/animation_dock.h"
+#include "posing/facs_dock.h"
+#include "posing/pose_controller.h"
+#include "posing/skeleton_dock.h"
 #include "support/test_support.h"
 #include "vertex_compare.h"
 #include "viewer_app.h"
+#include "window/main_window.h"
 
 using namespace meshscope;
 using namespace meshscope::shell;
