@@ -281,40 +281,46 @@ bool PoseController::loadAnimationFile(const QString& path, QString* error) {
         const std::vector<CurveAnimation> curves = extractCurveAnimations(result->asset);
         if (!sequences.empty() || !curves.empty()) {
             const RobloxRig rig = extractRobloxRig(document_->asset());
-            // A FACS head without a rig plays the FaceControls curves alone (face sliders).
-            const bool faceOnly =
-                rig.empty() && facsRig() &&
-                std::any_of(curves.begin(), curves.end(),
-                            [](const CurveAnimation& c) { return !c.faceControls.empty(); });
+            // A FACS head without a rig plays the face animation alone (face sliders): a
+            // CurveAnimation's FaceControls curves or a KeyframeSequence's FaceControls
+            // NumberPoses.
+            const auto hasFace = [](const auto& a) { return !a.faceControls.empty(); };
+            const bool faceOnly = rig.empty() && facsRig() &&
+                                  (std::any_of(curves.begin(), curves.end(), hasFace) ||
+                                   std::any_of(sequences.begin(), sequences.end(), hasFace));
             if (faceOnly) {
+                for (const KeyframeSequence& seq : sequences)
+                    if (hasFace(seq))
+                        result->asset.animations.push_back(bakeKeyframeSequence(seq, rig, -1));
                 for (const CurveAnimation& curve : curves)
-                    if (!curve.faceControls.empty())
+                    if (hasFace(curve))
                         result->asset.animations.push_back(bakeCurveAnimation(curve, rig, -1));
             } else if (rig.empty()) {
                 if (error)
                     *error =
-                        tr("the file holds %n KeyframeSequence(s), but the open file has "
-                           "no rig (parts joined by Motor6D) to play them on",
-                           nullptr, int(sequences.size()));
+                        tr("the file holds %n animation(s), but the open file has no rig "
+                           "(parts joined by Motor6D) to play them on",
+                           nullptr, int(sequences.size() + curves.size()));
                 return false;
-            }
-            for (const KeyframeSequence& seq : sequences) {
-                RigSample sample;
-                sampleOnRig(seq, rig, 0, sample);
-                for (const std::string& t : sample.unmatchedTracks)
-                    warnings << tr("%1: no rig joint drives the part \"%2\"")
-                                    .arg(QString::fromStdString(seq.name),
-                                         QString::fromStdString(t));
-                result->asset.animations.push_back(bakeKeyframeSequence(seq, rig, 0));
-            }
-            for (const CurveAnimation& curve : curves) {
-                RigSample sample;
-                sampleCurvesOnRig(curve, rig, 0, sample);
-                for (const std::string& t : sample.unmatchedTracks)
-                    warnings << tr("%1: no rig joint drives the part \"%2\"")
-                                    .arg(QString::fromStdString(curve.name),
-                                         QString::fromStdString(t));
-                result->asset.animations.push_back(bakeCurveAnimation(curve, rig, 0));
+            } else {
+                for (const KeyframeSequence& seq : sequences) {
+                    RigSample sample;
+                    sampleOnRig(seq, rig, 0, sample);
+                    for (const std::string& t : sample.unmatchedTracks)
+                        warnings << tr("%1: no rig joint drives the part \"%2\"")
+                                        .arg(QString::fromStdString(seq.name),
+                                             QString::fromStdString(t));
+                    result->asset.animations.push_back(bakeKeyframeSequence(seq, rig, 0));
+                }
+                for (const CurveAnimation& curve : curves) {
+                    RigSample sample;
+                    sampleCurvesOnRig(curve, rig, 0, sample);
+                    for (const std::string& t : sample.unmatchedTracks)
+                        warnings << tr("%1: no rig joint drives the part \"%2\"")
+                                        .arg(QString::fromStdString(curve.name),
+                                             QString::fromStdString(t));
+                    result->asset.animations.push_back(bakeCurveAnimation(curve, rig, 0));
+                }
             }
         }
     }
