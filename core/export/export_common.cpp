@@ -560,13 +560,21 @@ private:
 // MeshPart's TextureID, the SpecialMesh's TextureId, the first Decal or Texture child.
 void findPartTextures(const Asset& asset, const RobloxPart& rp, PartInstance& p,
                       TextureFinder& finder) {
-    std::string color, normal, decal;
+    std::string color, normal, decal, roughness, metalness;
     for (const int c : asset.children(rp.node)) {
         if (c < 0 || std::size_t(c) >= asset.nodes.size()) continue;
         const std::string_view kind = asset.kind(c);
         if (kind == "SurfaceAppearance") {
             if (color.empty()) color = stringProperty(asset, c, {"ColorMap"});
             if (normal.empty()) normal = stringProperty(asset, c, {"NormalMap"});
+            if (roughness.empty() && metalness.empty()) {
+                roughness = stringProperty(asset, c, {"RoughnessMap"});
+                metalness = stringProperty(asset, c, {"MetalnessMap"});
+                if (const auto r = asset.property(c, "RoughnessMap")) p.roughnessOffset = r->offset;
+                if (const auto m = asset.property(c, "MetalnessMap")) p.metalnessOffset = m->offset;
+                if (!roughness.empty() || !metalness.empty())
+                    p.appearancePath = validUtf8(instancePath(asset, c));
+            }
         } else if ((kind == "Decal" || kind == "Texture") && decal.empty()) {
             decal = stringProperty(asset, c, {"Texture", "TextureContent"});
         }
@@ -579,6 +587,8 @@ void findPartTextures(const Asset& asset, const RobloxPart& rp, PartInstance& p,
     if (color.empty()) color = decal;
     p.colorMap = finder.find(color);
     p.normalMap = finder.find(normal);
+    p.roughnessMap = finder.find(roughness);
+    p.metalnessMap = finder.find(metalness);
 }
 
 std::uint8_t colorByte(float f) {
@@ -811,6 +821,20 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
         for (auto it = k.rbegin(); it != k.rend(); ++it) stack.push_back({*it, index});
     }
     return tree;
+}
+
+std::string instancePath(const Asset& asset, int node) {
+    std::vector<std::string_view> names;
+    std::size_t steps = 0;
+    for (int n = node; n >= 0 && std::size_t(n) < asset.nodes.size() && steps++ < 256;
+         n = asset.nodes[std::size_t(n)].parent)
+        names.push_back(asset.nameOrKind(n));
+    std::string out;
+    for (auto it = names.rbegin(); it != names.rend(); ++it) {
+        if (!out.empty()) out += '/';
+        out += *it;
+    }
+    return out;
 }
 
 Mat4 cframeMatrix(const CFrame& cf) {

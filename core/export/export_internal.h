@@ -151,8 +151,17 @@ struct PartInstance {
     // Decal / Texture child's Texture, stretched over the whole part) and the normal map
     // (SurfaceAppearance NormalMap). PNG or JPEG, checked by their first bytes.
     PartTexture colorMap, normalMap;
+    // SurfaceAppearance RoughnessMap / MetalnessMap (glTF packs them into one image, OBJ copies
+    // them: map_Pr / map_Pm), with where their values are stored (for warnings: byte offset of
+    // the property, and the SurfaceAppearance's instance path).
+    PartTexture roughnessMap, metalnessMap;
+    std::uint64_t roughnessOffset = 0, metalnessOffset = 0;
+    std::string appearancePath;
     float reflectance = 0;  // Reflectance, 0..1
 };
+
+// An instance's path: its ancestors' names and its own, joined by '/'.
+std::string instancePath(const Asset& asset, int node);
 
 // A Roblox Enum.Material as a glTF metallic-roughness material.
 struct RobloxMaterialLook {

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "export/export_internal.h"
+#include "export/image_codec.h"
 #include "export/tinygltf_config.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/pose.h"
@@ -1012,37 +1013,40 @@ private:
     };
     std::map<PartShape, PrimitiveAccessors> primitives_;
     // (packed RGBA, Material, Reflectance %, colour texture, normal texture) → material
-    std::map<std::tuple<std::uint32_t, std::int64_t, int, int, int>, int> materials_;
+    // (packed RGBA, Material, Reflectance %, colour, normal, metallic-roughness texture) → material
+    std::map<std::tuple<std::uint32_t, std::int64_t, int, int, int, int>, int> materials_;
     std::map<std::string, int> textures_;  // image file → texture (-1: could not be read)
     int sampler_ = -1;
 
-    // A part's image file embedded as stored (bufferView + mimeType), with one shared sampler
-    // (linear filtering, repeat); -1 when it cannot be read (said in a warning).
-    int texture(const PartTexture& t) {
-        if (!t.ok()) return -1;
-        if (auto it = textures_.find(t.path); it != textures_.end()) return it->second;
-        int& index = textures_[t.path];
-        index = -1;
+    // An image file's bytes (at most 256 MiB); false with a warning when it cannot be read.
+    bool readImage(const std::string& path, std::vector<char>& bytes) {
         std::error_code ec;
-        const auto size = std::filesystem::file_size(t.path, ec);
+        const auto size = std::filesystem::file_size(path, ec);
         constexpr std::uintmax_t kMaxImage = 256ull << 20;
         if (ec || size == 0 || size > kMaxImage) {
-            result_.warnings.push_back("texture " + validUtf8(t.path) +
+            result_.warnings.push_back("texture " + validUtf8(path) +
                                        (ec ? " cannot be read" : " is empty or over 256 MiB") +
                                        ": not embedded");
-            return -1;
+            return false;
         }
-        std::vector<char> bytes(static_cast<std::size_t>(size));
-        std::ifstream f(t.path, std::ios::binary);
+        bytes.resize(static_cast<std::size_t>(size));
+        std::ifstream f(path, std::ios::binary);
         if (!f.read(bytes.data(), std::streamsize(bytes.size()))) {
-            result_.warnings.push_back("texture " + validUtf8(t.path) +
+            result_.warnings.push_back("texture " + validUtf8(path) +
                                        " cannot be read: not embedded");
-            return -1;
+            return false;
         }
+        return true;
+    }
+
+    // An image (bufferView + mimeType) with one shared sampler (linear filtering, repeat) as a
+    // texture; returns the texture index.
+    int embedImage(const std::string& name, const void* data, std::size_t size,
+                   const std::string& mimeType) {
         tinygltf::Image image;
-        image.name = validUtf8(std::filesystem::path(t.path).filename().string());
-        image.bufferView = view(bytes.data(), bytes.size(), 0);
-        image.mimeType = t.mimeType;
+        image.name = name;
+        image.bufferView = view(data, size, 0);
+        image.mimeType = mimeType;
         model.images.push_back(std::move(image));
         if (sampler_ < 0) {
             tinygltf::Sampler sampler;
@@ -1057,7 +1061,72 @@ private:
         tex.source = int(model.images.size()) - 1;
         tex.sampler = sampler_;
         model.textures.push_back(std::move(tex));
-        return index = int(model.textures.size()) - 1;
+        return int(model.textures.size()) - 1;
+    }
+
+    // A part's image file embedded as stored; -1 when it cannot be read (said in a warning).
+    int texture(const PartTexture& t) {
+        if (!t.ok()) return -1;
+        if (auto it = textures_.find(t.path); it != textures_.end()) return it->second;
+        int& index = textures_[t.path];
+        index = -1;
+        std::vector<char> bytes;
+        if (!readImage(t.path, bytes)) return -1;
+        return index = embedImage(validUtf8(std::filesystem::path(t.path).filename().string()),
+                                  bytes.data(), bytes.size(), t.mimeType);
+    }
+
+    // SurfaceAppearance RoughnessMap / MetalnessMap packed into one metallicRoughnessTexture
+    // (roughness G, metalness B). A map that cannot be decoded is left out with a warning that
+    // names its property's offset; its channel is 255 and the material keeps its factor.
+    struct PackedMaps {
+        int texture = -1;
+        bool roughness = false, metalness = false;  // which channels hold a map
+    };
+    std::map<std::pair<std::string, std::string>, PackedMaps> packed_;
+    GreyImage greyMap(const PartTexture& t, std::uint64_t offset, const std::string& context,
+                      const char* property) {
+        if (!t.ok()) return {};
+        std::vector<char> bytes;
+        if (!readImage(t.path, bytes)) return {};
+        std::string error;
+        GreyImage g = decodeGreyImage(
+            std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), error);
+        if (g.empty()) {
+            Diagnostic d;
+            d.severity = Severity::Warning;
+            d.code = "image-not-decoded";
+            d.offset = offset;
+            d.context = context + " \u203a " + property;
+            d.message = validUtf8(t.path) + ": " + validUtf8(error) + ": map not exported";
+            result_.warnings.push_back(d.toString());
+        }
+        return g;
+    }
+    PackedMaps metallicRoughness(const PartInstance& p) {
+        if (!p.roughnessMap.ok() && !p.metalnessMap.ok()) return {};
+        const auto key = std::make_pair(p.roughnessMap.path, p.metalnessMap.path);
+        if (auto it = packed_.find(key); it != packed_.end()) return it->second;
+        PackedMaps& out = packed_[key];
+        const GreyImage r =
+            greyMap(p.roughnessMap, p.roughnessOffset, p.appearancePath, "RoughnessMap");
+        const GreyImage m =
+            greyMap(p.metalnessMap, p.metalnessOffset, p.appearancePath, "MetalnessMap");
+        const PackedImage packed = packMetallicRoughness(r, m);
+        if (packed.rgb.empty()) return out;
+        std::string error;
+        const std::vector<std::uint8_t> png =
+            encodeRgbPng(packed.width, packed.height, packed.rgb, error);
+        if (png.empty()) {
+            result_.warnings.push_back("roughness / metalness maps of " + p.appearancePath +
+                                       " not exported: " + error);
+            return out;
+        }
+        out.roughness = !r.empty();
+        out.metalness = !m.empty();
+        out.texture = embedImage("metallicRoughness " + std::to_string(packed_.size()), png.data(),
+                                 png.size(), "image/png");
+        return out;
     }
     std::map<std::pair<PartShape, int>, int> partMeshes_;  // (shape, material) → mesh
 
@@ -1072,9 +1141,10 @@ private:
         const Rgba8 c = p.color;
         const int reflectance = int(std::lround(p.reflectance * 100));
         const int colorMap = texture(p.colorMap), normalMap = texture(p.normalMap);
+        const PackedMaps maps = metallicRoughness(p);
         const auto key = std::make_tuple(
             std::uint32_t(c.r) << 24 | std::uint32_t(c.g) << 16 | std::uint32_t(c.b) << 8 | c.a,
-            p.material, reflectance, colorMap, normalMap);
+            p.material, reflectance, colorMap, normalMap, maps.texture);
         if (auto it = materials_.find(key); it != materials_.end()) return it->second;
         const auto look = robloxMaterialLook(p.material);
         tinygltf::Material m;
@@ -1106,6 +1176,14 @@ private:
         if (normalMap >= 0) {
             m.normalTexture.index = normalMap;
             m.name += " normal map " + std::to_string(normalMap);
+        }
+        if (maps.texture >= 0) {
+            // glTF multiplies the channels by the factors: a channel that holds a map gets
+            // factor 1; the other is 255 and keeps the Material's value as its factor.
+            m.pbrMetallicRoughness.metallicRoughnessTexture.index = maps.texture;
+            if (maps.roughness) m.pbrMetallicRoughness.roughnessFactor = 1;
+            if (maps.metalness) m.pbrMetallicRoughness.metallicFactor = 1;
+            m.name += " metallic roughness " + std::to_string(maps.texture);
         }
         model.materials.push_back(std::move(m));
         return materials_[key] = int(model.materials.size()) - 1;
@@ -1172,7 +1250,7 @@ private:
         if (m.uv0.size() == m.positions.size())
             prim.attributes["TEXCOORD_0"] =
                 plainAccessor(cleanUvs(m.uv0), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
-        else if (p.colorMap.ok() || p.normalMap.ok())
+        else if (p.colorMap.ok() || p.normalMap.ok() || p.roughnessMap.ok() || p.metalnessMap.ok())
             // A texture needs coordinates: a mesh without UVs samples one texel.
             prim.attributes["TEXCOORD_0"] =
                 plainAccessor(std::vector<Vec2>(m.positions.size()), TINYGLTF_COMPONENT_TYPE_FLOAT,

@@ -96,21 +96,6 @@ private:
     std::map<std::string, int> used_;
 };
 
-// A part's instance path: its ancestors' names and its own, joined by '/'.
-std::string instancePath(const Asset& asset, int node) {
-    std::vector<std::string_view> names;
-    std::size_t steps = 0;
-    for (int n = node; n >= 0 && std::size_t(n) < asset.nodes.size() && steps++ < 256;
-         n = asset.nodes[std::size_t(n)].parent)
-        names.push_back(asset.nameOrKind(n));
-    std::string out;
-    for (auto it = names.rbegin(); it != names.rend(); ++it) {
-        if (!out.empty()) out += '/';
-        out += *it;
-    }
-    return out;
-}
-
 // An MTL material: diffuse colour, dissolve, and the PBR extension's roughness, metalness and
 // emission (read by Blender's OBJ importer among others).
 void mtlMaterial(ObjText& mtl, const std::string& name, float r, float g, float b, float alpha,
@@ -263,7 +248,8 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             warn.push_back(std::to_string(asset.animations.size()) + " animation(s) not exported");
 
         const PartTree tree = collectParts(asset, warn, options.assetFolders, options.allServices);
-        std::map<std::tuple<std::uint32_t, std::int64_t, int, PartTexture, PartTexture>,
+        std::map<std::tuple<std::uint32_t, std::int64_t, int, PartTexture, PartTexture, PartTexture,
+                            PartTexture>,
                  std::string>
             materials;
         // Image files copied beside the .mtl: source → the copy's file name.
@@ -283,10 +269,10 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
         std::map<PartShape, Mesh> primitives;
         for (const PartInstance& p : tree.parts) {
             const int reflectance = int(std::lround(p.reflectance * 100));
-            const auto key =
-                std::make_tuple(std::uint32_t(p.color.r) << 24 | std::uint32_t(p.color.g) << 16 |
-                                    std::uint32_t(p.color.b) << 8 | p.color.a,
-                                p.material, reflectance, p.colorMap, p.normalMap);
+            const auto key = std::make_tuple(
+                std::uint32_t(p.color.r) << 24 | std::uint32_t(p.color.g) << 16 |
+                    std::uint32_t(p.color.b) << 8 | p.color.a,
+                p.material, reflectance, p.colorMap, p.normalMap, p.roughnessMap, p.metalnessMap);
             auto it = materials.find(key);
             if (it == materials.end()) {
                 const auto look = robloxMaterialLook(p.material);
@@ -310,6 +296,9 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                     const std::string n = imageName(p.normalMap);
                     mtl.text += "norm " + n + "\nmap_Bump " + n + "\n";
                 }
+                // SurfaceAppearance maps as the PBR extension's texture maps (copied as stored).
+                if (p.roughnessMap.ok()) mtl.text += "map_Pr " + imageName(p.roughnessMap) + "\n";
+                if (p.metalnessMap.ok()) mtl.text += "map_Pm " + imageName(p.metalnessMap) + "\n";
                 it = materials.emplace(key, name).first;
             }
             auto prim = primitives.find(p.shape);
