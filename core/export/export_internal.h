@@ -132,6 +132,33 @@ struct PartTexture {
     friend auto operator<=>(const PartTexture&, const PartTexture&) = default;
 };
 
+// A Decal or Texture on one face of a box part, written as its own quad (decalQuad).
+struct PartDecal {
+    std::string name;
+    PartTexture image;
+    // Enum.NormalId: Right 0 (+X), Top 1 (+Y), Back 2 (+Z), Left 3 (-X), Bottom 4 (-Y),
+    // Front 5 (-Z) of the part's own frame.
+    int face = 5;
+    bool tiled = false;       // a Texture: repeats every studsPerTile
+    Vec2 studsPerTile{2, 2};  // StudsPerTileU / V (Texture)
+    Vec2 offsetStuds{0, 0};   // OffsetStudsU / V (Texture)
+    Vec3 color{1, 1, 1};      // Color3 tint, 0..1
+    float transparency = 0;   // Transparency, 0..1
+    friend bool operator==(const PartDecal&, const PartDecal&) = default;
+};
+
+// The quad of a decal: the face of the part's unit box (the part's shape mesh before its
+// partShapeScale), moved kDecalOffsetStuds outward along the face normal (so that it does not
+// fight the box face for depth), with normals and UVs (glTF convention, v down). The image's
+// orientation on each face (as seen from outside): on the side faces its top is +Y; on Right
+// its right edge is toward -Z, Back +X, Left +Z, Front -X; on Top and Bottom its top is toward
+// the Front (-Z), right toward +X (Top) / -X (Bottom). A Decal stretches over the face; a
+// Texture repeats every StudsPerTileU/V studs from the face's top-left corner, shifted by
+// OffsetStudsU/V (UVs beyond 0..1; the sampler repeats). Empty when `size` has a zero or
+// non-finite side.
+inline constexpr float kDecalOffsetStuds = 0.01f;
+Mesh decalQuad(const PartDecal& decal, Vec3 size);
+
 struct PartInstance {
     int node = -1;  // Asset::nodes index
     std::string name;
@@ -158,6 +185,9 @@ struct PartInstance {
     std::uint64_t roughnessOffset = 0, metalnessOffset = 0;
     std::string appearancePath;
     float reflectance = 0;  // Reflectance, 0..1
+    // Decals and Textures of a box part (Block shape, no mesh), each on its face; those of other
+    // parts stretch over the whole part as its colour map (one counted warning).
+    std::vector<PartDecal> decals;
 };
 
 // An instance's path: its ancestors' names and its own, joined by '/'.

@@ -1189,10 +1189,7 @@ private:
         return materials_[key] = int(model.materials.size()) - 1;
     }
 
-    int partMesh(const PartInstance& part) {
-        const PartShape shape = part.shape;
-        const int mat = material(part);
-        if (auto it = partMeshes_.find({shape, mat}); it != partMeshes_.end()) return it->second;
+    tinygltf::Primitive shapePrimitive(PartShape shape, int mat) {
         PrimitiveAccessors& pa = primitives_[shape];
         if (pa.position < 0) {
             const Mesh m = partShapeMesh(shape);
@@ -1210,12 +1207,75 @@ private:
         prim.attributes["TEXCOORD_0"] = pa.uv;
         prim.indices = pa.indices;
         prim.material = mat;
+        return prim;
+    }
+
+    // A decal's material: its image tinted by Color3 (sRGB), alpha 1 - Transparency, blended
+    // (decal images have transparent parts); the part's Material roughness. -1 when the image
+    // cannot be embedded.
+    std::map<std::tuple<int, std::uint32_t, std::int64_t>, int> decalMaterials_;
+    int decalMaterial(const PartDecal& d, const PartInstance& p) {
+        const int tex = texture(d.image);
+        if (tex < 0) return -1;
+        auto byte = [](float f) {
+            return std::uint8_t(std::lround(std::clamp(f, 0.0f, 1.0f) * 255));
+        };
+        const Rgba8 c{byte(d.color.x), byte(d.color.y), byte(d.color.z),
+                      byte(1.0f - d.transparency)};
+        const auto key = std::make_tuple(
+            tex,
+            std::uint32_t(c.r) << 24 | std::uint32_t(c.g) << 16 | std::uint32_t(c.b) << 8 | c.a,
+            p.material);
+        if (auto it = decalMaterials_.find(key); it != decalMaterials_.end()) return it->second;
+        const auto look = robloxMaterialLook(p.material);
+        tinygltf::Material m;
+        m.name = (d.tiled ? "Texture " : "Decal ") +
+                 validUtf8(std::filesystem::path(d.image.path).filename().string());
+        if (c.r != 255 || c.g != 255 || c.b != 255)
+            m.name += " tint " + std::to_string(c.r) + " " + std::to_string(c.g) + " " +
+                      std::to_string(c.b);
+        if (c.a < 255) m.name += " alpha " + std::to_string(c.a);
+        m.alphaMode = "BLEND";
+        m.pbrMetallicRoughness.baseColorFactor = {linear(c.r), linear(c.g), linear(c.b),
+                                                  c.a / 255.0};
+        m.pbrMetallicRoughness.baseColorTexture.index = tex;
+        m.pbrMetallicRoughness.metallicFactor = 0;
+        m.pbrMetallicRoughness.roughnessFactor = look ? look->roughness : 0.8;
+        model.materials.push_back(std::move(m));
+        return decalMaterials_[key] = int(model.materials.size()) - 1;
+    }
+
+    // A box part's mesh: the shared box primitive, and one quad primitive per decal on its face.
+    // Returns the number of decal quads written in `decals`.
+    int partMesh(const PartInstance& part, std::size_t& decals) {
+        const PartShape shape = part.shape;
+        const int mat = material(part);
+        decals = 0;
+        if (part.decals.empty())
+            if (auto it = partMeshes_.find({shape, mat}); it != partMeshes_.end())
+                return it->second;
         tinygltf::Mesh gm;
         gm.name = partShapeName(shape);
-        gm.primitives.push_back(std::move(prim));
+        gm.primitives.push_back(shapePrimitive(shape, mat));
+        for (const PartDecal& d : part.decals) {
+            const int dm = decalMaterial(d, part);
+            const Mesh q = decalQuad(d, part.size);
+            if (dm < 0 || q.positions.empty()) continue;
+            tinygltf::Primitive prim;
+            prim.mode = TINYGLTF_MODE_TRIANGLES;
+            prim.attributes["POSITION"] = vec3Accessor(q.positions, true);
+            prim.attributes["NORMAL"] = vec3Accessor(q.normals, false);
+            prim.attributes["TEXCOORD_0"] =
+                plainAccessor(q.uv0, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
+            prim.indices = indexAccessor(q.indices, q.positions.size());
+            prim.material = dm;
+            gm.primitives.push_back(std::move(prim));
+            ++decals;
+        }
+        if (decals) gm.name = part.name;
         model.meshes.push_back(std::move(gm));
         const int index = int(model.meshes.size()) - 1;
-        partMeshes_[{shape, mat}] = index;
+        if (!decals) partMeshes_[{shape, mat}] = index;
         return index;
     }
 
@@ -1306,7 +1366,8 @@ private:
             } else {
                 const PartInstance& p = tree.parts[std::size_t(tn.part)];
                 n.name = p.name;
-                n.mesh = p.mesh ? unionMesh(p) : partMesh(p);
+                std::size_t decals = 0;
+                n.mesh = p.mesh ? unionMesh(p) : partMesh(p, decals);
                 if (p.cframe.position != Vec3{})
                     n.translation = {p.cframe.position.x, p.cframe.position.y, p.cframe.position.z};
                 float r[3][3];
@@ -1328,8 +1389,8 @@ private:
                     const Vec3 s = partShapeScale(p.shape, p.size);
                     n.scale = {s.x, s.y, s.z};
                     const PrimitiveAccessors& pa = primitives_[p.shape];
-                    result_.stats.vertices += pa.vertices;
-                    result_.stats.triangles += pa.triangles;
+                    result_.stats.vertices += pa.vertices + 4 * decals;
+                    result_.stats.triangles += pa.triangles + 2 * decals;
                 }
                 ++result_.stats.parts;
             }

@@ -173,10 +173,11 @@ TEST(PartMeshExport, GltfWritesResolvedMeshesAndBoxesTheRest) {
     EXPECT_EQ(countWarnings(glb.report, "MeshPart(s) written as boxes"), 1u);
     EXPECT_EQ(countWarnings(glb.report, "2 MeshPart(s) written as boxes"), 1u);
     EXPECT_EQ(countWarnings(glb.report, "1 SpecialMesh part(s) written as boxes"), 1u);
-    // Counted in the stats: the three meshes plus five 12-triangle boxes (Crate, Sign: Parts).
+    // Counted in the stats: the three meshes plus five 12-triangle boxes (Crate, Sign: Parts)
+    // and the two triangles of the Crate's Decal quad (on its face).
     const std::size_t box = partShapeMesh(PartShape::Block).triangleCount();
     EXPECT_EQ(glb.report.stats.triangles,
-              lod0Triangles(f.lodSphere) + 2 * f.uvSphere.meshes[0].triangleCount() + 5 * box);
+              lod0Triangles(f.lodSphere) + 2 * f.uvSphere.meshes[0].triangleCount() + 5 * box + 2);
 
     // Without the folder every mesh part is a box.
     const GlbBytes bare = exportGlb(f.model);
@@ -206,8 +207,10 @@ TEST(PartMeshExport, ObjWritesResolvedMeshesInWorldSpace) {
     ASSERT_TRUE(r.ok()) << *r.error;
     const test::ObjCounts c = test::objCounts(out / "p.obj");
     const std::size_t box = partShapeMesh(PartShape::Block).triangleCount();
-    EXPECT_EQ(c.f, lod0Triangles(f.lodSphere) + 2 * f.uvSphere.meshes[0].triangleCount() + 5 * box);
-    EXPECT_EQ(c.o, 8u);
+    // + the Crate's Decal: its own object, one quad.
+    EXPECT_EQ(c.f,
+              lod0Triangles(f.lodSphere) + 2 * f.uvSphere.meshes[0].triangleCount() + 5 * box + 2);
+    EXPECT_EQ(c.o, 9u);
     EXPECT_EQ(c.vn, c.v);
     EXPECT_EQ(countWarnings(r, "2 MeshPart(s) written as boxes"), 1u);
 }
@@ -249,15 +252,23 @@ TEST(PartMeshExport, GltfEmbedsTexturesFromTheAssetFolders) {
     auto imageFile = [&](int texture) {
         return m.images.at(std::size_t(m.textures.at(std::size_t(texture)).source)).name;
     };
-    // MeshPart TextureID, Decal Texture: colour maps; the SurfaceAppearance wins over TextureID.
-    for (const char* name : {"Rock", "Crate", "Shiny"}) {
+    // MeshPart TextureID: colour map; the SurfaceAppearance wins over TextureID.
+    for (const char* name : {"Rock", "Shiny"}) {
         SCOPED_TRACE(name);
         ASSERT_TRUE(nodes.count(name));
         const auto& mat = materialOf(name);
         ASSERT_GE(mat.pbrMetallicRoughness.baseColorTexture.index, 0);
-        EXPECT_EQ(imageFile(mat.pbrMetallicRoughness.baseColorTexture.index),
-                  std::string(name) == "Crate" ? "2005" : "2001");
+        EXPECT_EQ(imageFile(mat.pbrMetallicRoughness.baseColorTexture.index), "2001");
         EXPECT_EQ(primitive(name).attributes.count("TEXCOORD_0"), 1u);
+    }
+    // The Crate (a box) keeps an untextured box; its Decal is a second primitive with the image.
+    {
+        const auto& crate = m.meshes.at(std::size_t(nodes.at("Crate")->mesh));
+        ASSERT_EQ(crate.primitives.size(), 2u);
+        EXPECT_LT(materialOf("Crate").pbrMetallicRoughness.baseColorTexture.index, 0);
+        const auto& decal = m.materials.at(std::size_t(crate.primitives[1].material));
+        ASSERT_GE(decal.pbrMetallicRoughness.baseColorTexture.index, 0);
+        EXPECT_EQ(imageFile(decal.pbrMetallicRoughness.baseColorTexture.index), "2005");
     }
     ASSERT_GE(materialOf("Shiny").normalTexture.index, 0);
     EXPECT_EQ(imageFile(materialOf("Shiny").normalTexture.index), "2003");
