@@ -681,7 +681,7 @@ std::optional<RobloxMaterialLook> robloxMaterialLook(std::int64_t material) {
 }
 
 PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
-                      const std::vector<std::string>& assetFolders, bool allServices) {
+                      const std::vector<std::string>& assetFolders, bool allServices, int lod) {
     PartTree tree;
     const std::size_t count = asset.nodes.size();
     std::vector<int> partOf(count, -1);
@@ -697,6 +697,9 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
     resolveOptions.folders.assign(assetFolders.begin(), assetFolders.end());
     resolveOptions.allServices = allServices;
     resolveOptions.partFrame = true;
+    resolveOptions.lod = std::max(lod, 0);
+    std::size_t shortOfLevels = 0;  // part meshes whose file has fewer levels than `lod` + 1
+    std::string firstShort;
     PartMeshes resolved = resolvePartMeshes(asset, resolveOptions);
     const AssetResolver resolver(resolveOptions.folders);
     TextureFinder textures(resolver);
@@ -728,6 +731,9 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
         p.size = rp.size;
         if (!p.size.finite() || !p.cframe.position.finite()) continue;
         if (meshOf[i] >= 0) {
+            const PartMesh& pm = resolved.meshes[std::size_t(meshOf[i])];
+            if (pm.lod < resolveOptions.lod && shortOfLevels++ == 0)
+                firstShort = p.name + " (" + std::to_string(pm.lodCount) + " LOD(s))";
             Mesh& m = resolved.meshes[std::size_t(meshOf[i])].mesh;
             m.skin.clear();  // written as a static mesh in the part's place
             m.skeleton = -1;
@@ -785,6 +791,10 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
                            " SpecialMesh part(s) written as boxes of their size: their meshes are "
                            "not in the asset folders (first: " +
                            validUtf8(firstSpecialMeshId) + ")");
+    if (shortOfLevels)
+        warnings.push_back(std::to_string(shortOfLevels) + " part mesh(es) have no LOD " +
+                           std::to_string(resolveOptions.lod) +
+                           ": their last LOD written instead (first: " + firstShort + ")");
     textures.report(warnings);
     if (stretchedDecals)
         warnings.push_back(std::to_string(stretchedDecals) +

@@ -225,8 +225,11 @@ struct PartTree {
 // as the viewer draws them); those not found stay boxes of their Size, one counted warning per
 // kind. Unions get their decoded geometry (MeshData2 / MeshData, else AssetId through
 // `assetFolders`); NegateOperations are left out (they cut other parts, Roblox does not draw them).
+// `lod`: the level written of a resolved FileMesh with LODs (clamped to its last, one counted
+// warning for the parts whose files have fewer).
 PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
-                      const std::vector<std::string>& assetFolders = {}, bool allServices = false);
+                      const std::vector<std::string>& assetFolders = {}, bool allServices = false,
+                      int lod = 0);
 
 // Shapes, their unit meshes (partShapeMesh) and scales (partShapeScale) are roblox_parts.h's.
 // Column-major world transform of a CFrame (rotation and translation).

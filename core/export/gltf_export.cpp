@@ -150,8 +150,8 @@ public:
         model.buffers.resize(1);
         model.scenes.resize(1);
         model.defaultScene = 0;
-        const PartTree parts =
-            collectParts(asset_, result_.warnings, options_.assetFolders, options_.allServices);
+        const PartTree parts = collectParts(asset_, result_.warnings, options_.assetFolders,
+                                            options_.allServices, std::max(options_.lod, 0));
         // tinygltf::Node is large: reserve so that growing the vector never moves them all.
         std::size_t nodes = parts.nodes.size() + 1;
         for (const Skeleton& s : asset_.skeletons) nodes += s.bones.size();

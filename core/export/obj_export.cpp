@@ -248,7 +248,8 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
         if (!asset.animations.empty())
             warn.push_back(std::to_string(asset.animations.size()) + " animation(s) not exported");
 
-        const PartTree tree = collectParts(asset, warn, options.assetFolders, options.allServices);
+        const PartTree tree = collectParts(asset, warn, options.assetFolders, options.allServices,
+                                           std::max(options.lod, 0));
         std::map<std::tuple<std::uint32_t, std::int64_t, int, PartTexture, PartTexture, PartTexture,
                             PartTexture>,
                  std::string>

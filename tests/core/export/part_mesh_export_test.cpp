@@ -321,3 +321,61 @@ TEST(PartMeshExport, ObjCopiesTexturesBesideTheMtl) {
 }
 
 }  // namespace
+
+namespace {
+
+// `--lod N` reaches resolved part meshes: the Rock's file (1001) has three LODs; the UV sphere
+// (1002, Hat and Shiny) has one, so it gives its last level and is named in one warning.
+TEST(PartMeshExport, LodOptionPicksTheLevelOfResolvedMeshes) {
+    const Fixture f = makeFixture("part_mesh_lod");
+    const Mesh& lodMesh = f.lodSphere.meshes.at(0);
+    ASSERT_EQ(lodMesh.lods.size(), 3u);
+    ASSERT_NE(lodMesh.lods[0].triangleCount, lodMesh.lods[1].triangleCount);
+    ASSERT_NE(lodMesh.lods[1].triangleCount, lodMesh.lods[2].triangleCount);
+    auto rockTriangles = [&](const GlbBytes& glb) -> std::size_t {
+        tinygltf::Model m;
+        std::string err;
+        EXPECT_TRUE(test::loadGlb(glb.bytes, m, err)) << err;
+        for (const auto& n : m.nodes)
+            if (n.name == "Rock") {
+                const auto& prim = m.meshes.at(std::size_t(n.mesh)).primitives.at(0);
+                return m.accessors.at(std::size_t(prim.indices)).count / 3;
+            }
+        ADD_FAILURE() << "no Rock node";
+        return 0;
+    };
+    for (const int lod : {0, 1, 2, 7}) {
+        SCOPED_TRACE(lod);
+        ExportOptions options;
+        options.assetFolders = {f.folder.string()};
+        options.lod = lod;
+        const GlbBytes glb = exportGlb(f.model, options);
+        ASSERT_TRUE(glb.report.ok()) << *glb.report.error;
+        const std::size_t level = std::size_t(std::min(lod, 2));
+        EXPECT_EQ(rockTriangles(glb), lodMesh.lods[level].triangleCount);
+        // The one-level sphere (Hat, Shiny) from LOD 1 on; the Rock too past LOD 2.
+        const std::size_t shortOf = lod == 0 ? 0 : lod <= 2 ? 2 : 3;
+        if (shortOf) {
+            EXPECT_EQ(
+                countWarnings(glb.report, std::to_string(shortOf) + " part mesh(es) have no LOD " +
+                                              std::to_string(lod)),
+                1u);
+        } else {
+            EXPECT_EQ(countWarnings(glb.report, "part mesh(es) have no LOD"), 0u);
+        }
+    }
+    // OBJ: the same level.
+    const auto out = test::tempDir("part_mesh_lod_obj");
+    ExportOptions options;
+    options.format = ExportFormat::Obj;
+    options.assetFolders = {f.folder.string()};
+    options.lod = 2;
+    const ExportResult r = exportAsset(f.model, (out / "l.obj").string(), options);
+    ASSERT_TRUE(r.ok()) << *r.error;
+    const std::size_t box = partShapeMesh(PartShape::Block).triangleCount();
+    EXPECT_EQ(
+        test::objCounts(out / "l.obj").f,
+        lodMesh.lods[2].triangleCount + 2 * f.uvSphere.meshes[0].triangleCount() + 5 * box + 2);
+}
+
+}  // namespace
