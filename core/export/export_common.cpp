@@ -799,8 +799,8 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
     if (stretchedDecals)
         warnings.push_back(std::to_string(stretchedDecals) +
                            " Decal/Texture(s) on parts that are not boxes (MeshParts, unions, "
-                           "balls, cylinders, wedges ...) stretched over the whole part: only a "
-                           "box part's decals are placed on their face");
+                           "balls, cylinders, wedges ...) not placed on their face: the first "
+                           "one stretches over the part when it has no texture of its own");
     if (boxedUnions)
         warnings.push_back(std::to_string(boxedUnions) +
                            " union(s) written as boxes of their size: their geometry is neither "

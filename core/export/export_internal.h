@@ -175,8 +175,8 @@ struct PartInstance {
     std::int64_t material = 256;  // Enum.Material value (256 Plastic when none is stored)
     // Image files found through the asset folders (empty path: none): the colour map
     // (SurfaceAppearance ColorMap, else MeshPart TextureID, SpecialMesh TextureId, or the first
-    // Decal / Texture child's Texture, stretched over the whole part) and the normal map
-    // (SurfaceAppearance NormalMap). PNG or JPEG, checked by their first bytes.
+    // Decal / Texture child's Texture of a part that is not a box, stretched over it) and the
+    // normal map (SurfaceAppearance NormalMap). PNG or JPEG, checked by their first bytes.
     PartTexture colorMap, normalMap;
     // SurfaceAppearance RoughnessMap / MetalnessMap (glTF packs them into one image, OBJ copies
     // them: map_Pr / map_Pm), with where their values are stored (for warnings: byte offset of
