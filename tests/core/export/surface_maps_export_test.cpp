@@ -342,6 +342,20 @@ TEST(SurfaceMapsExport, DecoderCapsAndRejectsWithoutCrashing) {
             EXPECT_TRUE(!g.empty() || !error.empty()) << n;
             if (!g.empty()) EXPECT_EQ(g.pixels.size(), std::size_t(g.width) * g.height);
         }
+    // Every byte of each flipped (headers, lengths, CRCs, Huffman tables, data): no crash, and
+    // an image's pixel count matches its size.
+    for (const Bytes& whole : {writePng(4, 2, 1, kRoughness), test::tinyJpeg()})
+        for (std::size_t n = 0; n < whole.size(); ++n)
+            for (const std::uint8_t x : {std::uint8_t(0xFF), std::uint8_t(0x80), std::uint8_t(1)}) {
+                Bytes bad = whole;
+                bad[n] ^= x;
+                g = decodeGreyImage(bad, error);
+                EXPECT_TRUE(!g.empty() || !error.empty()) << n;
+                if (!g.empty()) {
+                    EXPECT_EQ(g.pixels.size(), std::size_t(g.width) * g.height);
+                    EXPECT_LE(g.width, kMaxImageSide);
+                }
+            }
     // Packing: two empty maps give nothing.
     EXPECT_TRUE(packMetallicRoughness({}, {}).rgb.empty());
 }
