@@ -614,9 +614,20 @@ void findPartTextures(const Asset& asset, const RobloxPart& rp, PartInstance& p,
                                std::clamp(v->z, 0.0f, 1.0f)};
             d.transparency =
                 float(std::clamp(numberProperty(asset, c, "Transparency", 0), 0.0, 1.0));
+            const double z = numberProperty(asset, c, "ZIndex", 1);
+            d.zIndex = int(std::clamp(z, -1e6, 1e6));
             if (d.transparency < 1.0f) p.decals.push_back(std::move(d));
         }
     }
+    // Layers per face: by ZIndex, then child order.
+    std::vector<PartDecal*> order;
+    for (PartDecal& d : p.decals) order.push_back(&d);
+    std::stable_sort(order.begin(), order.end(), [](const PartDecal* a, const PartDecal* b) {
+        return a->face != b->face ? a->face < b->face : a->zIndex < b->zIndex;
+    });
+    for (std::size_t k = 0; k < order.size(); ++k)
+        order[k]->layer =
+            k > 0 && order[k - 1]->face == order[k]->face ? order[k - 1]->layer + 1 : 0;
     if (color.empty() && p.className == "MeshPart")
         color = stringProperty(asset, rp.node, {"TextureID", "TextureId"});
     if (color.empty() && rp.specialMesh && rp.meshNode >= 0 &&
@@ -897,7 +908,7 @@ Mesh decalQuad(const PartDecal& decal, Vec3 size) {
         return std::abs(axis.x) * size.x + std::abs(axis.y) * size.y + std::abs(axis.z) * size.z;
     };
     const float width = along(a.r), height = along(a.u), depth = along(a.n);
-    const float out = 0.5f + kDecalOffsetStuds / depth;
+    const float out = 0.5f + kDecalOffsetStuds * float(std::clamp(decal.layer, 0, 15) + 1) / depth;
     // Corners (right, up) in -0.5..0.5, counter-clockwise seen from outside (r × u = n).
     constexpr float kCorners[4][2] = {{-0.5f, -0.5f}, {0.5f, -0.5f}, {0.5f, 0.5f}, {-0.5f, 0.5f}};
     for (const auto& c : kCorners) {

@@ -144,18 +144,20 @@ struct PartDecal {
     Vec2 offsetStuds{0, 0};   // OffsetStudsU / V (Texture)
     Vec3 color{1, 1, 1};      // Color3 tint, 0..1
     float transparency = 0;   // Transparency, 0..1
+    int zIndex = 1;           // ZIndex: higher draws over lower on the same face
+    int layer = 0;  // 0.. by ZIndex (then child order) among the part's decals on this face
     friend bool operator==(const PartDecal&, const PartDecal&) = default;
 };
 
 // The quad of a decal: the face of the part's unit box (the part's shape mesh before its
-// partShapeScale), moved kDecalOffsetStuds outward along the face normal (so that it does not
-// fight the box face for depth), with normals and UVs (glTF convention, v down). The image's
-// orientation on each face (as seen from outside): on the side faces its top is +Y; on Right
-// its right edge is toward -Z, Back +X, Left +Z, Front -X; on Top and Bottom its top is toward
-// the Front (-Z), right toward +X (Top) / -X (Bottom). A Decal stretches over the face; a
-// Texture repeats every StudsPerTileU/V studs from the face's top-left corner, shifted by
-// OffsetStudsU/V (UVs beyond 0..1; the sampler repeats). Empty when `size` has a zero or
-// non-finite side.
+// partShapeScale), moved kDecalOffsetStuds × (layer + 1) outward along the face normal (so that
+// it does not fight the box face, or a lower decal on that face, for depth; layer capped at 15),
+// with normals and UVs (glTF convention, v down). The image's orientation on each face (as seen
+// from outside): on the side faces its top is +Y; on Right its right edge is toward -Z, Back +X,
+// Left +Z, Front -X; on Top and Bottom its top is toward the Front (-Z), right toward +X (Top) / -X
+// (Bottom). A Decal stretches over the face; a Texture repeats every StudsPerTileU/V studs from the
+// face's top-left corner, shifted by OffsetStudsU/V (UVs beyond 0..1; the sampler repeats). Empty
+// when `size` has a zero or non-finite side.
 inline constexpr float kDecalOffsetStuds = 0.01f;
 Mesh decalQuad(const PartDecal& decal, Vec3 size);
 

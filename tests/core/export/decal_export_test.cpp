@@ -93,6 +93,9 @@ Fixture makeFixture(const std::string& name) {
     a.addProperty(tex, prop("OffsetStudsV", "float", 0.0));
     a.addProperty(tex, prop("Color3", "Color3", Vec3{1, 0, 0}));
     a.addProperty(tex, prop("Transparency", "float", 0.25));
+    // ZIndex 0 (the Decals keep the default 1): the Texture is the lower layer on the Front
+    // face although it comes after the Front Decal.
+    a.addProperty(tex, prop("ZIndex", "int32", std::int64_t(0)));
     const int ball = addPart(a, ws, "Ball", {10, 10, 0}, 0);
     addDecal(a, ball, "Decal", "Stretched", 5);
     const RobloxModelWriteResult w = writeRobloxModel(a);
@@ -147,8 +150,9 @@ TEST(DecalExport, GltfPutsEachDecalOnItsFace) {
         const float halfRight = 0.5f * std::abs(dot(face.right, kSize));
         for (std::size_t k = 0; k < 4; ++k) {
             const Vec3 w{pos[k].x * s.x, pos[k].y * s.y, pos[k].z * s.z};  // in studs
-            // Just outside the face (0.01 studs), over its whole area.
-            EXPECT_NEAR(dot(w, face.normal), halfDepth + 0.01f, 1e-4);
+            // Just outside the face (0.01 studs; the Front Decal, over the Texture's lower
+            // ZIndex, 0.02), over its whole area.
+            EXPECT_NEAR(dot(w, face.normal), halfDepth + (i == 6 ? 0.02f : 0.01f), 1e-4);
             EXPECT_NEAR(std::abs(dot(w, face.up)), halfUp, 1e-4);
             EXPECT_NEAR(std::abs(dot(w, face.right)), halfRight, 1e-4);
             EXPECT_EQ(nor[k], face.normal);
