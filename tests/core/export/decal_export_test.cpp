@@ -231,6 +231,29 @@ TEST(DecalExport, ObjWritesEachDecalAsItsOwnObject) {
     EXPECT_NE(mtl.str().find("Kd 1 0 0\nd 0.75\nmap_Kd "), std::string::npos) << mtl.str();
 }
 
+// Blender 3.4 (where installed) shows the decals as blended image materials on the box.
+TEST(DecalExport, BlenderShowsTheDecalsWhenInstalled) {
+    const Fixture f = makeFixture("decal_blender");
+    ExportOptions options;
+    options.assetFolders = {f.folder.string()};
+    const auto dir = test::tempDir("decal_blender_out");
+    const auto file = dir / "decals.glb";
+    ASSERT_TRUE(exportAsset(f.model, file.string(), options).ok());
+    std::string text;
+    const auto report = test::blenderMaterialReport({file}, dir, text);
+    if (!report) GTEST_SKIP() << "SKIPPED: Blender cannot run the import here: " << text;
+    // The box, one Decal material (all six share the image and look) and the tinted Texture.
+    EXPECT_NE(report->find("MESHSCOPE-OBJ 3 Box\n"), std::string::npos) << *report;
+    std::size_t blended = 0;
+    std::istringstream lines(*report);
+    std::string line;
+    while (std::getline(lines, line))
+        if (line.starts_with("MESHSCOPE-MAT BLEND ") &&
+            line.find("->Principled BSDF.Alpha") != std::string::npos)
+            ++blended;
+    EXPECT_EQ(blended, 2u) << *report;
+}
+
 TEST(DecalExport, QuadOfAZeroSizedPartIsEmpty) {
     exporting::PartDecal d;
     EXPECT_TRUE(exporting::decalQuad(d, {0, 1, 1}).positions.empty());

@@ -289,6 +289,31 @@ TEST(SurfaceMapsExport, GltfPacksRoughnessAndMetalnessIntoOneTexture) {
     EXPECT_EQ(r.warnings, 0u) << r.json;
 }
 
+// Blender 3.4 (where installed) reads roughness from G and metalness from B.
+TEST(SurfaceMapsExport, BlenderReadsTheChannelsWhenInstalled) {
+    const Fixture f = makeFixture("surface_maps_blender");
+    ExportOptions options;
+    options.assetFolders = {f.folder.string()};
+    const auto dir = test::tempDir("surface_maps_blender_out");
+    const auto file = dir / "maps.glb";
+    ASSERT_TRUE(exportAsset(f.model, file.string(), options).ok());
+    std::string text;
+    const auto report = test::blenderMaterialReport({file}, dir, text);
+    if (!report) GTEST_SKIP() << "SKIPPED: Blender cannot run the import here: " << text;
+    // "Both": the channels straight into the shader.
+    std::string both;
+    std::istringstream lines(*report);
+    std::string line;
+    while (std::getline(lines, line))
+        if (line.starts_with("MESHSCOPE-MAT") && line.ends_with("metallic roughness 0"))
+            both = line;
+    ASSERT_FALSE(both.empty()) << *report;
+    EXPECT_NE(both.find("Separate Color.Green->Principled BSDF.Roughness"), std::string::npos)
+        << both;
+    EXPECT_NE(both.find("Separate Color.Blue->Principled BSDF.Metallic"), std::string::npos)
+        << both;
+}
+
 TEST(SurfaceMapsExport, ObjWritesMapPrAndMapPm) {
     const Fixture f = makeFixture("surface_maps_obj");
     const auto out = test::tempDir("surface_maps_obj_out");
