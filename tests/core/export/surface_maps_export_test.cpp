@@ -274,8 +274,9 @@ TEST(SurfaceMapsExport, GltfPacksRoughnessAndMetalnessIntoOneTexture) {
               1u);
     EXPECT_EQ(countWarnings(glb.report, "over the 8192x8192 cap"), 1u);
     for (const auto& warning : glb.report.warnings)
-        if (warning.find("Broken/SurfaceAppearance") != std::string::npos)
+        if (warning.find("Broken/SurfaceAppearance") != std::string::npos) {
             EXPECT_EQ(warning.rfind("offset 0x", 0), 0u) << warning;
+        }
     // Three distinct packings (Both, RoughOnly, MetalOnly).
     EXPECT_EQ(m.images.size(), 3u);
 
@@ -365,7 +366,9 @@ TEST(SurfaceMapsExport, DecoderCapsAndRejectsWithoutCrashing) {
             const Bytes cut(whole.begin(), whole.begin() + std::ptrdiff_t(n));
             g = decodeGreyImage(cut, error);
             EXPECT_TRUE(!g.empty() || !error.empty()) << n;
-            if (!g.empty()) EXPECT_EQ(g.pixels.size(), std::size_t(g.width) * g.height);
+            if (!g.empty()) {
+                EXPECT_EQ(g.pixels.size(), std::size_t(g.width) * g.height);
+            }
         }
     // Every byte of each flipped (headers, lengths, CRCs, Huffman tables, data): no crash, and
     // an image's pixel count matches its size.
