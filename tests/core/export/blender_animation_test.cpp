@@ -438,3 +438,104 @@ TEST(BlenderAnimation, RigSkinnedAndFacsAnimationsPlayInBlender) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::cout << "Blender animation check: " << seconds << " s\n";
 }
+
+namespace {
+
+// The object Blender made of the joint node `name` (not a part's mesh): "" when none.
+std::string jointObject(const BlenderView& v, const std::string& name) {
+    for (const auto& [object, type] : v.objectTypes)
+        if (type != "MESH" && (object == name || object.starts_with(name + "."))) return object;
+    return "";
+}
+
+}  // namespace
+
+// The real R15 rig with its Dance animation: every rig joint plays its channels over the whole
+// sequence, and every joint's world position at two times equals core/pose's sample.
+TEST(BlenderAnimationCorpus, R15DanceOnCharacterBase) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto started = std::chrono::steady_clock::now();
+    const DecodeResult rigFile = decodeFile(
+        (corpus / "rbxm/MaximumADHD_Rbx2Source/Resources/AvatarData/R15/CharacterBase.rbxm")
+            .string());
+    ASSERT_TRUE(rigFile.ok());
+    const DecodeResult dance = decodeFile(
+        (corpus / "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R15/Animations/Dance.rbxmx")
+            .string());
+    ASSERT_TRUE(dance.ok());
+    Asset target = rigFile.asset;
+    const AnimationTransfer t = addAnimationsFrom(target, dance.asset);
+    ASSERT_TRUE(t.ok()) << t.error;
+    ASSERT_EQ(t.added, 1u);
+    const KeyframeSequence seq = extractKeyframeSequences(dance.asset).at(0);
+    ASSERT_GT(seq.length, 0.2f);
+    const auto dir = tempDir("blender_animation_r15");
+    const auto glb = dir / "dance.glb";
+    ASSERT_TRUE(exportAsset(target, glb.string(), ExportOptions{}).ok());
+    // Two times on the 30 fps grid (multiples of 0.1 s): about a third and two thirds in.
+    const std::vector<float> times = {std::round(seq.length * 10 / 3) / 10,
+                                      std::round(seq.length * 20 / 3) / 10};
+
+    const BlenderRun run = runBlender(dir, kAnimationBody, {{glb, timesArg(times)}});
+    if (!run.unavailable.empty())
+        GTEST_SKIP() << "SKIPPED: " << run.unavailable
+                     << "; exported animations are checked with tinygltf and the validator only";
+    EXPECT_EQ(run.output.find("MESHSCOPE-FAILED"), std::string::npos) << run.output;
+    auto views = blenderViews(run);
+    const std::string& text = run.output;
+    const BlenderView& v = views[glb.string()];
+    ASSERT_GT(v.fps, 0) << text;
+
+    // Every rig bone is a joint node with its translation, rotation and scale channels.
+    const RobloxRig rig = extractRobloxRig(target);
+    std::map<std::string, std::string> objectOf;  // rig bone -> Blender object or bone
+    std::size_t animated = 0;
+    for (const Bone& bone : rig.skeleton.bones) {
+        const std::string object = jointObject(v, bone.name);
+        std::string action;
+        const BlenderView::Action* armature = armatureAction(v);
+        if (armature && armature->bones.contains(bone.name)) {
+            objectOf[bone.name] = bone.name;
+            ++animated;
+            continue;
+        }
+        ASSERT_FALSE(object.empty()) << "no Blender object for joint " << bone.name << "\n" << text;
+        objectOf[bone.name] = object;
+        action = v.objectActions.at(object);
+        ASSERT_TRUE(v.actions.contains(action)) << bone.name << " plays no action\n" << text;
+        const BlenderView::Action& a = v.actions.at(action);
+        EXPECT_EQ(a.fcurves, 10u) << bone.name;
+        EXPECT_NEAR(a.start, 0, 1e-3) << bone.name;
+        EXPECT_NEAR(a.end, seq.length * v.fps, 1e-3) << bone.name;
+        ++animated;
+    }
+    EXPECT_EQ(animated, rig.skeleton.bones.size());
+    EXPECT_EQ(rig.skeleton.bones.size(), 15u);  // the 15 R15 body parts
+    EXPECT_EQ(rig.joints.size(), 14u);
+
+    std::size_t checked = 0;
+    for (float time : times) {
+        const auto expected = robloxBonePositions(target, seq, time);
+        const std::string at = timeKey(time);
+        ASSERT_TRUE(v.objects.contains(at)) << at << "\n" << text;
+        for (const auto& [bone, object] : objectOf) {
+            const auto& place = v.bones.contains(at) && v.bones.at(at).contains(object)
+                                    ? v.bones.at(at)
+                                    : v.objects.at(at);
+            ASSERT_TRUE(place.contains(object)) << object;
+            const Vec3 want = blenderAxes(expected.at(bone));
+            EXPECT_LT(gap(place.at(object), want), 1e-3f)
+                << bone << " at " << time << " s: Blender " << str(place.at(object)) << ", core "
+                << str(want);
+            ++checked;
+        }
+    }
+    // A joint the dance moves: the right hand is elsewhere at the two times.
+    const Vec3 a = robloxBonePositions(target, seq, times[0]).at("RightHand");
+    const Vec3 b = robloxBonePositions(target, seq, times[1]).at("RightHand");
+    EXPECT_GT(gap(a, b), 1e-2f) << str(a) << " " << str(b);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::cout << "Blender R15 Dance check: " << checked << " joint positions, " << seconds
+              << " s\n";
+}
