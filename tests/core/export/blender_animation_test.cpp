@@ -138,8 +138,8 @@ Asset talkingCurves() {
 
 // Blender's view of each file: the scene's frame rate, every action's frame range and the bones
 // its F-curves animate; then, at each time of `arg` (seconds, comma-separated; the scene set to
-// time × fps, fraction as subframe), every object's world position, every pose bone's world head
-// and every shape key's value.
+// time × fps, fraction as subframe), every object's world position, every pose bone's world head,
+// every shape key's value and every mesh's world bounds as Blender deforms it (armature, keys).
 constexpr const char* kAnimationBody = R"(def inspect(path, arg):
     scene = bpy.context.scene
     fps = scene.render.fps / scene.render.fps_base
@@ -171,6 +171,21 @@ constexpr const char* kAnimationBody = R"(def inspect(path, arg):
             if o.type == "MESH" and o.data.shape_keys:
                 for kb in o.data.shape_keys.key_blocks:
                     report("at", t, "key", o.name, kb.name, kb.value)
+        dg = bpy.context.evaluated_depsgraph_get()
+        for o in bpy.data.objects:
+            if o.type != "MESH":
+                continue
+            e = o.evaluated_get(dg)
+            m = e.to_mesh()
+            lo = [float("inf")] * 3
+            hi = [float("-inf")] * 3
+            for v in m.vertices:
+                w = e.matrix_world @ v.co
+                for k in range(3):
+                    lo[k] = min(lo[k], w[k])
+                    hi[k] = max(hi[k], w[k])
+            e.to_mesh_clear()
+            report("at", t, "bounds", o.name, *lo, *hi)
 )";
 
 // What one file's reports say.
@@ -187,7 +202,8 @@ struct BlenderView {
     std::map<std::string, std::string> keyActions;     // mesh object -> its shape keys' action
     // At a time (as passed): world position of objects and pose-bone heads, shape key values.
     std::map<std::string, std::map<std::string, Vec3>> objects, bones;
-    std::map<std::string, std::map<std::string, float>> keys;  // time -> "object/key" -> value
+    std::map<std::string, std::map<std::string, float>> keys;     // time -> "object/key" -> value
+    std::map<std::string, std::map<std::string, Bounds>> bounds;  // time -> mesh object -> bounds
 };
 
 // Splits the reports of a run into one view per file: a file's reports start at its "fps" line.
@@ -217,6 +233,9 @@ std::map<std::string, BlenderView> blenderViews(const BlenderRun& run) {
             v->bones[f[1]][f[3]] = {num(f[4]), num(f[5]), num(f[6])};
         else if (f[0] == "at" && f.size() == 6 && f[2] == "key")
             v->keys[f[1]][f[3] + "/" + f[4]] = num(f[5]);
+        else if (f[0] == "at" && f.size() == 10 && f[2] == "bounds")
+            v->bounds[f[1]][f[3]] = {{num(f[4]), num(f[5]), num(f[6])},
+                                     {num(f[7]), num(f[8]), num(f[9])}};
     }
     return out;
 }
@@ -399,6 +418,18 @@ TEST(BlenderAnimation, RigSkinnedAndFacsAnimationsPlayInBlender) {
                 EXPECT_LT(gap(got, {bind.x, bind.y + rise, bind.z}), 1e-3f)
                     << s.bones[b].name << " at " << time << " s: " << str(got);
             }
+            // The skinned mesh follows: Blender's deformed bounds equal core's skinned bounds.
+            const Bounds want = posedBounds(cylinder.meshes[0], skinningMatrices(s, pose));
+            if (time > 0) {  // the top rises with the bones
+                EXPECT_GT(want.max.y, boundsOf(cylinder.meshes[0].positions).max.y + 0.5f);
+            }
+            const std::string mesh = meshObject(v, "SkinnedCylinder");
+            ASSERT_TRUE(v.bounds.contains(at) && v.bounds.at(at).contains(mesh)) << text;
+            const Bounds& got = v.bounds.at(at).at(mesh);
+            EXPECT_LT(gap(got.min, want.min), 1e-3f)
+                << "at " << time << " s: Blender " << str(got.min) << ", core " << str(want.min);
+            EXPECT_LT(gap(got.max, want.max), 1e-3f)
+                << "at " << time << " s: Blender " << str(got.max) << ", core " << str(want.max);
         }
     }
 
