@@ -25,7 +25,8 @@ packages=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev qt6-3d-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev libgl1-mesa-dri
   libdraco-dev draco libzstd-dev liblz4-dev zlib1g-dev
-  libpugixml-dev nlohmann-json3-dev libtinygltf-dev libmeshoptimizer-dev
+  libpugixml-dev nlohmann-json3-dev libtinygltf-dev libmeshoptimizer-dev libpng-dev
+  libjpeg62-turbo-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth shared-mime-info desktop-file-utils xdg-utils
   clang libclang-rt-14-dev clang-format assimp-utils appstream

@@ -302,12 +302,16 @@ std::optional<Json> rigPoseJson(const Asset& asset, const Asset* animation, floa
              {"joint", joint >= 0 ? Json(rig.joints[std::size_t(joint)].name) : Json(nullptr)}});
     }
     j["bones"] = std::move(bones);
-    // FACS: a CurveAnimation's FaceControls curves at the sampled time (the rig has no face
-    // rig of its own, so every curve is reported by its control name).
-    if (curves && !curves->faceControls.empty()) {
+    // FACS: a CurveAnimation's FaceControls curves, or a KeyframeSequence's FaceControls
+    // NumberPoses, at the sampled time (the rig has no face rig of its own, so every control is
+    // reported by its name).
+    const bool faceControls =
+        (curves && !curves->faceControls.empty()) || (seq && !seq->faceControls.empty());
+    if (faceControls) {
         Json ws = Json::object();
         std::vector<std::string> unknown;
-        for (const auto& [name, w] : sampleFaceControls(*curves, sample.time)) {
+        for (const auto& [name, w] : seq ? sampleFaceControls(*seq, sample.time)
+                                         : sampleFaceControls(*curves, sample.time)) {
             const FacsControlInfo* c = findFacsControl(name);
             if (!c) unknown.push_back(name);
             ws[c ? std::string(c->name) : name] = number(w);
@@ -336,6 +340,7 @@ std::optional<Json> rigPoseJson(const Asset& asset, const Asset* animation, floa
                           {"sampledTime", number(sample.time)},
                           {"keyframes", seq->keyframeTimes.size()},
                           {"tracks", seq->tracks.size()},
+                          {"faceControls", seq->faceControls.size()},
                           {"unmatched", sample.unmatchedTracks},
                           {"unanimated", sample.unanimatedJoints},
                           {"rootTracks", sample.rootTracks}};

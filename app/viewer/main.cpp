@@ -1,4 +1,5 @@
-// meshscope: the desktop viewer. Everything but the application object lives in meshscope_shell.
+// meshscope: the desktop viewer. The command line, startup and thumbnailer live in
+// meshscope_viewer_app (viewer_app.h), the windows and docks in meshscope_shell.
 #include <QApplication>
 #include <cstdio>
 

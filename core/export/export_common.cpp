@@ -556,21 +556,78 @@ private:
     std::string firstWhy_;
 };
 
+double numberProperty(const Asset& asset, int node, const char* name, double fallback) {
+    if (const auto p = asset.property(node, name)) {
+        if (const double* d = std::get_if<double>(&p->value); d && std::isfinite(*d)) return *d;
+        if (const auto* i = std::get_if<std::int64_t>(&p->value)) return double(*i);
+    }
+    return fallback;
+}
+
 // A part's colour and normal maps: SurfaceAppearance ColorMap / NormalMap first, then the
-// MeshPart's TextureID, the SpecialMesh's TextureId, the first Decal or Texture child.
+// MeshPart's TextureID, the SpecialMesh's TextureId. Decal / Texture children: on a box part
+// each on its face (PartInstance::decals); on any other part the first one is the colour map
+// when the part has none, stretched over it (counted in `stretchedDecals`).
 void findPartTextures(const Asset& asset, const RobloxPart& rp, PartInstance& p,
-                      TextureFinder& finder) {
-    std::string color, normal, decal;
+                      TextureFinder& finder, std::size_t& stretchedDecals) {
+    const bool box = !p.mesh && p.shape == PartShape::Block;
+    std::string color, normal, decal, roughness, metalness;
     for (const int c : asset.children(rp.node)) {
         if (c < 0 || std::size_t(c) >= asset.nodes.size()) continue;
         const std::string_view kind = asset.kind(c);
         if (kind == "SurfaceAppearance") {
             if (color.empty()) color = stringProperty(asset, c, {"ColorMap"});
             if (normal.empty()) normal = stringProperty(asset, c, {"NormalMap"});
-        } else if ((kind == "Decal" || kind == "Texture") && decal.empty()) {
-            decal = stringProperty(asset, c, {"Texture", "TextureContent"});
+            if (roughness.empty() && metalness.empty()) {
+                roughness = stringProperty(asset, c, {"RoughnessMap"});
+                metalness = stringProperty(asset, c, {"MetalnessMap"});
+                if (const auto r = asset.property(c, "RoughnessMap")) p.roughnessOffset = r->offset;
+                if (const auto m = asset.property(c, "MetalnessMap")) p.metalnessOffset = m->offset;
+                if (!roughness.empty() || !metalness.empty())
+                    p.appearancePath = validUtf8(instancePath(asset, c));
+            }
+        } else if (kind == "Decal" || kind == "Texture") {
+            const std::string image = stringProperty(asset, c, {"Texture", "TextureContent"});
+            if (image.empty()) continue;
+            if (!box) {
+                if (decal.empty()) decal = image;
+                ++stretchedDecals;
+                continue;
+            }
+            PartDecal d;
+            d.name = validUtf8(asset.nameOrKind(c));
+            d.image = finder.find(image);
+            if (!d.image.ok()) continue;
+            const double face = numberProperty(asset, c, "Face", 5);
+            d.face = face >= 0 && face <= 5 ? int(face) : 5;
+            d.tiled = kind == "Texture";
+            auto positive = [](double v, double fallback) {
+                return std::isfinite(v) && v > 1e-3 ? float(v) : float(fallback);
+            };
+            d.studsPerTile = {positive(numberProperty(asset, c, "StudsPerTileU", 2), 2),
+                              positive(numberProperty(asset, c, "StudsPerTileV", 2), 2)};
+            d.offsetStuds = {float(numberProperty(asset, c, "OffsetStudsU", 0)),
+                             float(numberProperty(asset, c, "OffsetStudsV", 0))};
+            if (const auto t = asset.property(c, "Color3"))
+                if (const Vec3* v = std::get_if<Vec3>(&t->value); v && v->finite())
+                    d.color = {std::clamp(v->x, 0.0f, 1.0f), std::clamp(v->y, 0.0f, 1.0f),
+                               std::clamp(v->z, 0.0f, 1.0f)};
+            d.transparency =
+                float(std::clamp(numberProperty(asset, c, "Transparency", 0), 0.0, 1.0));
+            const double z = numberProperty(asset, c, "ZIndex", 1);
+            d.zIndex = int(std::clamp(z, -1e6, 1e6));
+            if (d.transparency < 1.0f) p.decals.push_back(std::move(d));
         }
     }
+    // Layers per face: by ZIndex, then child order.
+    std::vector<PartDecal*> order;
+    for (PartDecal& d : p.decals) order.push_back(&d);
+    std::stable_sort(order.begin(), order.end(), [](const PartDecal* a, const PartDecal* b) {
+        return a->face != b->face ? a->face < b->face : a->zIndex < b->zIndex;
+    });
+    for (std::size_t k = 0; k < order.size(); ++k)
+        order[k]->layer =
+            k > 0 && order[k - 1]->face == order[k]->face ? order[k - 1]->layer + 1 : 0;
     if (color.empty() && p.className == "MeshPart")
         color = stringProperty(asset, rp.node, {"TextureID", "TextureId"});
     if (color.empty() && rp.specialMesh && rp.meshNode >= 0 &&
@@ -579,6 +636,8 @@ void findPartTextures(const Asset& asset, const RobloxPart& rp, PartInstance& p,
     if (color.empty()) color = decal;
     p.colorMap = finder.find(color);
     p.normalMap = finder.find(normal);
+    p.roughnessMap = finder.find(roughness);
+    p.metalnessMap = finder.find(metalness);
 }
 
 std::uint8_t colorByte(float f) {
@@ -633,11 +692,12 @@ std::optional<RobloxMaterialLook> robloxMaterialLook(std::int64_t material) {
 }
 
 PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
-                      const std::vector<std::string>& assetFolders, bool allServices) {
+                      const std::vector<std::string>& assetFolders, bool allServices, int lod) {
     PartTree tree;
     const std::size_t count = asset.nodes.size();
     std::vector<int> partOf(count, -1);
     std::size_t transparent = 0, negated = 0;
+    std::size_t stretchedDecals = 0;  // Decals / Textures on parts that are not boxes
     // Parts written as boxes of their Size because their mesh is missing, by kind.
     std::size_t boxedMeshParts = 0, boxedSpecialMeshes = 0, boxedUnions = 0;
     std::string firstMeshPartId, firstSpecialMeshId;
@@ -648,6 +708,9 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
     resolveOptions.folders.assign(assetFolders.begin(), assetFolders.end());
     resolveOptions.allServices = allServices;
     resolveOptions.partFrame = true;
+    resolveOptions.lod = std::max(lod, 0);
+    std::size_t shortOfLevels = 0;  // part meshes whose file has fewer levels than `lod` + 1
+    std::string firstShort;
     PartMeshes resolved = resolvePartMeshes(asset, resolveOptions);
     const AssetResolver resolver(resolveOptions.folders);
     TextureFinder textures(resolver);
@@ -679,6 +742,9 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
         p.size = rp.size;
         if (!p.size.finite() || !p.cframe.position.finite()) continue;
         if (meshOf[i] >= 0) {
+            const PartMesh& pm = resolved.meshes[std::size_t(meshOf[i])];
+            if (pm.lod < resolveOptions.lod && shortOfLevels++ == 0)
+                firstShort = p.name + " (" + std::to_string(pm.lodCount) + " LOD(s))";
             Mesh& m = resolved.meshes[std::size_t(meshOf[i])].mesh;
             m.skin.clear();  // written as a static mesh in the part's place
             m.skeleton = -1;
@@ -708,7 +774,7 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
         p.color = {colorByte(rp.color.x), colorByte(rp.color.y), colorByte(rp.color.z),
                    std::uint8_t(std::lround((1.0 - double(rp.transparency)) * 255.0))};
         // A box standing in for a missing mesh has none of the mesh's UVs: no texture.
-        if (!p.unresolvedMesh) findPartTextures(asset, rp, p, textures);
+        if (!p.unresolvedMesh) findPartTextures(asset, rp, p, textures, stretchedDecals);
         partOf[std::size_t(rp.node)] = int(tree.parts.size());
         tree.parts.push_back(std::move(p));
     }
@@ -736,7 +802,16 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
                            " SpecialMesh part(s) written as boxes of their size: their meshes are "
                            "not in the asset folders (first: " +
                            validUtf8(firstSpecialMeshId) + ")");
+    if (shortOfLevels)
+        warnings.push_back(std::to_string(shortOfLevels) + " part mesh(es) have no LOD " +
+                           std::to_string(resolveOptions.lod) +
+                           ": their last LOD written instead (first: " + firstShort + ")");
     textures.report(warnings);
+    if (stretchedDecals)
+        warnings.push_back(std::to_string(stretchedDecals) +
+                           " Decal/Texture(s) on parts that are not boxes (MeshParts, unions, "
+                           "balls, cylinders, wedges ...) not placed on their face: the first "
+                           "one stretches over the part when it has no texture of its own");
     if (boxedUnions)
         warnings.push_back(std::to_string(boxedUnions) +
                            " union(s) written as boxes of their size: their geometry is neither "
@@ -811,6 +886,59 @@ PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
         for (auto it = k.rbegin(); it != k.rend(); ++it) stack.push_back({*it, index});
     }
     return tree;
+}
+
+Mesh decalQuad(const PartDecal& decal, Vec3 size) {
+    Mesh m;
+    if (!size.finite() || size.x <= 0 || size.y <= 0 || size.z <= 0) return m;
+    // Per face: outward normal, the image's right and up directions (unit axes).
+    struct Axes {
+        Vec3 n, r, u;
+    };
+    static constexpr Axes kFaces[6] = {
+        {{1, 0, 0}, {0, 0, -1}, {0, 1, 0}},    // Right
+        {{0, 1, 0}, {1, 0, 0}, {0, 0, -1}},    // Top
+        {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}},     // Back
+        {{-1, 0, 0}, {0, 0, 1}, {0, 1, 0}},    // Left
+        {{0, -1, 0}, {-1, 0, 0}, {0, 0, -1}},  // Bottom
+        {{0, 0, -1}, {-1, 0, 0}, {0, 1, 0}},   // Front
+    };
+    const Axes& a = kFaces[std::clamp(decal.face, 0, 5)];
+    auto along = [&](Vec3 axis) {  // the part's size along a unit axis
+        return std::abs(axis.x) * size.x + std::abs(axis.y) * size.y + std::abs(axis.z) * size.z;
+    };
+    const float width = along(a.r), height = along(a.u), depth = along(a.n);
+    const float out = 0.5f + kDecalOffsetStuds * float(std::clamp(decal.layer, 0, 15) + 1) / depth;
+    // Corners (right, up) in -0.5..0.5, counter-clockwise seen from outside (r × u = n).
+    constexpr float kCorners[4][2] = {{-0.5f, -0.5f}, {0.5f, -0.5f}, {0.5f, 0.5f}, {-0.5f, 0.5f}};
+    for (const auto& c : kCorners) {
+        m.positions.push_back(a.n * out + a.r * c[0] + a.u * c[1]);
+        m.normals.push_back(a.n);
+        float u = c[0] + 0.5f, v = 0.5f - c[1];  // image coordinates, v down
+        if (decal.tiled) {
+            u = (u * width - decal.offsetStuds.x) / decal.studsPerTile.x;
+            v = (v * height - decal.offsetStuds.y) / decal.studsPerTile.y;
+        }
+        m.uv0.push_back({std::isfinite(u) ? u : 0.0f, std::isfinite(v) ? v : 0.0f});
+    }
+    m.indices = {0, 1, 2, 0, 2, 3};
+    m.primitive = Primitive::Triangles;
+    m.computeBounds();
+    return m;
+}
+
+std::string instancePath(const Asset& asset, int node) {
+    std::vector<std::string_view> names;
+    std::size_t steps = 0;
+    for (int n = node; n >= 0 && std::size_t(n) < asset.nodes.size() && steps++ < 256;
+         n = asset.nodes[std::size_t(n)].parent)
+        names.push_back(asset.nameOrKind(n));
+    std::string out;
+    for (auto it = names.rbegin(); it != names.rend(); ++it) {
+        if (!out.empty()) out += '/';
+        out += *it;
+    }
+    return out;
 }
 
 Mat4 cframeMatrix(const CFrame& cf) {

@@ -132,6 +132,35 @@ struct PartTexture {
     friend auto operator<=>(const PartTexture&, const PartTexture&) = default;
 };
 
+// A Decal or Texture on one face of a box part, written as its own quad (decalQuad).
+struct PartDecal {
+    std::string name;
+    PartTexture image;
+    // Enum.NormalId: Right 0 (+X), Top 1 (+Y), Back 2 (+Z), Left 3 (-X), Bottom 4 (-Y),
+    // Front 5 (-Z) of the part's own frame.
+    int face = 5;
+    bool tiled = false;       // a Texture: repeats every studsPerTile
+    Vec2 studsPerTile{2, 2};  // StudsPerTileU / V (Texture)
+    Vec2 offsetStuds{0, 0};   // OffsetStudsU / V (Texture)
+    Vec3 color{1, 1, 1};      // Color3 tint, 0..1
+    float transparency = 0;   // Transparency, 0..1
+    int zIndex = 1;           // ZIndex: higher draws over lower on the same face
+    int layer = 0;  // 0.. by ZIndex (then child order) among the part's decals on this face
+    friend bool operator==(const PartDecal&, const PartDecal&) = default;
+};
+
+// The quad of a decal: the face of the part's unit box (the part's shape mesh before its
+// partShapeScale), moved kDecalOffsetStuds × (layer + 1) outward along the face normal (so that
+// it does not fight the box face, or a lower decal on that face, for depth; layer capped at 15),
+// with normals and UVs (glTF convention, v down). The image's orientation on each face (as seen
+// from outside): on the side faces its top is +Y; on Right its right edge is toward -Z, Back +X,
+// Left +Z, Front -X; on Top and Bottom its top is toward the Front (-Z), right toward +X (Top) / -X
+// (Bottom). A Decal stretches over the face; a Texture repeats every StudsPerTileU/V studs from the
+// face's top-left corner, shifted by OffsetStudsU/V (UVs beyond 0..1; the sampler repeats). Empty
+// when `size` has a zero or non-finite side.
+inline constexpr float kDecalOffsetStuds = 0.01f;
+Mesh decalQuad(const PartDecal& decal, Vec3 size);
+
 struct PartInstance {
     int node = -1;  // Asset::nodes index
     std::string name;
@@ -148,11 +177,23 @@ struct PartInstance {
     std::int64_t material = 256;  // Enum.Material value (256 Plastic when none is stored)
     // Image files found through the asset folders (empty path: none): the colour map
     // (SurfaceAppearance ColorMap, else MeshPart TextureID, SpecialMesh TextureId, or the first
-    // Decal / Texture child's Texture, stretched over the whole part) and the normal map
-    // (SurfaceAppearance NormalMap). PNG or JPEG, checked by their first bytes.
+    // Decal / Texture child's Texture of a part that is not a box, stretched over it) and the
+    // normal map (SurfaceAppearance NormalMap). PNG or JPEG, checked by their first bytes.
     PartTexture colorMap, normalMap;
+    // SurfaceAppearance RoughnessMap / MetalnessMap (glTF packs them into one image, OBJ copies
+    // them: map_Pr / map_Pm), with where their values are stored (for warnings: byte offset of
+    // the property, and the SurfaceAppearance's instance path).
+    PartTexture roughnessMap, metalnessMap;
+    std::uint64_t roughnessOffset = 0, metalnessOffset = 0;
+    std::string appearancePath;
     float reflectance = 0;  // Reflectance, 0..1
+    // Decals and Textures of a box part (Block shape, no mesh), each on its face; those of other
+    // parts stretch over the whole part as its colour map (one counted warning).
+    std::vector<PartDecal> decals;
 };
+
+// An instance's path: its ancestors' names and its own, joined by '/'.
+std::string instancePath(const Asset& asset, int node);
 
 // A Roblox Enum.Material as a glTF metallic-roughness material.
 struct RobloxMaterialLook {
@@ -186,8 +227,11 @@ struct PartTree {
 // as the viewer draws them); those not found stay boxes of their Size, one counted warning per
 // kind. Unions get their decoded geometry (MeshData2 / MeshData, else AssetId through
 // `assetFolders`); NegateOperations are left out (they cut other parts, Roblox does not draw them).
+// `lod`: the level written of a resolved FileMesh with LODs (clamped to its last, one counted
+// warning for the parts whose files have fewer).
 PartTree collectParts(const Asset& asset, std::vector<std::string>& warnings,
-                      const std::vector<std::string>& assetFolders = {}, bool allServices = false);
+                      const std::vector<std::string>& assetFolders = {}, bool allServices = false,
+                      int lod = 0);
 
 // Shapes, their unit meshes (partShapeMesh) and scales (partShapeScale) are roblox_parts.h's.
 // Column-major world transform of a CFrame (rotation and translation).

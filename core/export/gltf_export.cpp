@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "export/export_internal.h"
+#include "export/image_codec.h"
 #include "export/tinygltf_config.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/pose.h"
@@ -149,8 +150,8 @@ public:
         model.buffers.resize(1);
         model.scenes.resize(1);
         model.defaultScene = 0;
-        const PartTree parts =
-            collectParts(asset_, result_.warnings, options_.assetFolders, options_.allServices);
+        const PartTree parts = collectParts(asset_, result_.warnings, options_.assetFolders,
+                                            options_.allServices, std::max(options_.lod, 0));
         // tinygltf::Node is large: reserve so that growing the vector never moves them all.
         std::size_t nodes = parts.nodes.size() + 1;
         for (const Skeleton& s : asset_.skeletons) nodes += s.bones.size();
@@ -1019,37 +1020,40 @@ private:
     };
     std::map<PartShape, PrimitiveAccessors> primitives_;
     // (packed RGBA, Material, Reflectance %, colour texture, normal texture) → material
-    std::map<std::tuple<std::uint32_t, std::int64_t, int, int, int>, int> materials_;
+    // (packed RGBA, Material, Reflectance %, colour, normal, metallic-roughness texture) → material
+    std::map<std::tuple<std::uint32_t, std::int64_t, int, int, int, int>, int> materials_;
     std::map<std::string, int> textures_;  // image file → texture (-1: could not be read)
     int sampler_ = -1;
 
-    // A part's image file embedded as stored (bufferView + mimeType), with one shared sampler
-    // (linear filtering, repeat); -1 when it cannot be read (said in a warning).
-    int texture(const PartTexture& t) {
-        if (!t.ok()) return -1;
-        if (auto it = textures_.find(t.path); it != textures_.end()) return it->second;
-        int& index = textures_[t.path];
-        index = -1;
+    // An image file's bytes (at most 256 MiB); false with a warning when it cannot be read.
+    bool readImage(const std::string& path, std::vector<char>& bytes) {
         std::error_code ec;
-        const auto size = std::filesystem::file_size(t.path, ec);
+        const auto size = std::filesystem::file_size(path, ec);
         constexpr std::uintmax_t kMaxImage = 256ull << 20;
         if (ec || size == 0 || size > kMaxImage) {
-            result_.warnings.push_back("texture " + validUtf8(t.path) +
+            result_.warnings.push_back("texture " + validUtf8(path) +
                                        (ec ? " cannot be read" : " is empty or over 256 MiB") +
                                        ": not embedded");
-            return -1;
+            return false;
         }
-        std::vector<char> bytes(static_cast<std::size_t>(size));
-        std::ifstream f(t.path, std::ios::binary);
+        bytes.resize(static_cast<std::size_t>(size));
+        std::ifstream f(path, std::ios::binary);
         if (!f.read(bytes.data(), std::streamsize(bytes.size()))) {
-            result_.warnings.push_back("texture " + validUtf8(t.path) +
+            result_.warnings.push_back("texture " + validUtf8(path) +
                                        " cannot be read: not embedded");
-            return -1;
+            return false;
         }
+        return true;
+    }
+
+    // An image (bufferView + mimeType) with one shared sampler (linear filtering, repeat) as a
+    // texture; returns the texture index.
+    int embedImage(const std::string& name, const void* data, std::size_t size,
+                   const std::string& mimeType) {
         tinygltf::Image image;
-        image.name = validUtf8(std::filesystem::path(t.path).filename().string());
-        image.bufferView = view(bytes.data(), bytes.size(), 0);
-        image.mimeType = t.mimeType;
+        image.name = name;
+        image.bufferView = view(data, size, 0);
+        image.mimeType = mimeType;
         model.images.push_back(std::move(image));
         if (sampler_ < 0) {
             tinygltf::Sampler sampler;
@@ -1064,7 +1068,72 @@ private:
         tex.source = int(model.images.size()) - 1;
         tex.sampler = sampler_;
         model.textures.push_back(std::move(tex));
-        return index = int(model.textures.size()) - 1;
+        return int(model.textures.size()) - 1;
+    }
+
+    // A part's image file embedded as stored; -1 when it cannot be read (said in a warning).
+    int texture(const PartTexture& t) {
+        if (!t.ok()) return -1;
+        if (auto it = textures_.find(t.path); it != textures_.end()) return it->second;
+        int& index = textures_[t.path];
+        index = -1;
+        std::vector<char> bytes;
+        if (!readImage(t.path, bytes)) return -1;
+        return index = embedImage(validUtf8(std::filesystem::path(t.path).filename().string()),
+                                  bytes.data(), bytes.size(), t.mimeType);
+    }
+
+    // SurfaceAppearance RoughnessMap / MetalnessMap packed into one metallicRoughnessTexture
+    // (roughness G, metalness B). A map that cannot be decoded is left out with a warning that
+    // names its property's offset; its channel is 255 and the material keeps its factor.
+    struct PackedMaps {
+        int texture = -1;
+        bool roughness = false, metalness = false;  // which channels hold a map
+    };
+    std::map<std::pair<std::string, std::string>, PackedMaps> packed_;
+    GreyImage greyMap(const PartTexture& t, std::uint64_t offset, const std::string& context,
+                      const char* property) {
+        if (!t.ok()) return {};
+        std::vector<char> bytes;
+        if (!readImage(t.path, bytes)) return {};
+        std::string error;
+        GreyImage g = decodeGreyImage(
+            std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), error);
+        if (g.empty()) {
+            Diagnostic d;
+            d.severity = Severity::Warning;
+            d.code = "image-not-decoded";
+            d.offset = offset;
+            d.context = context + " \u203a " + property;
+            d.message = validUtf8(t.path) + ": " + validUtf8(error) + ": map not exported";
+            result_.warnings.push_back(d.toString());
+        }
+        return g;
+    }
+    PackedMaps metallicRoughness(const PartInstance& p) {
+        if (!p.roughnessMap.ok() && !p.metalnessMap.ok()) return {};
+        const auto key = std::make_pair(p.roughnessMap.path, p.metalnessMap.path);
+        if (auto it = packed_.find(key); it != packed_.end()) return it->second;
+        PackedMaps& out = packed_[key];
+        const GreyImage r =
+            greyMap(p.roughnessMap, p.roughnessOffset, p.appearancePath, "RoughnessMap");
+        const GreyImage m =
+            greyMap(p.metalnessMap, p.metalnessOffset, p.appearancePath, "MetalnessMap");
+        const PackedImage packed = packMetallicRoughness(r, m);
+        if (packed.rgb.empty()) return out;
+        std::string error;
+        const std::vector<std::uint8_t> png =
+            encodeRgbPng(packed.width, packed.height, packed.rgb, error);
+        if (png.empty()) {
+            result_.warnings.push_back("roughness / metalness maps of " + p.appearancePath +
+                                       " not exported: " + error);
+            return out;
+        }
+        out.roughness = !r.empty();
+        out.metalness = !m.empty();
+        out.texture = embedImage("metallicRoughness " + std::to_string(packed_.size()), png.data(),
+                                 png.size(), "image/png");
+        return out;
     }
     std::map<std::pair<PartShape, int>, int> partMeshes_;  // (shape, material) → mesh
 
@@ -1079,9 +1148,10 @@ private:
         const Rgba8 c = p.color;
         const int reflectance = int(std::lround(p.reflectance * 100));
         const int colorMap = texture(p.colorMap), normalMap = texture(p.normalMap);
+        const PackedMaps maps = metallicRoughness(p);
         const auto key = std::make_tuple(
             std::uint32_t(c.r) << 24 | std::uint32_t(c.g) << 16 | std::uint32_t(c.b) << 8 | c.a,
-            p.material, reflectance, colorMap, normalMap);
+            p.material, reflectance, colorMap, normalMap, maps.texture);
         if (auto it = materials_.find(key); it != materials_.end()) return it->second;
         const auto look = robloxMaterialLook(p.material);
         tinygltf::Material m;
@@ -1114,14 +1184,19 @@ private:
             m.normalTexture.index = normalMap;
             m.name += " normal map " + std::to_string(normalMap);
         }
+        if (maps.texture >= 0) {
+            // glTF multiplies the channels by the factors: a channel that holds a map gets
+            // factor 1; the other is 255 and keeps the Material's value as its factor.
+            m.pbrMetallicRoughness.metallicRoughnessTexture.index = maps.texture;
+            if (maps.roughness) m.pbrMetallicRoughness.roughnessFactor = 1;
+            if (maps.metalness) m.pbrMetallicRoughness.metallicFactor = 1;
+            m.name += " metallic roughness " + std::to_string(maps.texture);
+        }
         model.materials.push_back(std::move(m));
         return materials_[key] = int(model.materials.size()) - 1;
     }
 
-    int partMesh(const PartInstance& part) {
-        const PartShape shape = part.shape;
-        const int mat = material(part);
-        if (auto it = partMeshes_.find({shape, mat}); it != partMeshes_.end()) return it->second;
+    tinygltf::Primitive shapePrimitive(PartShape shape, int mat) {
         PrimitiveAccessors& pa = primitives_[shape];
         if (pa.position < 0) {
             const Mesh m = partShapeMesh(shape);
@@ -1139,12 +1214,75 @@ private:
         prim.attributes["TEXCOORD_0"] = pa.uv;
         prim.indices = pa.indices;
         prim.material = mat;
+        return prim;
+    }
+
+    // A decal's material: its image tinted by Color3 (sRGB), alpha 1 - Transparency, blended
+    // (decal images have transparent parts); the part's Material roughness. -1 when the image
+    // cannot be embedded.
+    std::map<std::tuple<int, std::uint32_t, std::int64_t>, int> decalMaterials_;
+    int decalMaterial(const PartDecal& d, const PartInstance& p) {
+        const int tex = texture(d.image);
+        if (tex < 0) return -1;
+        auto byte = [](float f) {
+            return std::uint8_t(std::lround(std::clamp(f, 0.0f, 1.0f) * 255));
+        };
+        const Rgba8 c{byte(d.color.x), byte(d.color.y), byte(d.color.z),
+                      byte(1.0f - d.transparency)};
+        const auto key = std::make_tuple(
+            tex,
+            std::uint32_t(c.r) << 24 | std::uint32_t(c.g) << 16 | std::uint32_t(c.b) << 8 | c.a,
+            p.material);
+        if (auto it = decalMaterials_.find(key); it != decalMaterials_.end()) return it->second;
+        const auto look = robloxMaterialLook(p.material);
+        tinygltf::Material m;
+        m.name = (d.tiled ? "Texture " : "Decal ") +
+                 validUtf8(std::filesystem::path(d.image.path).filename().string());
+        if (c.r != 255 || c.g != 255 || c.b != 255)
+            m.name += " tint " + std::to_string(c.r) + " " + std::to_string(c.g) + " " +
+                      std::to_string(c.b);
+        if (c.a < 255) m.name += " alpha " + std::to_string(c.a);
+        m.alphaMode = "BLEND";
+        m.pbrMetallicRoughness.baseColorFactor = {linear(c.r), linear(c.g), linear(c.b),
+                                                  c.a / 255.0};
+        m.pbrMetallicRoughness.baseColorTexture.index = tex;
+        m.pbrMetallicRoughness.metallicFactor = 0;
+        m.pbrMetallicRoughness.roughnessFactor = look ? look->roughness : 0.8;
+        model.materials.push_back(std::move(m));
+        return decalMaterials_[key] = int(model.materials.size()) - 1;
+    }
+
+    // A box part's mesh: the shared box primitive, and one quad primitive per decal on its face.
+    // Returns the number of decal quads written in `decals`.
+    int partMesh(const PartInstance& part, std::size_t& decals) {
+        const PartShape shape = part.shape;
+        const int mat = material(part);
+        decals = 0;
+        if (part.decals.empty())
+            if (auto it = partMeshes_.find({shape, mat}); it != partMeshes_.end())
+                return it->second;
         tinygltf::Mesh gm;
         gm.name = partShapeName(shape);
-        gm.primitives.push_back(std::move(prim));
+        gm.primitives.push_back(shapePrimitive(shape, mat));
+        for (const PartDecal& d : part.decals) {
+            const int dm = decalMaterial(d, part);
+            const Mesh q = decalQuad(d, part.size);
+            if (dm < 0 || q.positions.empty()) continue;
+            tinygltf::Primitive prim;
+            prim.mode = TINYGLTF_MODE_TRIANGLES;
+            prim.attributes["POSITION"] = vec3Accessor(q.positions, true);
+            prim.attributes["NORMAL"] = vec3Accessor(q.normals, false);
+            prim.attributes["TEXCOORD_0"] =
+                plainAccessor(q.uv0, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
+            prim.indices = indexAccessor(q.indices, q.positions.size());
+            prim.material = dm;
+            gm.primitives.push_back(std::move(prim));
+            ++decals;
+        }
+        if (decals) gm.name = part.name;
         model.meshes.push_back(std::move(gm));
         const int index = int(model.meshes.size()) - 1;
-        partMeshes_[{shape, mat}] = index;
+        if (!decals) partMeshes_[{shape, mat}] = index;
         return index;
     }
 
@@ -1179,7 +1317,7 @@ private:
         if (m.uv0.size() == m.positions.size())
             prim.attributes["TEXCOORD_0"] =
                 plainAccessor(cleanUvs(m.uv0), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
-        else if (p.colorMap.ok() || p.normalMap.ok())
+        else if (p.colorMap.ok() || p.normalMap.ok() || p.roughnessMap.ok() || p.metalnessMap.ok())
             // A texture needs coordinates: a mesh without UVs samples one texel.
             prim.attributes["TEXCOORD_0"] =
                 plainAccessor(std::vector<Vec2>(m.positions.size()), TINYGLTF_COMPONENT_TYPE_FLOAT,
@@ -1235,7 +1373,8 @@ private:
             } else {
                 const PartInstance& p = tree.parts[std::size_t(tn.part)];
                 n.name = p.name;
-                n.mesh = p.mesh ? unionMesh(p) : partMesh(p);
+                std::size_t decals = 0;
+                n.mesh = p.mesh ? unionMesh(p) : partMesh(p, decals);
                 if (p.cframe.position != Vec3{})
                     n.translation = {p.cframe.position.x, p.cframe.position.y, p.cframe.position.z};
                 float r[3][3];
@@ -1257,8 +1396,8 @@ private:
                     const Vec3 s = partShapeScale(p.shape, p.size);
                     n.scale = {s.x, s.y, s.z};
                     const PrimitiveAccessors& pa = primitives_[p.shape];
-                    result_.stats.vertices += pa.vertices;
-                    result_.stats.triangles += pa.triangles;
+                    result_.stats.vertices += pa.vertices + 4 * decals;
+                    result_.stats.triangles += pa.triangles + 2 * decals;
                 }
                 ++result_.stats.parts;
             }

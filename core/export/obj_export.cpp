@@ -1,6 +1,7 @@
 // Wavefront OBJ (+ MTL) export of one LOD: each mesh and each visible model part an object
 // ("o"), positions, UVs (V flipped to OBJ's upward convention), normals, triangles ("f") and
 // line segments ("l"). Parts are baked into world space with their CFrame and size.
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -95,21 +96,6 @@ public:
 private:
     std::map<std::string, int> used_;
 };
-
-// A part's instance path: its ancestors' names and its own, joined by '/'.
-std::string instancePath(const Asset& asset, int node) {
-    std::vector<std::string_view> names;
-    std::size_t steps = 0;
-    for (int n = node; n >= 0 && std::size_t(n) < asset.nodes.size() && steps++ < 256;
-         n = asset.nodes[std::size_t(n)].parent)
-        names.push_back(asset.nameOrKind(n));
-    std::string out;
-    for (auto it = names.rbegin(); it != names.rend(); ++it) {
-        if (!out.empty()) out += '/';
-        out += *it;
-    }
-    return out;
-}
 
 // An MTL material: diffuse colour, dissolve, and the PBR extension's roughness, metalness and
 // emission (read by Blender's OBJ importer among others).
@@ -262,8 +248,10 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
         if (!asset.animations.empty())
             warn.push_back(std::to_string(asset.animations.size()) + " animation(s) not exported");
 
-        const PartTree tree = collectParts(asset, warn, options.assetFolders, options.allServices);
-        std::map<std::tuple<std::uint32_t, std::int64_t, int, PartTexture, PartTexture>,
+        const PartTree tree = collectParts(asset, warn, options.assetFolders, options.allServices,
+                                           std::max(options.lod, 0));
+        std::map<std::tuple<std::uint32_t, std::int64_t, int, PartTexture, PartTexture, PartTexture,
+                            PartTexture>,
                  std::string>
             materials;
         // Image files copied beside the .mtl: source → the copy's file name.
@@ -281,12 +269,13 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             return it->second;
         };
         std::map<PartShape, Mesh> primitives;
+        std::map<std::pair<std::string, std::array<float, 4>>, std::string> decalMaterials;
         for (const PartInstance& p : tree.parts) {
             const int reflectance = int(std::lround(p.reflectance * 100));
-            const auto key =
-                std::make_tuple(std::uint32_t(p.color.r) << 24 | std::uint32_t(p.color.g) << 16 |
-                                    std::uint32_t(p.color.b) << 8 | p.color.a,
-                                p.material, reflectance, p.colorMap, p.normalMap);
+            const auto key = std::make_tuple(
+                std::uint32_t(p.color.r) << 24 | std::uint32_t(p.color.g) << 16 |
+                    std::uint32_t(p.color.b) << 8 | p.color.a,
+                p.material, reflectance, p.colorMap, p.normalMap, p.roughnessMap, p.metalnessMap);
             auto it = materials.find(key);
             if (it == materials.end()) {
                 const auto look = robloxMaterialLook(p.material);
@@ -310,6 +299,9 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
                     const std::string n = imageName(p.normalMap);
                     mtl.text += "norm " + n + "\nmap_Bump " + n + "\n";
                 }
+                // SurfaceAppearance maps as the PBR extension's texture maps (copied as stored).
+                if (p.roughnessMap.ok()) mtl.text += "map_Pr " + imageName(p.roughnessMap) + "\n";
+                if (p.metalnessMap.ok()) mtl.text += "map_Pm " + imageName(p.metalnessMap) + "\n";
                 it = materials.emplace(key, name).first;
             }
             auto prim = primitives.find(p.shape);
@@ -319,38 +311,65 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             // colours, so it takes the part's colour.
             const Mesh& m = p.mesh ? *p.mesh : prim->second;
             const Vec3 s = p.mesh ? Vec3{1, 1, 1} : partShapeScale(p.shape, p.size);
-            const std::string objectName = unique(instancePath(asset, p.node));
-            obj.text += "o " + objectName + "\ng " + objectName + "\nusemtl " + it->second + "\n";
-            for (const Vec3& v : m.positions) {
-                const Vec3 w =
-                    rotate(p.cframe, {v.x * s.x, v.y * s.y, v.z * s.z}) + p.cframe.position;
-                obj.line("v", {w.x, w.y, w.z});
-            }
-            if (m.uv0.size() == m.positions.size())
-                for (const Vec2& t : m.uv0) obj.line("vt", {t.x, 1.0f - t.y});
-            else
-                for (std::size_t k = 0; k < m.positions.size(); ++k) obj.line("vt", {0.0f, 0.0f});
-            const std::vector<Vec3> up(
-                m.normals.size() == m.positions.size() ? 0 : m.positions.size(), Vec3{0, 1, 0});
-            for (const Vec3& n : up.empty() ? m.normals : up) {
-                // Normals transform by the inverse scale; a zero scale keeps the unscaled normal.
-                Vec3 q{s.x != 0 ? n.x / s.x : n.x, s.y != 0 ? n.y / s.y : n.y,
-                       s.z != 0 ? n.z / s.z : n.z};
-                q = rotate(p.cframe, q);
-                const float l = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
-                if (l > 0 && std::isfinite(l))
-                    q = q * (1.0f / l);
+            // A mesh in the part's frame (scaled by `s`, then placed by the CFrame) as an object.
+            auto writeObject = [&](const Mesh& m, Vec3 s, const std::string& objectName,
+                                   const std::string& material) {
+                obj.text += "o " + objectName + "\ng " + objectName + "\nusemtl " + material + "\n";
+                for (const Vec3& v : m.positions) {
+                    const Vec3 w =
+                        rotate(p.cframe, {v.x * s.x, v.y * s.y, v.z * s.z}) + p.cframe.position;
+                    obj.line("v", {w.x, w.y, w.z});
+                }
+                if (m.uv0.size() == m.positions.size())
+                    for (const Vec2& t : m.uv0) obj.line("vt", {t.x, 1.0f - t.y});
                 else
-                    q = {0, 1, 0};
-                obj.line("vn", {q.x, q.y, q.z});
-            }
-            writeFaces(obj, m.indices, c, true, true);
-            c.v += m.positions.size();
-            c.vt += m.positions.size();
-            c.vn += m.positions.size();
-            result.stats.vertices += m.positions.size();
-            result.stats.triangles += m.indices.size() / 3;
+                    for (std::size_t k = 0; k < m.positions.size(); ++k)
+                        obj.line("vt", {0.0f, 0.0f});
+                const std::vector<Vec3> up(
+                    m.normals.size() == m.positions.size() ? 0 : m.positions.size(), Vec3{0, 1, 0});
+                for (const Vec3& n : up.empty() ? m.normals : up) {
+                    // Normals transform by the inverse scale; a zero scale keeps the unscaled
+                    // normal.
+                    Vec3 q{s.x != 0 ? n.x / s.x : n.x, s.y != 0 ? n.y / s.y : n.y,
+                           s.z != 0 ? n.z / s.z : n.z};
+                    q = rotate(p.cframe, q);
+                    const float l = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
+                    if (l > 0 && std::isfinite(l))
+                        q = q * (1.0f / l);
+                    else
+                        q = {0, 1, 0};
+                    obj.line("vn", {q.x, q.y, q.z});
+                }
+                writeFaces(obj, m.indices, c, true, true);
+                c.v += m.positions.size();
+                c.vt += m.positions.size();
+                c.vn += m.positions.size();
+                result.stats.vertices += m.positions.size();
+                result.stats.triangles += m.indices.size() / 3;
+            };
+            const std::string objectName = unique(instancePath(asset, p.node));
+            writeObject(m, s, objectName, it->second);
             ++result.stats.meshes;
+            // Decals on a box part's faces: their own objects, tinted and blended by d.
+            for (const PartDecal& d : p.mesh ? std::vector<PartDecal>{} : p.decals) {
+                const Mesh q = decalQuad(d, p.size);
+                if (q.positions.empty()) continue;
+                auto key = std::make_pair(
+                    d.image.path,
+                    std::array<float, 4>{d.color.x, d.color.y, d.color.z, 1.0f - d.transparency});
+                auto dm = decalMaterials.find(key);
+                if (dm == decalMaterials.end()) {
+                    const std::string name = unique(
+                        std::string(d.tiled ? "Texture" : "Decal") + "_" +
+                        safeFileStem(std::filesystem::path(d.image.path).filename().string()));
+                    mtl.text += "newmtl " + name + "\n";
+                    mtl.line("Kd", {d.color.x, d.color.y, d.color.z});
+                    mtl.line("d", {1.0f - d.transparency});
+                    mtl.text += "map_Kd " + imageName(d.image) + "\n";
+                    dm = decalMaterials.emplace(key, name).first;
+                }
+                writeObject(q, s, unique(objectName + "/" + d.name), dm->second);
+            }
             ++result.stats.parts;
         }
         if (result.stats.meshes == 0) {

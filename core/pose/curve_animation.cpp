@@ -55,7 +55,45 @@ std::string at(std::uint64_t base, std::size_t pos) {
            std::to_string(base + pos) + ")";
 }
 
-constexpr std::size_t kFloatKeyBytes = 14;  // u8 mode, u8 flags, 3 × f32
+constexpr std::size_t kFloatKeyBytes = 14;     // u8 mode, u8 flags, 3 × f32
+constexpr std::size_t kRotationKeyBytes = 25;  // u8 12 + mode, quaternion 4 × f32, 2 × f32
+
+}  // namespace
+
+namespace {
+
+// The times section every curve kind ends with: u32 header (1), u32 count (= the values read),
+// count × i32 ticks (1/2400 s). Returns the times of the first min(count, values, fitting) keys.
+std::vector<float> readTimes(Cursor& c, std::size_t values, std::uint64_t baseOffset,
+                             std::vector<std::string>& warnings) {
+    std::vector<float> times;
+    const std::size_t timesAt = c.pos;
+    std::uint32_t timeHeader = 0, timeCount = 0;
+    if (!c.u32(timeHeader) || !c.u32(timeCount)) {
+        warnings.push_back("time header cut short; values without times dropped" +
+                           at(baseOffset, timesAt));
+        return times;
+    }
+    if (timeHeader != 1)
+        warnings.push_back("time header " + std::to_string(timeHeader) + " (1 expected)" +
+                           at(baseOffset, timesAt));
+    if (timeCount != values)
+        warnings.push_back(std::to_string(timeCount) + " times for " + std::to_string(values) +
+                           " values" + at(baseOffset, timesAt + 4));
+    const std::size_t n = std::min<std::size_t>({timeCount, values, c.left() / 4});
+    if (n < std::min<std::size_t>(timeCount, values))
+        warnings.push_back("times cut short" + at(baseOffset, c.pos));
+    times.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint32_t ticks = 0;
+        c.u32(ticks);
+        // Signed ticks (a negative key time is representable).
+        times.push_back(float(double(std::int32_t(ticks)) / kCurveTicksPerSecond));
+    }
+    if (c.left() > 0 && timeCount == values)
+        warnings.push_back(std::to_string(c.left()) + " trailing bytes" + at(baseOffset, c.pos));
+    return times;
+}
 
 }  // namespace
 
@@ -69,8 +107,10 @@ CurveParse parseCurveValuesAndTimes(std::span<const std::uint8_t> bytes, bool ma
         out.warnings.push_back("value header cut short" + at(baseOffset, c.pos));
         return out;
     }
-    if (header != 1)
-        out.warnings.push_back("value header " + std::to_string(header) + " (1 expected)" +
+    // 1 in the corpus (older Studio); 2 is what current Studio writes for FloatCurve and
+    // MarkerCurve (rbx-dom docs, PR #657).
+    if (header != 1 && header != 2)
+        out.warnings.push_back("value header " + std::to_string(header) + " (1 or 2 expected)" +
                                at(baseOffset, 0));
     // Each value takes at least 1 byte (a marker's NUL) or 14 (a float key), plus 4 for its time.
     const std::size_t minEach = (marker ? 1 : kFloatKeyBytes) + 4;
@@ -126,35 +166,15 @@ CurveParse parseCurveValuesAndTimes(std::span<const std::uint8_t> bytes, bool ma
             keys.push_back(k);
         }
     }
-    const std::size_t timesAt = c.pos;
-    std::uint32_t timeHeader = 0, timeCount = 0;
-    if (!c.u32(timeHeader) || !c.u32(timeCount)) {
-        out.warnings.push_back("time header cut short; values without times dropped" +
-                               at(baseOffset, timesAt));
-        return out;
-    }
-    if (timeHeader != 1)
-        out.warnings.push_back("time header " + std::to_string(timeHeader) + " (1 expected)" +
-                               at(baseOffset, timesAt));
-    const std::size_t values = marker ? markers.size() : keys.size();
-    if (timeCount != values)
-        out.warnings.push_back(std::to_string(timeCount) + " times for " + std::to_string(values) +
-                               " values" + at(baseOffset, timesAt + 4));
-    const std::size_t n = std::min<std::size_t>({timeCount, values, c.left() / 4});
-    if (n < std::min<std::size_t>(timeCount, values))
-        out.warnings.push_back("times cut short" + at(baseOffset, c.pos));
+    const std::vector<float> times =
+        readTimes(c, marker ? markers.size() : keys.size(), baseOffset, out.warnings);
+    const std::size_t n = times.size();
     for (std::size_t i = 0; i < n; ++i) {
-        std::uint32_t ticks = 0;
-        c.u32(ticks);
-        const float t = float(double(ticks) / kCurveTicksPerSecond);
         if (marker)
-            markers[i].time = t;
+            markers[i].time = times[i];
         else
-            keys[i].time = t;
+            keys[i].time = times[i];
     }
-    if (c.left() > 0 && timeCount == values)
-        out.warnings.push_back(std::to_string(c.left()) + " trailing bytes" +
-                               at(baseOffset, c.pos));
     keys.resize(marker ? 0 : n);
     markers.resize(marker ? n : 0);
     std::stable_sort(keys.begin(), keys.end(),
@@ -164,6 +184,103 @@ CurveParse parseCurveValuesAndTimes(std::span<const std::uint8_t> bytes, bool ma
     out.keys = std::move(keys);
     out.markers = std::move(markers);
     return out;
+}
+
+RotationCurveParse parseRotationValuesAndTimes(std::span<const std::uint8_t> bytes,
+                                               std::uint64_t baseOffset) {
+    RotationCurveParse out;
+    if (bytes.empty()) return out;
+    Cursor c{bytes};
+    std::uint32_t header = 0, count = 0;
+    if (!c.u32(header) || !c.u32(count)) {
+        out.warnings.push_back("value header cut short" + at(baseOffset, c.pos));
+        return out;
+    }
+    if (header != 1)
+        out.warnings.push_back("value header " + std::to_string(header) + " (1 expected)" +
+                               at(baseOffset, 0));
+    if (count > c.left() / (kRotationKeyBytes + 4)) {
+        out.warnings.push_back(std::to_string(count) + " rotation keys do not fit in the " +
+                               std::to_string(c.left()) + " bytes left" + at(baseOffset, 4));
+        count = std::uint32_t(c.left() / (kRotationKeyBytes + 4));
+    }
+    std::vector<RotationCurveKey> keys;
+    keys.reserve(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        RotationCurveKey k;
+        std::uint8_t mode = 0;
+        const std::size_t start = c.pos;
+        float q[4];
+        if (!c.u8(mode) || !c.f32(q[0]) || !c.f32(q[1]) || !c.f32(q[2]) || !c.f32(q[3]) ||
+            !c.f32(k.leftTangent) || !c.f32(k.rightTangent)) {
+            out.warnings.push_back("rotation key " + std::to_string(i) + " cut short" +
+                                   at(baseOffset, start));
+            return out;
+        }
+        // Stored as 12 + KeyInterpolationMode; a bare 0..2 is read as the mode too.
+        const int m = mode >= 12 ? mode - 12 : mode;
+        if (m > 2) {
+            out.warnings.push_back("rotation key " + std::to_string(i) + " interpolation byte " +
+                                   std::to_string(mode) + " unknown; Linear used" +
+                                   at(baseOffset, start));
+        }
+        k.interpolation = m > 2 ? KeyInterpolation::Linear : KeyInterpolation(m);
+        const double len = std::sqrt(double(q[0]) * q[0] + double(q[1]) * q[1] +
+                                     double(q[2]) * q[2] + double(q[3]) * q[3]);
+        if (!std::isfinite(len) || len < 1e-6) {
+            out.warnings.push_back("rotation key " + std::to_string(i) +
+                                   " quaternion not finite or zero; identity used" +
+                                   at(baseOffset, start + 1));
+            k.value = {0, 0, 0, 1};
+        } else {
+            k.value = {float(q[0] / len), float(q[1] / len), float(q[2] / len), float(q[3] / len)};
+        }
+        if (!std::isfinite(k.leftTangent)) k.leftTangent = 0;
+        if (!std::isfinite(k.rightTangent)) k.rightTangent = 0;
+        keys.push_back(k);
+    }
+    const std::vector<float> times = readTimes(c, keys.size(), baseOffset, out.warnings);
+    keys.resize(times.size());
+    for (std::size_t i = 0; i < times.size(); ++i) keys[i].time = times[i];
+    std::stable_sort(
+        keys.begin(), keys.end(),
+        [](const RotationCurveKey& a, const RotationCurveKey& b) { return a.time < b.time; });
+    out.keys = std::move(keys);
+    return out;
+}
+
+float curveSegmentAlpha(KeyInterpolation mode, float s, float span, float outTangent,
+                        float inTangent) {
+    switch (mode) {
+        case KeyInterpolation::Constant:
+            return 0;
+        case KeyInterpolation::Linear:
+            return s;
+        case KeyInterpolation::Cubic: {
+            const float s2 = s * s, s3 = s2 * s;
+            const float h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
+            return h01 + h10 * span * outTangent + h11 * span * inTangent;
+        }
+    }
+    return s;
+}
+
+Vec4 sampleRotationCurve(const std::vector<RotationCurveKey>& keys, float time) {
+    if (keys.empty()) return {0, 0, 0, 1};
+    if (!(time > keys.front().time)) return keys.front().value;
+    if (time >= keys.back().time) return keys.back().value;
+    const auto next =
+        std::upper_bound(keys.begin(), keys.end(), time,
+                         [](float t, const RotationCurveKey& k) { return t < k.time; });
+    const RotationCurveKey& b = *next;
+    const RotationCurveKey& a = *(next - 1);
+    const float span = b.time - a.time;
+    if (!(span > 0)) return b.value;
+    if (a.interpolation == KeyInterpolation::Constant) return a.value;
+    const float s = (time - a.time) / span;
+    const float alpha = curveSegmentAlpha(a.interpolation, s, span, a.rightTangent, b.leftTangent);
+    // Huge stored tangents can overflow the spline; such a segment is read as Linear.
+    return slerp(a.value, b.value, std::isfinite(alpha) ? alpha : s);
 }
 
 float sampleFloatCurve(const std::vector<CurveKey>& keys, float time) {
@@ -296,18 +413,20 @@ CurveAnimation readCurveAnimation(const Asset& asset, int node) {
                 if (order != joint.rotationOrder)
                     anim.warnings.push_back(cpath + ": RotationOrder " + std::to_string(order) +
                                             " unknown; XYZ used");
-            } else if (ck == "RotationCurve") {
-                // RotationCurveKey values are CFrames; their byte layout is not documented by
-                // any reader we could check, so keys are not decoded.
-                const auto p = asset.property(child, "ValuesAndTimes");
-                const Bytes* b = p ? std::get_if<Bytes>(&p->value) : nullptr;
-                std::uint32_t count = 0;
-                Cursor c{b ? std::span<const std::uint8_t>(*b) : std::span<const std::uint8_t>{}};
-                std::uint32_t header = 0;
-                if (c.u32(header) && c.u32(count) && count > 0)
-                    anim.warnings.push_back(cpath + ": RotationCurve with " +
-                                            std::to_string(count) +
-                                            " keys; RotationCurve keys are not decoded");
+            } else if (ck == "RotationCurve" && asset.name(child) == "Rotation") {
+                // Quaternion keys (RotationCurveKey), see parseRotationValuesAndTimes.
+                if (const auto p = asset.property(child, "ValuesAndTimes")) {
+                    std::span<const std::uint8_t> bytes;
+                    if (const auto* bb = std::get_if<Bytes>(&p->value))
+                        bytes = *bb;
+                    else if (const auto* str = std::get_if<std::string>(&p->value))
+                        bytes = {reinterpret_cast<const std::uint8_t*>(str->data()), str->size()};
+                    RotationCurveParse parsed = parseRotationValuesAndTimes(bytes, p->offset);
+                    for (auto& w : parsed.warnings) anim.warnings.push_back(cpath + ": " + w);
+                    joint.rotationKeys = std::move(parsed.keys);
+                }
+                joint.hasRotation = true;
+                joint.quaternionRotation = true;
             }
         }
         if (joint.hasPosition || joint.hasRotation) anim.joints.push_back(std::move(joint));
@@ -326,8 +445,11 @@ CurveAnimation readCurveAnimation(const Asset& asset, int node) {
         for (const CurveKey& k : keys)
             if (anim.keyTimes.size() < 1000000) anim.keyTimes.push_back(k.time);
     };
-    for (const CurveJoint& j : anim.joints)
+    for (const CurveJoint& j : anim.joints) {
         for (int a = 0; a < 3; ++a) collect(j.position[a]), collect(j.rotation[a]);
+        for (const RotationCurveKey& k : j.rotationKeys)
+            if (anim.keyTimes.size() < 1000000) anim.keyTimes.push_back(k.time);
+    }
     for (const auto& f : anim.faceControls) collect(f.keys);
     for (const auto& f : anim.floatCurves) collect(f.keys);
     std::sort(anim.keyTimes.begin(), anim.keyTimes.end());
@@ -377,7 +499,9 @@ Mat4 sampleCurveJoint(const CurveJoint& joint, float time) {
     static constexpr int kOrders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0},
                                           {1, 0, 2}, {2, 0, 1}, {2, 1, 0}};
     Mat4 m = Mat4::identity();
-    if (joint.hasRotation) {
+    if (joint.hasRotation && joint.quaternionRotation) {
+        m = quaternionMatrix(sampleRotationCurve(joint.rotationKeys, time));
+    } else if (joint.hasRotation) {
         const int* order = kOrders[std::clamp(joint.rotationOrder, 0, 5)];
         for (int k = 0; k < 3; ++k)
             m = m * axisRotation(order[k], sampleFloatCurve(joint.rotation[order[k]], time));

@@ -124,7 +124,34 @@ KeyframeSequence readSequence(const Asset& asset, int node) {
     seq.name = std::string(asset.name(node));
     seq.loop = pose_detail::numberProperty(asset, node, "Loop").value_or(0) != 0;
     seq.priority = int(pose_detail::numberProperty(asset, node, "Priority").value_or(0));
-    std::unordered_map<std::string, std::size_t> trackOf;
+    std::unordered_map<std::string, std::size_t> trackOf, faceTrackOf;
+    const auto easing = [&](int n, PoseEasingStyle& style, PoseEasingDirection& direction) {
+        const auto s = pose_detail::numberProperty(asset, n, "EasingStyle").value_or(0);
+        const auto d = pose_detail::numberProperty(asset, n, "EasingDirection").value_or(0);
+        style = s >= 0 && s <= 5 ? PoseEasingStyle(int(s)) : PoseEasingStyle::Linear;
+        direction = d >= 0 && d <= 2 ? PoseEasingDirection(int(d)) : PoseEasingDirection::In;
+    };
+    // NumberPoses of a FaceControls folder under the Pose `pose` at `time`.
+    const auto readFaceControls = [&](int folder, const std::string& pose, float time) {
+        for (int np : asset.children(folder)) {
+            if (asset.kind(np) != "NumberPose") continue;
+            const std::string control(asset.name(np));
+            NumberPoseKey key;
+            key.time = time;
+            key.node = np;
+            key.value = float(pose_detail::numberProperty(asset, np, "Value").value_or(0));
+            key.weight = float(pose_detail::numberProperty(asset, np, "Weight").value_or(1));
+            easing(np, key.style, key.direction);
+            if (!std::isfinite(key.value) || !std::isfinite(key.weight)) {
+                seq.warnings.push_back(pose + "/FaceControls/" + control +
+                                       ": a NumberPose Value is not finite; key skipped");
+                continue;
+            }
+            auto [found, added] = faceTrackOf.emplace(control, seq.faceControls.size());
+            if (added) seq.faceControls.push_back({control, pose, {}});
+            if (key.weight > 0) seq.faceControls[found->second].keys.push_back(key);
+        }
+    };
 
     for (int keyframe : asset.children(node)) {
         if (asset.kind(keyframe) != "Keyframe") continue;
@@ -156,14 +183,7 @@ KeyframeSequence readSequence(const Asset& asset, int node) {
             key.time = float(time);
             key.node = item.node;
             key.weight = float(pose_detail::numberProperty(asset, item.node, "Weight").value_or(1));
-            const auto style =
-                pose_detail::numberProperty(asset, item.node, "EasingStyle").value_or(0);
-            const auto direction =
-                pose_detail::numberProperty(asset, item.node, "EasingDirection").value_or(0);
-            key.style =
-                style >= 0 && style <= 5 ? PoseEasingStyle(int(style)) : PoseEasingStyle::Linear;
-            key.direction = direction >= 0 && direction <= 2 ? PoseEasingDirection(int(direction))
-                                                             : PoseEasingDirection::In;
+            easing(item.node, key.style, key.direction);
             bool finite = true;
             if (const auto p = asset.property(item.node, "CFrame"))
                 if (const auto* cf = std::get_if<CFrame>(&p->value)) {
@@ -175,6 +195,9 @@ KeyframeSequence readSequence(const Asset& asset, int node) {
             else if (key.weight > 0)
                 track.keys.push_back(key);
             const auto children = asset.children(item.node);
+            for (int child : children)
+                if (asset.kind(child) == "Folder" && asset.name(child) == "FaceControls")
+                    readFaceControls(child, name, float(time));
             if (item.depth + 1 > kMaxPoseDepth) {
                 if (!children.empty())
                     seq.warnings.push_back(name + ": Pose nesting deeper than 256; cut");
@@ -189,6 +212,10 @@ KeyframeSequence readSequence(const Asset& asset, int node) {
     for (auto& track : seq.tracks)
         std::stable_sort(track.keys.begin(), track.keys.end(),
                          [](const PoseKey& a, const PoseKey& b) { return a.time < b.time; });
+    for (auto& track : seq.faceControls)
+        std::stable_sort(
+            track.keys.begin(), track.keys.end(),
+            [](const NumberPoseKey& a, const NumberPoseKey& b) { return a.time < b.time; });
     return seq;
 }
 
@@ -219,6 +246,32 @@ Mat4 sampleTrack(const PoseTrack& track, float time) {
     if (!(span > 0)) return b.cframe;
     const float alpha = poseEase(a.style, a.direction, (time - a.time) / span);
     return lerpRigid(a.cframe, b.cframe, alpha);
+}
+
+float sampleNumberPoseTrack(const NumberPoseTrack& track, float time) {
+    const auto& keys = track.keys;
+    if (keys.empty()) return 0;
+    if (!(time > keys.front().time)) return keys.front().value;
+    if (time >= keys.back().time) return keys.back().value;
+    const auto next = std::upper_bound(keys.begin(), keys.end(), time,
+                                       [](float t, const NumberPoseKey& k) { return t < k.time; });
+    const NumberPoseKey& b = *next;
+    const NumberPoseKey& a = *(next - 1);
+    const float span = b.time - a.time;
+    if (!(span > 0)) return b.value;
+    const float alpha = poseEase(a.style, a.direction, (time - a.time) / span);
+    return a.value + (b.value - a.value) * alpha;
+}
+
+std::vector<std::pair<std::string, float>> sampleFaceControls(const KeyframeSequence& sequence,
+                                                              float time) {
+    std::vector<std::pair<std::string, float>> out;
+    out.reserve(sequence.faceControls.size());
+    for (const NumberPoseTrack& t : sequence.faceControls) {
+        const float v = sampleNumberPoseTrack(t, time);
+        out.emplace_back(t.name, std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f);
+    }
+    return out;
 }
 
 void sampleOnRig(const KeyframeSequence& sequence, const RobloxRig& rig, float time,

@@ -80,6 +80,25 @@ Animation bakeFrames(std::string name, bool loop, float length, const std::vecto
     return anim;
 }
 
+// FACS weights on bakeFrames' frames (times f / fps up to the length): one channel per control
+// name, `sample(t)` giving (name, weight) pairs in channel order.
+template <class Sample>
+void bakeFacsChannels(Animation& anim, const std::vector<std::string>& controls, float length,
+                      Sample&& sample) {
+    const std::size_t frames = anim.frameCount;
+    anim.facsChannels.resize(controls.size());
+    for (std::size_t c = 0; c < controls.size(); ++c) {
+        anim.facsChannels[c].control = controls[c];
+        anim.facsChannels[c].weights.resize(frames);
+    }
+    for (std::size_t f = 0; f < frames && !controls.empty(); ++f) {
+        const float t = std::min(float(double(f) / anim.framesPerSecond), length);
+        const auto weights = sample(t);
+        for (std::size_t c = 0; c < weights.size() && c < controls.size(); ++c)
+            anim.facsChannels[c].weights[f] = weights[c].second;
+    }
+}
+
 // The rig joint a track named `joint` drives, or -1.
 int jointNamed(const RobloxRig& rig, const std::string& joint) {
     const int bone = rig.skeleton.find(joint);
@@ -93,13 +112,18 @@ Animation bakeKeyframeSequence(const KeyframeSequence& sequence, const RobloxRig
     std::vector<int> jointOfTrack(sequence.tracks.size(), -1);
     for (std::size_t k = 0; k < sequence.tracks.size(); ++k)
         jointOfTrack[k] = jointNamed(rig, sequence.tracks[k].joint);
-    return bakeFrames(sequence.name, sequence.loop, sequence.length, sequence.keyframeTimes, rig,
-                      skeletonIndex, framesPerSecond, [&](float t, std::vector<Mat4>& transforms) {
-                          for (std::size_t k = 0; k < sequence.tracks.size(); ++k)
-                              if (jointOfTrack[k] >= 0)
-                                  transforms[std::size_t(jointOfTrack[k])] =
-                                      sampleTrack(sequence.tracks[k], t);
-                      });
+    Animation anim = bakeFrames(
+        sequence.name, sequence.loop, sequence.length, sequence.keyframeTimes, rig, skeletonIndex,
+        framesPerSecond, [&](float t, std::vector<Mat4>& transforms) {
+            for (std::size_t k = 0; k < sequence.tracks.size(); ++k)
+                if (jointOfTrack[k] >= 0)
+                    transforms[std::size_t(jointOfTrack[k])] = sampleTrack(sequence.tracks[k], t);
+        });
+    std::vector<std::string> controls;
+    for (const NumberPoseTrack& t : sequence.faceControls) controls.push_back(t.name);
+    bakeFacsChannels(anim, controls, sequence.length,
+                     [&](float t) { return sampleFaceControls(sequence, t); });
+    return anim;
 }
 
 Animation bakeCurveAnimation(const CurveAnimation& animation, const RobloxRig& rig,
@@ -115,19 +139,10 @@ Animation bakeCurveAnimation(const CurveAnimation& animation, const RobloxRig& r
                                transforms[std::size_t(jointOfCurve[k])] =
                                    sampleCurveJoint(animation.joints[k], t);
                    });
-    // FACS weights on the same frames (bakeFrames' times: f / fps up to the length).
-    const std::size_t frames = anim.frameCount;
-    anim.facsChannels.resize(animation.faceControls.size());
-    for (std::size_t c = 0; c < animation.faceControls.size(); ++c) {
-        anim.facsChannels[c].control = animation.faceControls[c].name;
-        anim.facsChannels[c].weights.resize(frames);
-    }
-    for (std::size_t f = 0; f < frames && !animation.faceControls.empty(); ++f) {
-        const float t = std::min(float(double(f) / anim.framesPerSecond), animation.length);
-        const auto weights = sampleFaceControls(animation, t);
-        for (std::size_t c = 0; c < weights.size(); ++c)
-            anim.facsChannels[c].weights[f] = weights[c].second;
-    }
+    std::vector<std::string> controls;
+    for (const CurveFloatTrack& t : animation.faceControls) controls.push_back(t.name);
+    bakeFacsChannels(anim, controls, animation.length,
+                     [&](float t) { return sampleFaceControls(animation, t); });
     return anim;
 }
 
@@ -206,10 +221,24 @@ AnimationTransfer addAnimationsFrom(Asset& target, const Asset& source, float fr
     const std::vector<CurveAnimation> curves = extractCurveAnimations(source);
     if (!sequences.empty() || !curves.empty()) {
         const RobloxRig rig = extractRobloxRig(target);
-        // No rig, but a FACS face to move: the FaceControls curves alone.
+        // No rig, but a FACS face to move: the FaceControls curves / NumberPoses alone.
         bool faceCurves = false;
         for (const CurveAnimation& c : curves) faceCurves = faceCurves || !c.faceControls.empty();
+        for (const KeyframeSequence& s : sequences)
+            faceCurves = faceCurves || !s.faceControls.empty();
         if (rig.empty() && faceCurves && !target.facs.empty()) {
+            for (const KeyframeSequence& seq : sequences) {
+                if (seq.faceControls.empty()) continue;
+                std::size_t keyed = 0;
+                for (const PoseTrack& t : seq.tracks) keyed += t.keys.empty() ? 0 : 1;
+                if (keyed)
+                    out.warnings.push_back("animation \"" + seq.name +
+                                           "\": " + std::to_string(keyed) +
+                                           " joint track(s) left out: the file has no Roblox rig");
+                out.tracks += seq.faceControls.size();
+                target.animations.push_back(
+                    bakeKeyframeSequence(seq, RobloxRig{}, -1, framesPerSecond));
+            }
             for (const CurveAnimation& anim : curves) {
                 if (anim.faceControls.empty()) continue;
                 std::size_t keyed = 0;

@@ -13,6 +13,7 @@
 #include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/secondlife_writer.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -243,35 +244,12 @@ TEST(CliExport, SecondLifeLodsPhysicsAndAllLods) {
     EXPECT_EQ(objects(dir / "p.obj"), (std::vector<std::string>{"high_lod", "physics_mesh"}));
 }
 
-namespace {
-
-CFrame cframeAt(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    return cf;
-}
-
-}  // namespace
-
 // export --animation: a KeyframeSequence in one file baked on the Motor6D rig of another (both
 // written by the project's model writer) becomes one glTF animation on the joint nodes; a track
 // naming no part is counted in one warning; OBJ and a rigless FILE are refused.
 TEST(CliExport, AnimationOfAnotherFileOnTheRig) {
     const auto dir = test::tempDir("cli_export_animation");
-    Asset rig;
-    rig.format = "roblox-model";
-    const int model = rig.addNode("Character", "Model");
-    const int torso = rig.addNode("Torso", "Part", model);
-    rig.addProperty(torso, test::prop("CFrame", "CFrame", cframeAt({0, 0, 0})));
-    rig.addProperty(torso, test::prop("Size", "Vector3", Vec3{2, 2, 1}));
-    const int arm = rig.addNode("Arm", "Part", model);
-    rig.addProperty(arm, test::prop("CFrame", "CFrame", cframeAt({0, 2, 0})));
-    rig.addProperty(arm, test::prop("Size", "Vector3", Vec3{1, 2, 1}));
-    const int motor = rig.addNode("Shoulder", "Motor6D", torso);
-    rig.addProperty(motor, test::prop("Part0", "Ref", NodeRef{torso}));
-    rig.addProperty(motor, test::prop("Part1", "Ref", NodeRef{arm}));
-    rig.addProperty(motor, test::prop("C0", "CFrame", cframeAt({0, 1, 0})));
-    rig.addProperty(motor, test::prop("C1", "CFrame", cframeAt({0, -1, 0})));
+    const Asset rig = test::twoPartRig({.model = "Character", .sizes = true});
     Asset anim;
     anim.format = "roblox-model";
     const int seq = anim.addNode("Slide", "KeyframeSequence");
@@ -280,7 +258,8 @@ TEST(CliExport, AnimationOfAnotherFileOnTheRig) {
         anim.addProperty(kf, test::prop("Time", "float", double(time)));
         for (const char* part : {"Arm", "Wing"}) {
             const int pose = anim.addNode(part, "Pose", kf);
-            anim.addProperty(pose, test::prop("CFrame", "CFrame", cframeAt({2 * time, 0, 0})));
+            anim.addProperty(pose,
+                             test::prop("CFrame", "CFrame", test::cframeAt({2 * time, 0, 0})));
             anim.addProperty(pose, test::prop("Weight", "float", 1.0));
         }
     }

@@ -17,6 +17,7 @@
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/unigine_writer.h"
 #include "pose_command.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -180,34 +181,19 @@ TEST(CliPose, EndToEndOnAWrittenFileMesh) {
 
 namespace {
 
-CFrame cframeAt(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    return cf;
-}
-
 // Torso at the origin, Arm joined below it by a Motor6D (C0 up 1, C1 down 1), and a looping
 // KeyframeSequence moving Arm's joint from x = 0 (t = 0) to x = 2 (t = 1), linearly; plus a track
 // for a part the rig lacks.
 Asset rigWithAnimation() {
-    Asset a;
-    a.format = "roblox-model";
-    const int model = a.addNode("Model", "Model");
-    const int torso = a.addNode("Torso", "Part", model);
-    const int arm = a.addNode("Arm", "Part", model);
-    a.addProperty(arm, test::prop("CFrame", "CFrame", cframeAt({0, 2, 0})));
-    const int motor = a.addNode("Shoulder", "Motor6D", torso);
-    a.addProperty(motor, test::prop("Part0", "Ref", NodeRef{torso}));
-    a.addProperty(motor, test::prop("Part1", "Ref", NodeRef{arm}));
-    a.addProperty(motor, test::prop("C0", "CFrame", cframeAt({0, 1, 0})));
-    a.addProperty(motor, test::prop("C1", "CFrame", cframeAt({0, -1, 0})));
+    Asset a = test::twoPartRig();
+    const int model = 0;
     const int seq = a.addNode("Swing", "KeyframeSequence", model);
     a.addProperty(seq, test::prop("Loop", "bool", true));
     for (float time : {0.0f, 1.0f}) {
         const int kf = a.addNode("Keyframe", "Keyframe", seq);
         a.addProperty(kf, test::prop("Time", "float", double(time)));
         const int pose = a.addNode("Arm", "Pose", kf);
-        a.addProperty(pose, test::prop("CFrame", "CFrame", cframeAt({2 * time, 0, 0})));
+        a.addProperty(pose, test::prop("CFrame", "CFrame", test::cframeAt({2 * time, 0, 0})));
         a.addProperty(pose, test::prop("Weight", "float", 1.0));
         const int tail = a.addNode("Tail", "Pose", kf);
         a.addProperty(tail, test::prop("Weight", "float", 1.0));
@@ -284,26 +270,6 @@ TEST(CliPoseRig, R15IdleOnR15Character) {
 
 namespace {
 
-void putU32(Bytes& b, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) b.push_back(std::uint8_t(v >> (8 * i)));
-}
-
-// A FloatCurve ValuesAndTimes with Linear keys (value, ticks at 2400 a second).
-Bytes linearCurve(const std::vector<std::pair<float, std::uint32_t>>& keys) {
-    Bytes b;
-    putU32(b, 1);
-    putU32(b, std::uint32_t(keys.size()));
-    for (const auto& [value, ticks] : keys) {
-        b.push_back(1);  // Linear
-        b.push_back(0);
-        for (float f : {value, 0.0f, 0.0f}) putU32(b, std::bit_cast<std::uint32_t>(f));
-    }
-    putU32(b, 1);
-    putU32(b, std::uint32_t(keys.size()));
-    for (const auto& k : keys) putU32(b, k.second);
-    return b;
-}
-
 // A CurveAnimation moving Arm's joint from x = 0 to x = 2 over 1 s (Torso > Arm folders).
 Asset curveAnimationModel() {
     Asset a;
@@ -314,8 +280,8 @@ Asset curveAnimationModel() {
     const int arm = a.addNode("Arm", "Folder", torso);
     const int pos = a.addNode("Position", "Vector3Curve", arm);
     const int x = a.addNode("X", "FloatCurve", pos);
-    a.addProperty(x,
-                  test::prop("ValuesAndTimes", "BinaryString", linearCurve({{0, 0}, {2, 2400}})));
+    a.addProperty(x, test::prop("ValuesAndTimes", "BinaryString",
+                                test::linearFloatCurve({{0, 0}, {2, 2400}})));
     return a;
 }
 
@@ -355,43 +321,11 @@ TEST(CliPoseRig, CurveAnimationOnMotor6DRig) {
     EXPECT_NEAR((*arm2)["position"][0].get<double>(), 2.0, 1e-4);
 }
 
-namespace {
-
-// The skinned cylinder with an animation raising every bone 0.1 a frame (parent-relative), as
-// Unigine .sanim tracks hold them.
-Asset risingCylinder() {
-    Asset a = makeSkinnedCylinder(3, 3, 6);
-    a.format = "unigine";
-    const Skeleton& s = a.skeletons.at(0);
-    Animation anim;
-    anim.name = "rise";
-    anim.frameCount = 5;
-    anim.framesPerSecond = 25;
-    anim.skeleton = 0;
-    for (const Bone& b : s.bones) {
-        const Mat4 local =
-            b.parent >= 0 ? inverse(s.bones[std::size_t(b.parent)].world) * b.world : b.world;
-        BoneTrack t;
-        t.bone = b.name;
-        for (std::size_t f = 0; f < anim.frameCount; ++f) {
-            t.positions.push_back(
-                {local.at(0, 3), local.at(1, 3) + 0.1f * float(f), local.at(2, 3)});
-            t.rotations.push_back({0, 0, 0, 1});
-            t.scales.push_back({1, 1, 1});
-        }
-        anim.tracks.push_back(t);
-    }
-    a.animations.push_back(anim);
-    return a;
-}
-
-}  // namespace
-
 // pose --animation with a Unigine .sanim on a .smesh (both written by the project's writers), and
 // --time alone on a .smesh that holds frames: the root bone is raised 0.1 a frame.
 TEST(CliPoseUnigine, SanimOnSmeshAndOwnFrames) {
     const auto dir = test::tempDir("cli-pose-unigine");
-    const Asset cyl = risingCylinder();
+    const Asset cyl = test::risingCylinder("unigine", 5);
     UnigineSkinnedMeshWriteOptions bare;
     bare.animation = -1;
     const auto smesh = writeUnigineSkinnedMesh(cyl, bare);
@@ -493,8 +427,8 @@ Asset faceCurves() {
     const int head = a.addNode("Head", "Folder", anim);
     const int face = a.addNode("FaceControls", "Folder", head);
     const int jaw = a.addNode("JawDrop", "FloatCurve", face);
-    a.addProperty(jaw,
-                  test::prop("ValuesAndTimes", "BinaryString", linearCurve({{0, 0}, {1, 2400}})));
+    a.addProperty(jaw, test::prop("ValuesAndTimes", "BinaryString",
+                                  test::linearFloatCurve({{0, 0}, {1, 2400}})));
     return a;
 }
 
@@ -533,7 +467,9 @@ TEST(CliPoseFacs, FaceControlsCurvesFillFacsAndExportAsWeights) {
     ASSERT_FALSE(out["facs"].is_null());
     EXPECT_NEAR(out["facs"]["weights"]["JawDrop"].get<double>(), 0.5, 1e-5);
     for (const auto& [name, w] : out["facs"]["weights"].items())
-        if (name != "JawDrop") EXPECT_EQ(w.get<double>(), 0.0) << name;
+        if (name != "JawDrop") {
+            EXPECT_EQ(w.get<double>(), 0.0) << name;
+        }
     // The bind pose's bounds differ from the jaw-dropped one's.
     const auto bind = runCli({"pose", "--json", (dir / "head.mesh").string()});
     ASSERT_EQ(bind.status, 0);
@@ -569,4 +505,61 @@ TEST(CliPoseFacs, FaceControlsCurvesFillFacsAndExportAsWeights) {
     ASSERT_EQ(acc.count, 31 * targets);                            // 0 .. 1 s at 30 fps
     EXPECT_NEAR(v[15 * targets + std::size_t(jaw)], 0.5f, 1e-5f);  // frame 15 = 0.5 s
     EXPECT_NEAR(v[30 * targets + std::size_t(jaw)], 1.0f, 1e-5f);
+}
+
+namespace {
+
+// Face animation saved by the Animation Editor: a KeyframeSequence whose Head Pose holds a
+// FaceControls folder of NumberPoses; JawDrop 0 at 0 s and 1 at 1 s (Linear).
+Asset faceNumberPoses() {
+    Asset a;
+    a.format = "roblox-model";
+    const int seq = a.addNode("Talk", "KeyframeSequence");
+    a.addProperty(seq, test::prop("Loop", "bool", false));
+    for (double time : {0.0, 1.0}) {
+        const int kf = a.addNode("Keyframe", "Keyframe", seq);
+        a.addProperty(kf, test::prop("Time", "float", time));
+        const int head = a.addNode("Head", "Pose", kf);
+        a.addProperty(head, test::prop("Weight", "float", 0.0));
+        const int face = a.addNode("FaceControls", "Folder", head);
+        const int jaw = a.addNode("JawDrop", "NumberPose", face);
+        a.addProperty(jaw, test::prop("Value", "float", time));
+        a.addProperty(jaw, test::prop("Weight", "float", 1.0));
+    }
+    return a;
+}
+
+}  // namespace
+
+TEST(CliPoseFacs, KeyframeSequenceNumberPosesFillFacs) {
+    const Asset face = faceNumberPoses();
+    std::string error;
+    const auto j = cli::rigPoseJson(rigWithAnimation(), &face, 0.25f, error);
+    ASSERT_TRUE(j.has_value()) << error;
+    EXPECT_EQ((*j)["animation"]["kind"], "KeyframeSequence");
+    EXPECT_EQ((*j)["animation"]["faceControls"], 1);
+    ASSERT_FALSE((*j)["facs"].is_null());
+    EXPECT_EQ((*j)["facs"]["source"], "FaceControls");
+    EXPECT_NEAR((*j)["facs"]["weights"]["JawDrop"].get<double>(), 0.25, 1e-5);
+    // The rig's own sequence has no NumberPoses: facs stays null.
+    const auto k = cli::rigPoseJson(rigWithAnimation(), nullptr, 0.25f, error);
+    ASSERT_TRUE(k.has_value()) << error;
+    EXPECT_TRUE((*k)["facs"].is_null());
+    EXPECT_EQ((*k)["animation"]["faceControls"], 0);
+
+    // End to end on a written FACS head: the weight at 0.75 s.
+    const auto dir = test::tempDir("cli-pose-facs-numberpose");
+    FileMeshWriteOptions options;
+    options.version = "5.00";
+    const auto head = writeFileMesh(makeFacsHead(), 0, options);
+    const auto anim = writeRobloxModel(face);
+    ASSERT_TRUE(head.ok() && anim.ok());
+    test::writeFile(dir / "head.mesh", head.bytes);
+    test::writeFile(dir / "talk.rbxm", anim.bytes);
+    const auto r = runCli({"pose", "--json", "--animation", (dir / "talk.rbxm").string(), "--time",
+                           "0.75", (dir / "head.mesh").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Json out = Json::parse(r.out);
+    ASSERT_FALSE(out["facs"].is_null());
+    EXPECT_NEAR(out["facs"]["weights"]["JawDrop"].get<double>(), 0.75, 1e-5);
 }

@@ -11,7 +11,9 @@ build="${MESHSCOPE_FUZZ_BUILD_DIR:-$here/build-fuzz}"
 corpus="$here/../shared/corpus"
 
 if [ ! -f "$build/build.ninja" ]; then
+  # Line tables only (-g1): enough for the crash reports' stacks, and a third quicker to build.
   CXX=clang++ CC=clang cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
     -DMESHSCOPE_FUZZ=ON -DMESHSCOPE_BUILD_GUI=OFF -DMESHSCOPE_BUILD_TESTS=OFF -DMESHSCOPE_BUILD_BENCH=OFF
 fi
 cmake --build "$build" -j "$(nproc)"

@@ -30,6 +30,7 @@
 #include <string_view>
 
 #include "meshscope/core/asset.h"
+#include "meshscope/core/roblox_values.h"
 
 namespace meshscope::rbx {
 
@@ -76,27 +77,7 @@ const char* typeName(std::uint8_t id);
 // Binary type id for a Property::type (the writer's direction); 0 when it has none.
 std::uint8_t typeIdForName(std::string_view name);
 
-// Zigzag ("transformed") integers.
-inline std::int32_t unzigzag32(std::uint32_t v) {
-    return std::int32_t((v >> 1) ^ (0u - (v & 1)));
-}
-inline std::int64_t unzigzag64(std::uint64_t v) {
-    return std::int64_t((v >> 1) ^ (0ull - (v & 1)));
-}
-inline std::uint32_t zigzag32(std::int32_t v) {
-    return (std::uint32_t(v) << 1) ^ std::uint32_t(v >> 31);
-}
-inline std::uint64_t zigzag64(std::int64_t v) {
-    return (std::uint64_t(v) << 1) ^ std::uint64_t(v >> 63);
-}
-
-// Roblox floats keep the sign in the lowest bit: eeeeeeee mmm...m s.
-inline float robloxFloat(std::uint32_t bits) {
-    return std::bit_cast<float>(std::rotr(bits, 1));
-}
-inline std::uint32_t robloxFloatBits(float f) {
-    return std::rotl(std::bit_cast<std::uint32_t>(f), 1);
-}
+// Zigzag integers and Roblox floats: meshscope/core/roblox_values.h.
 
 // Interleaved arrays: `count` records of `width` bytes stored byte column by byte column.
 // deinterleave: src column-major -> dst row-major (records); interleave the reverse.

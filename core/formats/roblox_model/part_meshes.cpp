@@ -115,7 +115,9 @@ PartMeshes resolvePartMeshes(const Asset& asset, const PartMeshOptions& options)
         const Loaded& loaded = *it->second;
         RobloxPart at = p;
         if (options.partFrame) at.cframe = CFrame{};
-        PartMesh placed{i, placePartMesh(loaded.mesh, at), -1};
+        PartMesh placed{i, placePartMesh(loaded.mesh, at, options.lod), -1};
+        placed.lodCount = std::max(1, int(loaded.mesh.lods.size()));
+        placed.lod = std::min(std::max(options.lod, 0), placed.lodCount - 1);
         if (loaded.skeleton && placed.mesh.skinned()) {
             placed.skeleton = int(out.skeletons.size());
             placed.mesh.skeleton = placed.skeleton;

@@ -845,17 +845,18 @@ Skeleton placePartSkeleton(const Skeleton& skeleton, const Mat4& placement) {
     return out;
 }
 
-Mesh placePartMesh(const Mesh& mesh, const RobloxPart& part) {
+Mesh placePartMesh(const Mesh& mesh, const RobloxPart& part, int lod) {
     Mesh out;
     out.name = mesh.name.empty() ? part.className : mesh.name;
     Vec3 scale, offset;
     meshScaleOffset(mesh, part, scale, offset);
-    // Only the first LOD is placed.
+    // Only LOD `lod` (clamped) is placed.
     Mesh unit;
     unit.positions = mesh.positions;
     unit.normals = mesh.normals;
     if (!mesh.lods.empty()) {
-        const LodLevel& l = mesh.lods.front();
+        const LodLevel& l =
+            mesh.lods[std::min(std::size_t(std::max(lod, 0)), mesh.lods.size() - 1)];
         const std::size_t first = std::size_t(l.firstTriangle) * 3;
         const std::size_t end =
             std::min(mesh.indices.size(), first + std::size_t(l.triangleCount) * 3);

@@ -1,7 +1,7 @@
 // HexDock: data and byte map in, selection and cursor signals out, the data inspector following
 // the cursor, and a screenshot of the dock over a sample byte map (written as PNG for review:
 // $MESHSCOPE_SCREENSHOT_DIR or the temp dir).
-#include "hex_dock.h"
+#include "hex/hex_dock.h"
 
 #include <gtest/gtest.h>
 
@@ -13,8 +13,8 @@
 #include <bit>
 #include <cstring>
 
-#include "data_inspector.h"
-#include "hex_view.h"
+#include "hex/data_inspector.h"
+#include "hex/hex_view.h"
 #include "meshscope/core/byte_map.h"
 
 using namespace meshscope::shell;

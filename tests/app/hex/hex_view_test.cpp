@@ -2,7 +2,7 @@
 // byte (computed through HexLayout) move the cursor there, drag/shift-click selection, keyboard
 // navigation, find, copy, tooltips from the byte map, and files far larger than a QScrollBar's
 // int range of rows. Runs under xvfb-run, or offscreen when no display is set.
-#include "hex_view.h"
+#include "hex/hex_view.h"
 
 #include <gtest/gtest.h>
 #include <sys/mman.h>

@@ -16,10 +16,10 @@
 #include <cstdlib>
 
 #include "fixtures.h"
-#include "lod_dock.h"
-#include "main_window.h"
 #include "meshscope/render/viewport.h"
+#include "posing/lod_dock.h"
 #include "support/image_baseline.h"
+#include "window/main_window.h"
 
 using namespace meshscope;
 using namespace meshscope::shell;

@@ -10,11 +10,11 @@
 #include <QToolButton>
 #include <cstdio>
 
-#include "asset_document.h"
-#include "decode_job.h"
+#include "document/asset_document.h"
+#include "document/decode_job.h"
 #include "fixtures.h"
-#include "main_window.h"
 #include "meshscope/core/roblox_model_writer.h"
+#include "window/main_window.h"
 
 using namespace meshscope;
 using namespace meshscope::shell;

@@ -16,11 +16,11 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "asset_document.h"
+#include "document/asset_document.h"
 #include "fixtures.h"
-#include "main_window.h"
 #include "support/image_baseline.h"
 #include "viewer_app.h"
+#include "window/main_window.h"
 
 using namespace meshscope;
 using namespace meshscope::shell;

@@ -17,19 +17,19 @@
 #include <QUrl>
 #include <Qt3DRender/QCamera>
 
-#include "asset_document.h"
+#include "document/asset_document.h"
+#include "document/settings.h"
 #include "fixtures.h"
-#include "hex_dock.h"
-#include "hex_view.h"
-#include "lod_dock.h"
-#include "main_window.h"
+#include "hex/hex_dock.h"
+#include "hex/hex_view.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/overlays.h"
 #include "meshscope/render/viewport.h"
-#include "node_tree_model.h"
-#include "open_dialog.h"
-#include "settings.h"
-#include "structure_dock.h"
+#include "posing/lod_dock.h"
+#include "tree/node_tree_model.h"
+#include "tree/structure_dock.h"
+#include "window/main_window.h"
+#include "window/open_dialog.h"
 
 using namespace meshscope;
 using namespace meshscope::shell;

@@ -19,9 +19,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "asset_document.h"
-#include "bone_drag_controller.h"
-#include "main_window.h"
+#include "document/asset_document.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/pose.h"
 #include "meshscope/core/roblox_mesh_writer.h"
@@ -29,10 +27,12 @@
 #include "meshscope/render/mesh_packing.h"
 #include "meshscope/render/skeleton_view.h"
 #include "meshscope/render/viewport.h"
-#include "pose_controller.h"
-#include "skeleton_dock.h"
+#include "posing/bone_drag_controller.h"
+#include "posing/pose_controller.h"
+#include "posing/skeleton_dock.h"
 #include "support/test_support.h"
 #include "vertex_compare.h"
+#include "window/main_window.h"
 
 using namespace meshscope;
 using namespace meshscope::shell;

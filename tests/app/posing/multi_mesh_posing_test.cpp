@@ -9,8 +9,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "asset_document.h"
-#include "main_window.h"
+#include "document/asset_document.h"
+#include "document/settings.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/pose.h"
@@ -21,10 +21,10 @@
 #include "meshscope/render/mesh_packing.h"
 #include "meshscope/render/roblox_parts.h"
 #include "meshscope/render/viewport.h"
-#include "pose_controller.h"
-#include "settings.h"
+#include "posing/pose_controller.h"
 #include "support/test_support.h"
 #include "vertex_compare.h"
+#include "window/main_window.h"
 
 using namespace meshscope;
 using namespace meshscope::shell;

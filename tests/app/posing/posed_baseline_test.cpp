@@ -13,15 +13,15 @@
 #include <QTest>
 #include <Qt3DRender/QCamera>
 
-#include "main_window.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/camera_controller.h"
 #include "meshscope/render/viewport.h"
-#include "pose_controller.h"
+#include "posing/pose_controller.h"
 #include "support/image_baseline.h"
 #include "support/test_support.h"
+#include "window/main_window.h"
 
 using namespace meshscope;
 using namespace meshscope::shell;

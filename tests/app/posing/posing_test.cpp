@@ -21,10 +21,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "animation_dock.h"
-#include "asset_document.h"
-#include "facs_dock.h"
-#include "main_window.h"
+#include "document/asset_document.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/pose.h"
 #include "meshscope/core/roblox_mesh_writer.h"
@@ -33,11 +30,15 @@
 #include "meshscope/render/mesh_packing.h"
 #include "meshscope/render/skinned_mesh_updater.h"
 #include "meshscope/render/viewport.h"
-#include "pose_controller.h"
-#include "skeleton_dock.h"
+#include "posing/animation_dock.h"
+#include "posing/facs_dock.h"
+#include "posing/pose_controller.h"
+#include "posing/skeleton_dock.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 #include "vertex_compare.h"
 #include "viewer_app.h"
+#include "window/main_window.h"
 
 using namespace meshscope;
 using namespace meshscope::shell;
@@ -575,29 +576,6 @@ TEST(RigAnimation, SequencesNeedARig) {
     EXPECT_TRUE(error.contains("no rig")) << error.toStdString();
 }
 
-namespace {
-
-// ValuesAndTimes of a Linear FloatCurve: (value, ticks at 2400 a second) per key.
-std::string linearCurve(const std::vector<std::pair<float, std::uint32_t>>& keys) {
-    std::string b;
-    auto u32 = [&](std::uint32_t v) {
-        for (int i = 0; i < 4; ++i) b.push_back(char(std::uint8_t(v >> (8 * i))));
-    };
-    u32(1);
-    u32(std::uint32_t(keys.size()));
-    for (const auto& [value, ticks] : keys) {
-        b.push_back(1);  // Linear
-        b.push_back(0);  // no tangents
-        for (float f : {value, 0.0f, 0.0f}) u32(std::bit_cast<std::uint32_t>(f));
-    }
-    u32(1);
-    u32(std::uint32_t(keys.size()));
-    for (const auto& k : keys) u32(k.second);
-    return b;
-}
-
-}  // namespace
-
 // A CurveAnimation's FaceControls curves loaded onto a FACS head (no rig) move the Face sliders
 // as the timeline plays: JawDrop goes 0 -> 1 over a second.
 TEST(FacsAnimation, FaceControlsCurvesMoveTheFaceSliders) {
@@ -608,11 +586,11 @@ TEST(FacsAnimation, FaceControlsCurvesMoveTheFaceSliders) {
     const int folder = source.addNode("Head", "Folder", anim);
     const int face = source.addNode("FaceControls", "Folder", folder);
     const int jaw = source.addNode("JawDrop", "FloatCurve", face);
-    source.addProperty(
-        jaw, test::prop("ValuesAndTimes", "BinaryString", linearCurve({{0.0f, 0}, {1.0f, 2400}})));
+    source.addProperty(jaw, test::prop("ValuesAndTimes", "BinaryString",
+                                       test::linearFloatCurve({{0.0f, 0}, {1.0f, 2400}})));
     const int unknown = source.addNode("NotAControl", "FloatCurve", face);
     source.addProperty(unknown, test::prop("ValuesAndTimes", "BinaryString",
-                                           linearCurve({{1.0f, 0}, {1.0f, 2400}})));
+                                           test::linearFloatCurve({{1.0f, 0}, {1.0f, 2400}})));
     const RobloxModelWriteResult written = writeRobloxModel(source);
     ASSERT_TRUE(written.ok()) << written.error.value_or("");
     const auto path = test::tempDir("app_posing_facs_curves") / "talk.rbxm";
@@ -645,4 +623,46 @@ TEST(FacsAnimation, FaceControlsCurvesMoveTheFaceSliders) {
     window.animationDock()->setFrame(a->framesPerSecond * 1.0);
     EXPECT_NEAR(pose->facsWeights()[0], 1.0f, 1e-3f);
     EXPECT_NEAR(pose->facsWeights()[1], 0.0f, 1e-5f) << "LeftEyeClosed has no curve";
+}
+
+// A KeyframeSequence's FaceControls NumberPoses (Head Pose > FaceControls folder, as the Animation
+// Editor saves face animation) loaded onto a FACS head without a rig play on the Face sliders too:
+// JawDrop 0 at 0 s, 1 at 1 s, linear.
+TEST(FacsAnimation, KeyframeSequenceNumberPosesMoveTheFaceSliders) {
+    const QString head = writeFileMeshFixture("facs_numberposes.mesh", makeFacsHead(), "5.00");
+    Asset source;
+    source.format = "roblox-model";
+    const int seq = source.addNode("Talk", "KeyframeSequence");
+    for (double time : {0.0, 1.0}) {
+        const int kf = source.addNode("Keyframe", "Keyframe", seq);
+        source.addProperty(kf, test::prop("Time", "float", time));
+        const int root = source.addNode("HumanoidRootPart", "Pose", kf);
+        source.addProperty(root, test::prop("Weight", "float", 0.0));
+        const int headPose = source.addNode("Head", "Pose", root);
+        source.addProperty(headPose, test::prop("Weight", "float", 0.0));
+        const int face = source.addNode("FaceControls", "Folder", headPose);
+        const int jaw = source.addNode("JawDrop", "NumberPose", face);
+        source.addProperty(jaw, test::prop("Value", "float", time));
+        source.addProperty(jaw, test::prop("Weight", "float", 1.0));
+    }
+    const RobloxModelWriteResult written = writeRobloxModel(source);
+    ASSERT_TRUE(written.ok()) << written.error.value_or("");
+    const auto path = test::tempDir("app_posing_facs_numberposes") / "talk.rbxm";
+    test::writeFile(path, written.bytes);
+
+    MainWindow window;
+    openShown(window, head);
+    PoseController* pose = window.poseController();
+    ASSERT_NE(pose->facsRig(), nullptr);
+    QString error;
+    ASSERT_TRUE(window.animationDock()->loadFile(QString::fromStdString(path.string()), &error))
+        << error.toStdString();
+    ASSERT_EQ(pose->animationCount(), 1) << "one face animation, not one per loop";
+    const Animation* a = pose->animation(window.animationDock()->currentAnimation());
+    ASSERT_NE(a, nullptr);
+    ASSERT_FALSE(a->facsChannels.empty());
+    window.animationDock()->setFrame(a->framesPerSecond * 0.5);
+    EXPECT_NEAR(pose->facsWeights()[0], 0.5f, 1e-3f);  // makeFacsHead: control 0 is JawDrop
+    FacsDock* dock = window.facsDock();
+    EXPECT_NEAR(double(dock->slider(0)->value()) / dock->slider(0)->maximum(), 0.5, 0.02);
 }

@@ -1,6 +1,6 @@
 // Widget tests of the viewer shell: opening a generated FileMesh, the structure tree, document
 // selection, properties links, diagnostics jump-to-bytes, drag and drop, decode errors.
-#include "main_window.h"
+#include "window/main_window.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -26,10 +26,9 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "asset_document.h"
-#include "diagnostics_dock.h"
-#include "hex_dock.h"
-#include "hex_view.h"
+#include "document/asset_document.h"
+#include "hex/hex_dock.h"
+#include "hex/hex_view.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/part_meshes.h"
@@ -39,11 +38,12 @@
 #include "meshscope/core/roblox_terrain.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/viewport.h"
-#include "node_tree_model.h"
-#include "properties_dock.h"
-#include "structure_dock.h"
 #include "support/qt_test_support.h"
 #include "support/test_support.h"
+#include "tree/diagnostics_dock.h"
+#include "tree/node_tree_model.h"
+#include "tree/properties_dock.h"
+#include "tree/structure_dock.h"
 
 using namespace meshscope;
 using namespace meshscope::shell;

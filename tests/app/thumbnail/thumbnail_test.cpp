@@ -13,13 +13,13 @@
 #include <QSettings>
 #include <cstdio>
 
-#include "export_dialog.h"
-#include "main_window.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
 #include "support/qt_test_support.h"
 #include "support/test_support.h"
+#include "window/export_dialog.h"
+#include "window/main_window.h"
 
 using namespace meshscope;
 

@@ -9,38 +9,12 @@
 #include "export_test_util.h"
 #include "meshscope/core/export.h"
 #include "meshscope/core/mesh_generators.h"
+#include "support/rig_fixtures.h"
 
 using namespace meshscope;
 using namespace meshscope::test;
 
 namespace {
-
-// The cylinder's rig with an animation: frame 0 = the bind pose (parent-relative), then each
-// bone moves up; the rotation channel is left empty (it holds the bind rotation).
-Asset animatedCylinder(const std::string& format, std::size_t frames) {
-    Asset a = makeSkinnedCylinder(3, 3, 6);
-    a.format = format;
-    const Skeleton& s = a.skeletons.at(0);
-    Animation anim;
-    anim.name = "bend";
-    anim.frameCount = std::uint32_t(frames);
-    anim.framesPerSecond = 25;
-    anim.skeleton = 0;
-    for (const Bone& b : s.bones) {
-        const Mat4 local =
-            b.parent >= 0 ? inverse(s.bones[std::size_t(b.parent)].world) * b.world : b.world;
-        BoneTrack t;
-        t.bone = b.name;
-        for (std::size_t f = 0; f < frames; ++f) {
-            t.positions.push_back(
-                {local.at(0, 3), local.at(1, 3) + 0.1f * float(f), local.at(2, 3)});
-            t.scales.push_back({1, 1, 1});
-        }
-        anim.tracks.push_back(t);
-    }
-    a.animations.push_back(anim);
-    return a;
-}
 
 std::vector<float> floats(const tinygltf::Model& m, int accessor) {
     const tinygltf::Accessor& a = m.accessors.at(std::size_t(accessor));
@@ -57,7 +31,7 @@ std::vector<float> floats(const tinygltf::Model& m, int accessor) {
 TEST(GltfAnimationExport, TracksBecomeChannelsAndFrameZeroIsTheBindPose) {
     for (const char* format : {"", "unigine"}) {  // "unigine" is Z-up: the export turns it
         SCOPED_TRACE(format);
-        const Asset a = animatedCylinder(format, 4);
+        const Asset a = risingCylinder(format, 4, /*rotations=*/false);
         const GlbBytes glb = exportGlb(a);
         ASSERT_TRUE(glb.report.ok()) << glb.report.error.value_or("");
         for (const auto& w : glb.report.warnings)
@@ -67,7 +41,7 @@ TEST(GltfAnimationExport, TracksBecomeChannelsAndFrameZeroIsTheBindPose) {
         ASSERT_TRUE(loadGlb(glb.bytes, m, err)) << err;
         ASSERT_EQ(m.animations.size(), 1u);
         const tinygltf::Animation& ga = m.animations[0];
-        EXPECT_EQ(ga.name, "bend");
+        EXPECT_EQ(ga.name, "rise");
         ASSERT_EQ(ga.channels.size(), 3 * a.skeletons[0].bones.size());
         for (const auto& c : ga.channels) {
             const tinygltf::AnimationSampler& sm = ga.samplers.at(std::size_t(c.sampler));
@@ -107,7 +81,7 @@ TEST(GltfAnimationExport, TracksBecomeChannelsAndFrameZeroIsTheBindPose) {
 }
 
 TEST(GltfAnimationExport, AnAnimationNamingNoBoneIsReported) {
-    Asset a = animatedCylinder("", 2);
+    Asset a = risingCylinder("", 2, /*rotations=*/false);
     for (BoneTrack& t : a.animations[0].tracks) t.bone = "no such bone " + t.bone;
     a.animations[0].skeleton = -1;
     const GlbBytes glb = exportGlb(a);

@@ -15,6 +15,7 @@
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_animation.h"
 #include "meshscope/core/unigine_writer.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -22,37 +23,9 @@ using namespace meshscope::test;
 
 namespace {
 
-CFrame cframeAt(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    return cf;
-}
-
-// A quarter turn about Z (row-major), placed at p.
-CFrame quarterTurnZ(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    cf.rotation = {0, -1, 0, 1, 0, 0, 0, 0, 1};
-    return cf;
-}
-
 // Torso at the origin, Arm 2 up, joined by a Motor6D (C0 up 1, C1 down 1); no animation.
 Asset rig() {
-    Asset a;
-    a.format = "roblox-model";
-    const int model = a.addNode("Character", "Model");
-    const int torso = a.addNode("Torso", "Part", model);
-    a.addProperty(torso, prop("CFrame", "CFrame", cframeAt({0, 0, 0})));
-    a.addProperty(torso, prop("Size", "Vector3", Vec3{2, 2, 1}));
-    const int arm = a.addNode("Arm", "Part", model);
-    a.addProperty(arm, prop("CFrame", "CFrame", cframeAt({0, 2, 0})));
-    a.addProperty(arm, prop("Size", "Vector3", Vec3{1, 2, 1}));
-    const int motor = a.addNode("Shoulder", "Motor6D", torso);
-    a.addProperty(motor, prop("Part0", "Ref", NodeRef{torso}));
-    a.addProperty(motor, prop("Part1", "Ref", NodeRef{arm}));
-    a.addProperty(motor, prop("C0", "CFrame", cframeAt({0, 1, 0})));
-    a.addProperty(motor, prop("C1", "CFrame", cframeAt({0, -1, 0})));
-    return a;
+    return twoPartRig({.model = "Character", .sizes = true});
 }
 
 // A separate file's KeyframeSequence: Arm turns a quarter about Z by 0.5 s and holds to 1 s;
@@ -171,28 +144,7 @@ TEST(AnimationTransfer, RefusedWithoutARigOrAnimation) {
 TEST(AnimationTransfer, UnigineAnimationCopiedOntoTheSkeletonNamingItsBones) {
     // The source: a .sanim written by the project's writer from the cylinder's rig, every bone
     // moving up 0.1 a frame, plus a track for a bone the target lacks.
-    Asset animated = makeSkinnedCylinder(3, 3, 6);
-    animated.format = "unigine";
-    const Skeleton& s = animated.skeletons.at(0);
-    Animation anim;
-    anim.name = "rise";
-    anim.frameCount = 4;
-    anim.framesPerSecond = 25;
-    anim.skeleton = 0;
-    for (const Bone& b : s.bones) {
-        const Mat4 local =
-            b.parent >= 0 ? inverse(s.bones[std::size_t(b.parent)].world) * b.world : b.world;
-        BoneTrack t;
-        t.bone = b.name;
-        for (std::size_t f = 0; f < anim.frameCount; ++f) {
-            t.positions.push_back(
-                {local.at(0, 3), local.at(1, 3) + 0.1f * float(f), local.at(2, 3)});
-            t.rotations.push_back({0, 0, 0, 1});
-            t.scales.push_back({1, 1, 1});
-        }
-        anim.tracks.push_back(t);
-    }
-    animated.animations.push_back(anim);
+    const Asset animated = risingCylinder("unigine", 4);
     const UnigineWriteResult written = writeUnigineAnimation(animated);
     ASSERT_TRUE(written.ok()) << written.error.value_or("");
     DecodeOptions options;
@@ -328,53 +280,10 @@ TEST(AnimationTransferCorpus, R6AnimationsOnCharacter) {
 
 namespace {
 
-// ValuesAndTimes of a Linear FloatCurve: (value, ticks at 2400 a second) per key.
-Bytes linearCurveBlob(const std::vector<std::pair<float, std::uint32_t>>& keys) {
-    Bytes b;
-    auto u32 = [&](std::uint32_t v) {
-        for (int i = 0; i < 4; ++i) b.push_back(std::uint8_t(v >> (8 * i)));
-    };
-    u32(1);
-    u32(std::uint32_t(keys.size()));
-    for (const auto& [value, ticks] : keys) {
-        b.push_back(1);  // Linear
-        b.push_back(0);  // no tangents
-        for (float f : {value, 0.0f, 0.0f}) u32(std::bit_cast<std::uint32_t>(f));
-    }
-    u32(1);
-    u32(std::uint32_t(keys.size()));
-    for (const auto& k : keys) u32(k.second);
-    return b;
-}
-
-}  // namespace
-
-// FaceControls curves on a FACS head (no rig): a face-only animation whose JawDrop channel is a
-// morph-target weights channel; Khronos validator quiet.
-TEST(AnimationTransfer, FaceControlsBecomeMorphWeightChannels) {
-    Asset source;
-    source.format = "roblox-model";
-    const int anim = source.addNode("Talk", "CurveAnimation");
-    const int head = source.addNode("Head", "Folder", anim);
-    const int face = source.addNode("FaceControls", "Folder", head);
-    const int jaw = source.addNode("JawDrop", "FloatCurve", face);
-    source.addProperty(
-        jaw, prop("ValuesAndTimes", "BinaryString", linearCurveBlob({{0, 0}, {1, 2400}})));
-    const int unknown = source.addNode("NotAControl", "FloatCurve", face);
-    source.addProperty(
-        unknown, prop("ValuesAndTimes", "BinaryString", linearCurveBlob({{1, 0}, {1, 2400}})));
-
-    Asset target = makeFacsHead();
-    const AnimationTransfer t = addAnimationsFrom(target, source);
-    ASSERT_TRUE(t.ok()) << t.error;
-    ASSERT_EQ(t.added, 1u);
-    const Animation& baked = target.animations.back();
-    EXPECT_TRUE(baked.tracks.empty());
-    ASSERT_EQ(baked.facsChannels.size(), 2u);
-    EXPECT_EQ(baked.facsChannels[0].control, "JawDrop");
-    ASSERT_EQ(baked.facsChannels[0].weights.size(), 31u);
-    EXPECT_NEAR(baked.facsChannels[0].weights[15], 0.5f, 1e-6f);
-
+// `target` (a FACS head holding one face-only animation of `frames` frames) exported: one
+// weights channel per node whose mesh has morph targets, frames × targets values; the Khronos
+// validator quiet on the .glb.
+void expectMorphWeightChannels(const Asset& target, std::size_t frames, const char* dirName) {
     const GlbBytes glb = exportGlb(target);
     ASSERT_TRUE(glb.report.ok()) << glb.report.error.value_or("");
     ASSERT_GT(glb.report.stats.morphTargets, 0u);
@@ -393,11 +302,11 @@ TEST(AnimationTransfer, FaceControlsBecomeMorphWeightChannels) {
         const std::size_t targets = m.meshes.at(std::size_t(node.mesh)).weights.size();
         const auto values =
             accessorData<float>(m, m.animations[0].samplers[std::size_t(c.sampler)].output);
-        EXPECT_EQ(values.size(), 31 * targets);
+        EXPECT_EQ(values.size(), frames * targets);
     }
     EXPECT_EQ(weightChannels, morphNodes);
 
-    const auto dir = tempDir("animation_transfer_facs");
+    const auto dir = tempDir(dirName);
     const auto path = dir / "head.glb";
     ASSERT_TRUE(exportAsset(target, path.string(), ExportOptions{}).ok());
     const ValidatorRun run = runGltfValidator({path});
@@ -406,4 +315,69 @@ TEST(AnimationTransfer, FaceControlsBecomeMorphWeightChannels) {
     ASSERT_NE(it, run.reports.end()) << run.output;
     EXPECT_EQ(it->second.errors, 0u) << it->second.json;
     EXPECT_EQ(it->second.warnings, 0u) << it->second.json;
+}
+
+}  // namespace
+
+// FaceControls curves on a FACS head (no rig): a face-only animation whose JawDrop channel is a
+// morph-target weights channel; Khronos validator quiet.
+TEST(AnimationTransfer, FaceControlsBecomeMorphWeightChannels) {
+    Asset source;
+    source.format = "roblox-model";
+    const int anim = source.addNode("Talk", "CurveAnimation");
+    const int head = source.addNode("Head", "Folder", anim);
+    const int face = source.addNode("FaceControls", "Folder", head);
+    const int jaw = source.addNode("JawDrop", "FloatCurve", face);
+    source.addProperty(
+        jaw, prop("ValuesAndTimes", "BinaryString", linearFloatCurve({{0, 0}, {1, 2400}})));
+    const int unknown = source.addNode("NotAControl", "FloatCurve", face);
+    source.addProperty(
+        unknown, prop("ValuesAndTimes", "BinaryString", linearFloatCurve({{1, 0}, {1, 2400}})));
+
+    Asset target = makeFacsHead();
+    const AnimationTransfer t = addAnimationsFrom(target, source);
+    ASSERT_TRUE(t.ok()) << t.error;
+    ASSERT_EQ(t.added, 1u);
+    const Animation& baked = target.animations.back();
+    EXPECT_TRUE(baked.tracks.empty());
+    ASSERT_EQ(baked.facsChannels.size(), 2u);
+    EXPECT_EQ(baked.facsChannels[0].control, "JawDrop");
+    ASSERT_EQ(baked.facsChannels[0].weights.size(), 31u);
+    EXPECT_NEAR(baked.facsChannels[0].weights[15], 0.5f, 1e-6f);
+
+    expectMorphWeightChannels(target, 31, "animation_transfer_facs");
+}
+
+// FACS NumberPoses in a KeyframeSequence (Pose Head > Folder FaceControls > NumberPose JawDrop,
+// 0 at 0 s and 1 at 1 s, Linear) on a FACS head: the same face-only weights channel.
+TEST(AnimationTransfer, FaceNumberPosesBecomeMorphWeightChannels) {
+    Asset source;
+    source.format = "roblox-model";
+    const int seq = source.addNode("Smile", "KeyframeSequence");
+    for (double time : {1.0, 0.0}) {
+        const int kf = source.addNode("Keyframe", "Keyframe", seq);
+        source.addProperty(kf, prop("Time", "float", time));
+        const int head = source.addNode("Head", "Pose", kf);
+        source.addProperty(head, prop("Weight", "float", 0.0));
+        const int face = source.addNode("FaceControls", "Folder", head);
+        const int jaw = source.addNode("JawDrop", "NumberPose", face);
+        source.addProperty(jaw, prop("Value", "float", time));
+        source.addProperty(jaw, prop("Weight", "float", 1.0));
+    }
+    Asset target = makeFacsHead();
+    const AnimationTransfer t = addAnimationsFrom(target, source);
+    ASSERT_TRUE(t.ok()) << t.error;
+    ASSERT_EQ(t.added, 1u);
+    EXPECT_EQ(t.tracks, 1u);
+    EXPECT_TRUE(t.warnings.empty()) << t.warnings.front();
+    const Animation& baked = target.animations.back();
+    EXPECT_EQ(baked.name, "Smile");
+    EXPECT_TRUE(baked.tracks.empty());
+    ASSERT_EQ(baked.facsChannels.size(), 1u);
+    EXPECT_EQ(baked.facsChannels[0].control, "JawDrop");
+    ASSERT_EQ(baked.facsChannels[0].weights.size(), 31u);
+    EXPECT_NEAR(baked.facsChannels[0].weights[6], 0.2f, 1e-6f);  // 6/30 s of a linear 0 → 1
+    EXPECT_NEAR(baked.facsChannels[0].weights[15], 0.5f, 1e-6f);
+    EXPECT_FLOAT_EQ(baked.facsChannels[0].weights[30], 1.0f);
+    expectMorphWeightChannels(target, 31, "animation_transfer_facs_numberpose");
 }

@@ -202,4 +202,60 @@ inline ObjCounts objCounts(const std::filesystem::path& file) {
     return c;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Blender (Debian 12's 3.4, with the numpy.bool shim its glTF importer needs)
+
+// Imports each of `files` into an empty Blender scene and prints, per file, one line per mesh
+// object "MESHSCOPE-OBJ <material slots> <name>" and per material
+// "MESHSCOPE-MAT <blend_method> <node links a.socket->b.socket;...> | <name>". nullopt when
+// Blender is not installed or cannot import (the output is then in `text`).
+inline std::optional<std::string> blenderMaterialReport(
+    const std::vector<std::filesystem::path>& files, const std::filesystem::path& dir,
+    std::string& text) {
+    if (std::system("blender --version > /dev/null 2>&1") != 0) {
+        text = "blender is not installed";
+        return std::nullopt;
+    }
+    const auto script = dir / "materials.py";
+    std::ofstream(script) << R"(import sys, warnings
+try:
+    import numpy
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        numpy.bool = bool
+except ImportError:
+    pass
+import bpy
+for path in sys.argv[sys.argv.index("--") + 1:]:
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    try:
+        bpy.ops.import_scene.gltf(filepath=path)
+    except Exception as e:
+        print("MESHSCOPE-FAILED", path, e)
+        continue
+    print("MESHSCOPE-FILE", path)
+    for o in bpy.data.objects:
+        if o.type == "MESH":
+            print("MESHSCOPE-OBJ", len(o.material_slots), o.name)
+    for m in bpy.data.materials:
+        links = [l.from_node.name + "." + l.from_socket.name + "->" + l.to_node.name + "." +
+                 l.to_socket.name for l in m.node_tree.links] if m.node_tree else []
+        print("MESHSCOPE-MAT", m.blend_method, ";".join(links), "|", m.name)
+)";
+    std::string cmd = "blender -b --factory-startup --python '" + script.string() + "' --";
+    for (const auto& f : files) cmd += " '" + f.string() + "'";
+    cmd += " 2>&1";
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+    if (!pipe) return std::nullopt;
+    std::array<char, 4096> buf;
+    while (std::fgets(buf.data(), int(buf.size()), pipe.get())) text += buf.data();
+    if (text.find("MESHSCOPE-FILE") == std::string::npos) return std::nullopt;
+    std::string report;
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line))
+        if (line.starts_with("MESHSCOPE-")) report += line + "\n";
+    return report;
+}
+
 }  // namespace meshscope::test

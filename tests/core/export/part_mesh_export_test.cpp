@@ -173,10 +173,11 @@ TEST(PartMeshExport, GltfWritesResolvedMeshesAndBoxesTheRest) {
     EXPECT_EQ(countWarnings(glb.report, "MeshPart(s) written as boxes"), 1u);
     EXPECT_EQ(countWarnings(glb.report, "2 MeshPart(s) written as boxes"), 1u);
     EXPECT_EQ(countWarnings(glb.report, "1 SpecialMesh part(s) written as boxes"), 1u);
-    // Counted in the stats: the three meshes plus five 12-triangle boxes (Crate, Sign: Parts).
+    // Counted in the stats: the three meshes plus five 12-triangle boxes (Crate, Sign: Parts)
+    // and the two triangles of the Crate's Decal quad (on its face).
     const std::size_t box = partShapeMesh(PartShape::Block).triangleCount();
     EXPECT_EQ(glb.report.stats.triangles,
-              lod0Triangles(f.lodSphere) + 2 * f.uvSphere.meshes[0].triangleCount() + 5 * box);
+              lod0Triangles(f.lodSphere) + 2 * f.uvSphere.meshes[0].triangleCount() + 5 * box + 2);
 
     // Without the folder every mesh part is a box.
     const GlbBytes bare = exportGlb(f.model);
@@ -206,8 +207,10 @@ TEST(PartMeshExport, ObjWritesResolvedMeshesInWorldSpace) {
     ASSERT_TRUE(r.ok()) << *r.error;
     const test::ObjCounts c = test::objCounts(out / "p.obj");
     const std::size_t box = partShapeMesh(PartShape::Block).triangleCount();
-    EXPECT_EQ(c.f, lod0Triangles(f.lodSphere) + 2 * f.uvSphere.meshes[0].triangleCount() + 5 * box);
-    EXPECT_EQ(c.o, 8u);
+    // + the Crate's Decal: its own object, one quad.
+    EXPECT_EQ(c.f,
+              lod0Triangles(f.lodSphere) + 2 * f.uvSphere.meshes[0].triangleCount() + 5 * box + 2);
+    EXPECT_EQ(c.o, 9u);
     EXPECT_EQ(c.vn, c.v);
     EXPECT_EQ(countWarnings(r, "2 MeshPart(s) written as boxes"), 1u);
 }
@@ -249,15 +252,23 @@ TEST(PartMeshExport, GltfEmbedsTexturesFromTheAssetFolders) {
     auto imageFile = [&](int texture) {
         return m.images.at(std::size_t(m.textures.at(std::size_t(texture)).source)).name;
     };
-    // MeshPart TextureID, Decal Texture: colour maps; the SurfaceAppearance wins over TextureID.
-    for (const char* name : {"Rock", "Crate", "Shiny"}) {
+    // MeshPart TextureID: colour map; the SurfaceAppearance wins over TextureID.
+    for (const char* name : {"Rock", "Shiny"}) {
         SCOPED_TRACE(name);
         ASSERT_TRUE(nodes.count(name));
         const auto& mat = materialOf(name);
         ASSERT_GE(mat.pbrMetallicRoughness.baseColorTexture.index, 0);
-        EXPECT_EQ(imageFile(mat.pbrMetallicRoughness.baseColorTexture.index),
-                  std::string(name) == "Crate" ? "2005" : "2001");
+        EXPECT_EQ(imageFile(mat.pbrMetallicRoughness.baseColorTexture.index), "2001");
         EXPECT_EQ(primitive(name).attributes.count("TEXCOORD_0"), 1u);
+    }
+    // The Crate (a box) keeps an untextured box; its Decal is a second primitive with the image.
+    {
+        const auto& crate = m.meshes.at(std::size_t(nodes.at("Crate")->mesh));
+        ASSERT_EQ(crate.primitives.size(), 2u);
+        EXPECT_LT(materialOf("Crate").pbrMetallicRoughness.baseColorTexture.index, 0);
+        const auto& decal = m.materials.at(std::size_t(crate.primitives[1].material));
+        ASSERT_GE(decal.pbrMetallicRoughness.baseColorTexture.index, 0);
+        EXPECT_EQ(imageFile(decal.pbrMetallicRoughness.baseColorTexture.index), "2005");
     }
     ASSERT_GE(materialOf("Shiny").normalTexture.index, 0);
     EXPECT_EQ(imageFile(materialOf("Shiny").normalTexture.index), "2003");
@@ -307,6 +318,64 @@ TEST(PartMeshExport, ObjCopiesTexturesBesideTheMtl) {
         EXPECT_NE(std::find(r.files.begin(), r.files.end(), (out / name).string()), r.files.end());
     }
     EXPECT_EQ(countWarnings(r, "2 texture reference(s) not embedded"), 1u);
+}
+
+}  // namespace
+
+namespace {
+
+// `--lod N` reaches resolved part meshes: the Rock's file (1001) has three LODs; the UV sphere
+// (1002, Hat and Shiny) has one, so it gives its last level and is named in one warning.
+TEST(PartMeshExport, LodOptionPicksTheLevelOfResolvedMeshes) {
+    const Fixture f = makeFixture("part_mesh_lod");
+    const Mesh& lodMesh = f.lodSphere.meshes.at(0);
+    ASSERT_EQ(lodMesh.lods.size(), 3u);
+    ASSERT_NE(lodMesh.lods[0].triangleCount, lodMesh.lods[1].triangleCount);
+    ASSERT_NE(lodMesh.lods[1].triangleCount, lodMesh.lods[2].triangleCount);
+    auto rockTriangles = [&](const GlbBytes& glb) -> std::size_t {
+        tinygltf::Model m;
+        std::string err;
+        EXPECT_TRUE(test::loadGlb(glb.bytes, m, err)) << err;
+        for (const auto& n : m.nodes)
+            if (n.name == "Rock") {
+                const auto& prim = m.meshes.at(std::size_t(n.mesh)).primitives.at(0);
+                return m.accessors.at(std::size_t(prim.indices)).count / 3;
+            }
+        ADD_FAILURE() << "no Rock node";
+        return 0;
+    };
+    for (const int lod : {0, 1, 2, 7}) {
+        SCOPED_TRACE(lod);
+        ExportOptions options;
+        options.assetFolders = {f.folder.string()};
+        options.lod = lod;
+        const GlbBytes glb = exportGlb(f.model, options);
+        ASSERT_TRUE(glb.report.ok()) << *glb.report.error;
+        const std::size_t level = std::size_t(std::min(lod, 2));
+        EXPECT_EQ(rockTriangles(glb), lodMesh.lods[level].triangleCount);
+        // The one-level sphere (Hat, Shiny) from LOD 1 on; the Rock too past LOD 2.
+        const std::size_t shortOf = lod == 0 ? 0 : lod <= 2 ? 2 : 3;
+        if (shortOf) {
+            EXPECT_EQ(
+                countWarnings(glb.report, std::to_string(shortOf) + " part mesh(es) have no LOD " +
+                                              std::to_string(lod)),
+                1u);
+        } else {
+            EXPECT_EQ(countWarnings(glb.report, "part mesh(es) have no LOD"), 0u);
+        }
+    }
+    // OBJ: the same level.
+    const auto out = test::tempDir("part_mesh_lod_obj");
+    ExportOptions options;
+    options.format = ExportFormat::Obj;
+    options.assetFolders = {f.folder.string()};
+    options.lod = 2;
+    const ExportResult r = exportAsset(f.model, (out / "l.obj").string(), options);
+    ASSERT_TRUE(r.ok()) << *r.error;
+    const std::size_t box = partShapeMesh(PartShape::Block).triangleCount();
+    EXPECT_EQ(
+        test::objCounts(out / "l.obj").f,
+        lodMesh.lods[2].triangleCount + 2 * f.uvSphere.meshes[0].triangleCount() + 5 * box + 2);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "gltf_validator_util.h"
 #include "meshscope/core/export.h"
 #include "meshscope/core/roblox_animation.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -16,29 +17,11 @@ using namespace meshscope::test;
 
 namespace {
 
-CFrame cframeAt(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    return cf;
-}
-
 // Torso at the origin, Arm 2 up joined by a Motor6D (C0 up 1, C1 down 1), and a
 // KeyframeSequence moving the joint from x = 0 to x = 2 over 1 s.
 Asset rigWithSequence() {
-    Asset a;
-    a.format = "roblox-model";
-    const int model = a.addNode("Character", "Model");
-    const int torso = a.addNode("Torso", "Part", model);
-    a.addProperty(torso, prop("CFrame", "CFrame", cframeAt({0, 0, 0})));
-    a.addProperty(torso, prop("Size", "Vector3", Vec3{2, 2, 1}));
-    const int arm = a.addNode("Arm", "Part", model);
-    a.addProperty(arm, prop("CFrame", "CFrame", cframeAt({0, 2, 0})));
-    a.addProperty(arm, prop("Size", "Vector3", Vec3{1, 2, 1}));
-    const int motor = a.addNode("Shoulder", "Motor6D", torso);
-    a.addProperty(motor, prop("Part0", "Ref", NodeRef{torso}));
-    a.addProperty(motor, prop("Part1", "Ref", NodeRef{arm}));
-    a.addProperty(motor, prop("C0", "CFrame", cframeAt({0, 1, 0})));
-    a.addProperty(motor, prop("C1", "CFrame", cframeAt({0, -1, 0})));
+    Asset a = twoPartRig({.model = "Character", .sizes = true});
+    const int model = 0;
     const int seq = a.addNode("Swing", "KeyframeSequence", model);
     for (float time : {0.0f, 1.0f}) {
         const int kf = a.addNode("Keyframe", "Keyframe", seq);

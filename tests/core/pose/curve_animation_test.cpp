@@ -8,11 +8,14 @@
 #include "meshscope/core/decode.h"
 #include "meshscope/core/roblox_animation.h"
 #include "pose_test_util.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
+using meshscope::test::cframeAt;
 using meshscope::test::expectNear;
 using meshscope::test::prop;
+using meshscope::test::twoPartRig;
 
 namespace {
 
@@ -167,29 +170,6 @@ TEST(FloatCurveSampling, ConstantLinearCubic) {
     EXPECT_NEAR(sampleFloatCurve(flat, 0.25f), 0.15625f, 1e-6f);
 }
 
-CFrame cframeAt(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    return cf;
-}
-
-// Torso at the origin, Arm joined below it by a Motor6D (C0 up 1, C1 down 1).
-Asset twoPartRig() {
-    Asset a;
-    a.format = "roblox-model";
-    const int model = a.addNode("Model", "Model");
-    const int torso = a.addNode("Torso", "Part", model);
-    a.addProperty(torso, prop("CFrame", "CFrame", cframeAt({0, 0, 0})));
-    const int arm = a.addNode("Arm", "Part", model);
-    a.addProperty(arm, prop("CFrame", "CFrame", cframeAt({0, 2, 0})));
-    const int motor = a.addNode("Shoulder", "Motor6D", torso);
-    a.addProperty(motor, prop("Part0", "Ref", NodeRef{torso}));
-    a.addProperty(motor, prop("Part1", "Ref", NodeRef{arm}));
-    a.addProperty(motor, prop("C0", "CFrame", cframeAt({0, 1, 0})));
-    a.addProperty(motor, prop("C1", "CFrame", cframeAt({0, -1, 0})));
-    return a;
-}
-
 // CurveAnimation > Torso > Arm: Position X 0 → 2 and Rotation Z 0 → π/2, both linear over 1 s;
 // Torso > FaceControls > JawDrop; a MarkerCurve.
 Asset curveAnimation(Asset a = {}, const char* armName = "Arm") {
@@ -302,6 +282,207 @@ TEST(CurveAnimation, OnRigAndBaked) {
 }
 
 // ------------------------------------------------------------------------------------------
+// RotationCurve: 25-byte keys (u8 12 + mode, quaternion xyzw, left, right), then the times.
+
+struct RotKey {
+    std::uint8_t modeByte;  // 12 + KeyInterpolationMode as written
+    Vec4 q;
+    float left, right;
+    std::uint32_t ticks;
+};
+
+Bytes rotationCurve(const std::vector<RotKey>& keys) {
+    Bytes b;
+    putU32(b, 1);
+    putU32(b, std::uint32_t(keys.size()));
+    for (const RotKey& k : keys) {
+        b.push_back(k.modeByte);
+        for (float f : {k.q.x, k.q.y, k.q.z, k.q.w, k.left, k.right}) putF32(b, f);
+    }
+    putU32(b, 1);
+    putU32(b, std::uint32_t(keys.size()));
+    for (const RotKey& k : keys) putU32(b, k.ticks);
+    return b;
+}
+
+// A quarter turn about Z: (0, 0, sin 45°, cos 45°).
+const float kS45 = std::sqrt(0.5f);
+
+TEST(RotationCurveValuesAndTimes, KeysAndTicks) {
+    // Out of order; the second quaternion is stored unnormalised (length 2).
+    const Bytes b = rotationCurve(
+        {{13, {0, 0, 2 * kS45, 2 * kS45}, 0, 0, 2400}, {14, {0, 0, 0, 1}, 0.5f, -3, 0}});
+    EXPECT_EQ(b.size(), 8u + 2 * 25 + 8 + 2 * 4);
+    const RotationCurveParse p = parseRotationValuesAndTimes(b);
+    EXPECT_TRUE(p.warnings.empty()) << p.warnings.front();
+    ASSERT_EQ(p.keys.size(), 2u);
+    EXPECT_FLOAT_EQ(p.keys[0].time, 0.0f);
+    EXPECT_EQ(p.keys[0].interpolation, KeyInterpolation::Cubic);
+    EXPECT_FLOAT_EQ(p.keys[0].leftTangent, 0.5f);
+    EXPECT_FLOAT_EQ(p.keys[0].rightTangent, -3.0f);
+    EXPECT_FLOAT_EQ(p.keys[1].time, 1.0f);
+    EXPECT_EQ(p.keys[1].interpolation, KeyInterpolation::Linear);
+    EXPECT_NEAR(p.keys[1].value.z, kS45, 1e-6f);
+    EXPECT_NEAR(p.keys[1].value.w, kS45, 1e-6f);
+    // The empty blob of the corpus.
+    const Bytes empty = {1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+    const RotationCurveParse e = parseRotationValuesAndTimes(empty);
+    EXPECT_TRUE(e.keys.empty());
+    EXPECT_TRUE(e.warnings.empty());
+}
+
+TEST(RotationCurveValuesAndTimes, DamagedBlobsWarnWithOffsets) {
+    const Bytes good =
+        rotationCurve({{13, {0, 0, 0, 1}, 0, 0, 0}, {13, {0, 0, kS45, kS45}, 0, 0, 2400}});
+    for (std::size_t n = 1; n < good.size(); ++n) {
+        const Bytes cut(good.begin(), good.begin() + std::ptrdiff_t(n));
+        const RotationCurveParse p = parseRotationValuesAndTimes(cut, 500);
+        EXPECT_FALSE(p.warnings.empty()) << n;
+        EXPECT_LT(p.keys.size(), 2u) << n;
+        if (!p.warnings.empty()) {
+            EXPECT_NE(p.warnings.front().find("file offset 5"), std::string::npos)
+                << p.warnings.front();
+        }
+    }
+    Bytes huge = good;
+    huge[4] = huge[5] = huge[6] = huge[7] = 0xff;
+    const RotationCurveParse h = parseRotationValuesAndTimes(huge);
+    EXPECT_FALSE(h.warnings.empty());
+    EXPECT_NE(h.warnings.front().find("at byte 4 "), std::string::npos) << h.warnings.front();
+    EXPECT_LE(h.keys.size(), 2u);
+    // Unknown interpolation byte → Linear; a zero quaternion → identity; both warned at the key.
+    const RotationCurveParse o = parseRotationValuesAndTimes(
+        rotationCurve({{40, {0, 0, 0, 1}, 0, 0, 0}, {13, {0, 0, 0, 0}, 0, 0, 2400}}));
+    ASSERT_EQ(o.keys.size(), 2u);
+    EXPECT_EQ(o.keys[0].interpolation, KeyInterpolation::Linear);
+    EXPECT_EQ(o.keys[1].value, (Vec4{0, 0, 0, 1}));
+    ASSERT_EQ(o.warnings.size(), 2u);
+    EXPECT_NE(o.warnings[0].find("at byte 8 "), std::string::npos) << o.warnings[0];
+    EXPECT_NE(o.warnings[1].find("at byte 34 "), std::string::npos) << o.warnings[1];  // 8+25+1
+}
+
+TEST(RotationCurveValuesAndTimes, EveryByteDamagedStaysFiniteAndBounded) {
+    const Bytes good =
+        rotationCurve({{13, {0, 0, 0, 1}, 0, 0, 0}, {14, {0, 0, kS45, kS45}, 1, 2, 2400}});
+    for (std::size_t i = 0; i < good.size(); ++i)
+        for (std::uint8_t v : {std::uint8_t(0x00), std::uint8_t(0x7f), std::uint8_t(0xff)}) {
+            Bytes bad = good;
+            bad[i] = v;
+            const RotationCurveParse p = parseRotationValuesAndTimes(bad);
+            ASSERT_LE(p.keys.size(), 2u) << i;
+            for (const RotationCurveKey& k : p.keys) {
+                EXPECT_TRUE(std::isfinite(k.time)) << i;
+                EXPECT_TRUE(std::isfinite(k.leftTangent) && std::isfinite(k.rightTangent)) << i;
+                const float n = k.value.x * k.value.x + k.value.y * k.value.y +
+                                k.value.z * k.value.z + k.value.w * k.value.w;
+                EXPECT_NEAR(n, 1.0f, 1e-5f) << i;
+            }
+            const Vec4 q = sampleRotationCurve(p.keys, 0.5f);
+            EXPECT_TRUE(std::isfinite(q.x) && std::isfinite(q.w)) << i;
+        }
+}
+
+RotationCurveKey rkey(float t, float zDegrees, KeyInterpolation mode, float left = 0,
+                      float right = 0) {
+    RotationCurveKey k;
+    const float h = zDegrees * std::numbers::pi_v<float> / 360;
+    k.time = t, k.value = {0, 0, std::sin(h), std::cos(h)}, k.interpolation = mode;
+    k.leftTangent = left, k.rightTangent = right;
+    return k;
+}
+
+// The angle about Z of a quaternion (x = y = 0), in degrees.
+float zDegreesOf(Vec4 q) {
+    EXPECT_NEAR(q.x, 0, 1e-6f);
+    EXPECT_NEAR(q.y, 0, 1e-6f);
+    return 2 * std::atan2(q.z, q.w) * 180 / std::numbers::pi_v<float>;
+}
+
+TEST(RotationCurveSampling, ConstantLinearCubic) {
+    using K = KeyInterpolation;
+    EXPECT_EQ(sampleRotationCurve({}, 1.0f), (Vec4{0, 0, 0, 1}));
+    const std::vector<RotationCurveKey> lin = {rkey(0, 0, K::Linear), rkey(1, 90, K::Linear)};
+    EXPECT_NEAR(zDegreesOf(sampleRotationCurve(lin, 0.5f)), 45.0f, 1e-4f);   // slerp halfway
+    EXPECT_NEAR(zDegreesOf(sampleRotationCurve(lin, 0.25f)), 22.5f, 1e-4f);  // constant speed
+    EXPECT_NEAR(zDegreesOf(sampleRotationCurve(lin, -1.0f)), 0.0f, 1e-4f);
+    EXPECT_NEAR(zDegreesOf(sampleRotationCurve(lin, 3.0f)), 90.0f, 1e-4f);
+    const std::vector<RotationCurveKey> con = {rkey(0, 30, K::Constant), rkey(2, 90, K::Linear)};
+    EXPECT_NEAR(zDegreesOf(sampleRotationCurve(con, 1.99f)), 30.0f, 1e-4f);
+    EXPECT_NEAR(zDegreesOf(sampleRotationCurve(con, 2.0f)), 90.0f, 1e-4f);
+    // Cubic, zero tangents: smoothstep fraction 3s² − 2s³; s = 0.25 → 0.15625 · 90° = 14.0625°.
+    const std::vector<RotationCurveKey> flat = {rkey(0, 0, K::Cubic), rkey(1, 90, K::Cubic)};
+    EXPECT_NEAR(zDegreesOf(sampleRotationCurve(flat, 0.25f)), 14.0625f, 1e-3f);
+    // Out-tangent 2 over a 1 s span: s = 0.5 → 0.5 + 0.125 · 2 = 0.75 → 67.5°.
+    const std::vector<RotationCurveKey> cub = {rkey(0, 0, K::Cubic, 0, 2), rkey(1, 90, K::Cubic)};
+    EXPECT_NEAR(zDegreesOf(sampleRotationCurve(cub, 0.5f)), 67.5f, 1e-3f);
+    // The shorter arc: 350° is −10°, so halfway from 0 is −5°.
+    const std::vector<RotationCurveKey> wrap = {rkey(0, 0, K::Linear), rkey(1, 350, K::Linear)};
+    EXPECT_NEAR(zDegreesOf(sampleRotationCurve(wrap, 0.5f)), -5.0f, 1e-3f);
+}
+
+TEST(CurveAnimation, RotationCurveDrivesTheJoint) {
+    // As curveAnimation(), the Arm's rotation a RotationCurve 0 → 90° about Z (Linear, 1 s).
+    Asset a = twoPartRig();
+    const int anim = a.addNode("Turn", "CurveAnimation");
+    const int torso = a.addNode("Torso", "Folder", anim);
+    const int arm = a.addNode("Arm", "Folder", torso);
+    const int pos = a.addNode("Position", "Vector3Curve", arm);
+    const int x = a.addNode("X", "FloatCurve", pos);
+    a.addProperty(x, prop("ValuesAndTimes", "BinaryString",
+                          floatCurve({{1, 0, 0, 0, 0, 0}, {1, 0, 2, 0, 0, 2400}})));
+    const int rot = a.addNode("Rotation", "RotationCurve", arm);
+    a.addProperty(
+        rot,
+        prop("ValuesAndTimes", "BinaryString",
+             rotationCurve({{13, {0, 0, 0, 1}, 0, 0, 0}, {13, {0, 0, kS45, kS45}, 0, 0, 2400}})));
+    const auto anims = extractCurveAnimations(a);
+    ASSERT_EQ(anims.size(), 1u);
+    const CurveAnimation& c = anims[0];
+    EXPECT_TRUE(c.warnings.empty()) << c.warnings.front();
+    ASSERT_EQ(c.joints.size(), 1u);
+    EXPECT_TRUE(c.joints[0].quaternionRotation);
+    EXPECT_EQ(c.joints[0].rotationKeys.size(), 2u);
+    EXPECT_EQ(c.keyTimes, (std::vector<float>{0.0f, 1.0f}));
+    expectNear(sampleCurveJoint(c.joints[0], 0.5f),
+               translationMatrix({1, 0, 0}) * rotationZDegrees(45));
+    // On the rig: Arm origin = (0,1,0) + (1,0,0) + Rz45 (0,1,0), as with Euler curves.
+    const RobloxRig rig = extractRobloxRig(a);
+    RigSample sample;
+    sampleCurvesOnRig(c, rig, 0.5f, sample);
+    const float h = std::sqrt(0.5f);
+    expectNear(transformPoint(posedRigWorld(rig, sample.jointTransforms)[1], {}),
+               {1 - h, 1 + h, 0});
+    // Baked by the decode hook: frame 30 is the quarter turn.
+    ASSERT_EQ(addRobloxRigAndAnimations(a), 0);
+    ASSERT_EQ(a.animations.size(), 1u);
+    expectNear(a.animations[0].tracks[1].positions[30], {1, 1, 0});
+    // A damaged blob is a warning with the curve's path, not a failure.
+    Bytes cut = rotationCurve({{13, {0, 0, 0, 1}, 0, 0, 0}});
+    cut.resize(20);
+    Asset d;
+    const int anim2 = d.addNode("Bad", "CurveAnimation");
+    const int arm2 = d.addNode("Arm", "Folder", anim2);
+    const int rot2 = d.addNode("Rotation", "RotationCurve", arm2);
+    d.addProperty(rot2, prop("ValuesAndTimes", "BinaryString", cut));
+    const auto bad = extractCurveAnimations(d);
+    ASSERT_FALSE(bad.at(0).warnings.empty());
+    EXPECT_NE(bad[0].warnings[0].find("Arm/Rotation: 1 rotation keys do not fit in the 12 bytes"),
+              std::string::npos)
+        << bad[0].warnings[0];
+}
+
+TEST(CurveValuesAndTimes, ValueHeaderTwoAsCurrentStudioWrites) {
+    Bytes b = floatCurve({{1, 0, 4, 0, 0, 1200}});
+    b[0] = 2;
+    const CurveParse p = parseCurveValuesAndTimes(b, false);
+    EXPECT_TRUE(p.warnings.empty()) << p.warnings.front();
+    ASSERT_EQ(p.keys.size(), 1u);
+    EXPECT_FLOAT_EQ(p.keys[0].time, 0.5f);
+    b[0] = 3;
+    EXPECT_EQ(parseCurveValuesAndTimes(b, false).warnings.size(), 1u);
+}
+
+// ------------------------------------------------------------------------------------------
 // Real files: the UnitTest place holds a CurveAnimation and one of each curve class (no keys).
 
 Bytes curveBytes(const Asset& a, int node) {
@@ -325,7 +506,12 @@ CurveCensus census(const Asset& a) {
         if (kind != "FloatCurve" && kind != "MarkerCurve" && kind != "RotationCurve") continue;
         c.kinds.emplace_back(kind);
         c.blobs.push_back(curveBytes(a, int(n)));
-        if (kind == "RotationCurve") continue;
+        if (kind == "RotationCurve") {
+            const RotationCurveParse r = parseRotationValuesAndTimes(c.blobs.back());
+            c.keys += r.keys.size();
+            c.warnings += r.warnings.size();
+            continue;
+        }
         const CurveParse p = parseCurveValuesAndTimes(c.blobs.back(), kind == "MarkerCurve");
         c.keys += p.keys.size() + p.markers.size();
         c.warnings += p.warnings.size();

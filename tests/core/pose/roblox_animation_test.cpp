@@ -10,11 +10,14 @@
 #include "meshscope/core/decode.h"
 #include "meshscope/core/roblox_parts.h"
 #include "pose_test_util.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
+using meshscope::test::cframeAt;
 using meshscope::test::expectNear;
 using meshscope::test::prop;
+using meshscope::test::twoPartRig;
 
 namespace {
 
@@ -71,29 +74,6 @@ TEST(RobloxCFrame, QuaternionRoundTripAndSlerp) {
     expectNear(transformPoint(lerpRigid(a, b, 0.25f), {}), {1, 1.5f, 0});
     expectNear(inverseRigid(r * translationMatrix({1, 2, 3})) * r * translationMatrix({1, 2, 3}),
                Mat4::identity());
-}
-
-CFrame cframeAt(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    return cf;
-}
-
-// Two parts joined by a Motor6D: Torso at the origin, Arm below it.
-Asset twoPartRig() {
-    Asset a;
-    a.format = "roblox-model";
-    const int model = a.addNode("Model", "Model");
-    const int torso = a.addNode("Torso", "Part", model);
-    a.addProperty(torso, prop("CFrame", "CFrame", cframeAt({0, 0, 0})));
-    const int arm = a.addNode("Arm", "Part", model);
-    a.addProperty(arm, prop("CFrame", "CFrame", cframeAt({0, 2, 0})));
-    const int motor = a.addNode("Shoulder", "Motor6D", torso);
-    a.addProperty(motor, prop("Part0", "Ref", NodeRef{torso}));
-    a.addProperty(motor, prop("Part1", "Ref", NodeRef{arm}));
-    a.addProperty(motor, prop("C0", "CFrame", cframeAt({0, 1, 0})));
-    a.addProperty(motor, prop("C1", "CFrame", cframeAt({0, -1, 0})));
-    return a;
 }
 
 TEST(RobloxRig, Motor6DJointsMakeASkeleton) {
@@ -254,6 +234,95 @@ TEST(KeyframeSequence, BakedIntoTheAssetWithTheRig) {
     EXPECT_TRUE(plain.skeletons.empty());
 }
 
+// Face animation as the Animation Editor saves it: Keyframe > Pose HumanoidRootPart (Weight 0) >
+// Pose Head > Folder FaceControls > NumberPose per control. Keyframes listed out of order.
+//   JawDrop:  0 (CubicV2 Out) at 0 s, 1 (Linear) at 1 s, 0.5 at 2 s
+//   Funneler: 0 (Linear) at 0 s, a Weight-0 placeholder at 1 s, 1.5 at 2 s (clamped to 1)
+Asset faceSequence(Asset a = {}, double jawAtOne = 1) {
+    a.format = "roblox-model";
+    const int seq = a.addNode("Talk", "KeyframeSequence");
+    struct Np {
+        const char* control;
+        double value, weight;
+        S style;
+    };
+    const auto keyframe = [&](double time, std::vector<Np> poses) {
+        const int kf = a.addNode("Keyframe", "Keyframe", seq);
+        a.addProperty(kf, prop("Time", "float", time));
+        const int root = a.addNode("HumanoidRootPart", "Pose", kf);
+        a.addProperty(root, prop("Weight", "float", 0.0));
+        const int head = a.addNode("Head", "Pose", root);
+        a.addProperty(head, prop("Weight", "float", 0.0));
+        const int face = a.addNode("FaceControls", "Folder", head);
+        for (const Np& n : poses) {
+            const int np = a.addNode(n.control, "NumberPose", face);
+            a.addProperty(np, prop("Value", "float", n.value));
+            a.addProperty(np, prop("Weight", "float", n.weight));
+            a.addProperty(np, prop("EasingStyle", "token", std::int64_t(n.style)));
+            a.addProperty(np, prop("EasingDirection", "token", std::int64_t(D::Out)));
+        }
+    };
+    keyframe(2.0, {{"JawDrop", 0.5, 1, S::Linear}, {"Funneler", 1.5, 1, S::Linear}});
+    keyframe(0.0, {{"JawDrop", 0, 1, S::CubicV2}, {"Funneler", 0, 1, S::Linear}});
+    keyframe(1.0, {{"JawDrop", jawAtOne, 1, S::Linear}, {"Funneler", 9, 0, S::Linear}});
+    return a;
+}
+
+TEST(KeyframeSequence, FaceControlsNumberPoses) {
+    const auto seqs = extractKeyframeSequences(faceSequence());
+    ASSERT_EQ(seqs.size(), 1u);
+    const KeyframeSequence& s = seqs[0];
+    EXPECT_TRUE(s.warnings.empty()) << s.warnings.front();
+    EXPECT_FLOAT_EQ(s.length, 2.0f);
+    ASSERT_EQ(s.faceControls.size(), 2u);
+    const NumberPoseTrack& jaw = s.faceControls[0];
+    const NumberPoseTrack& fun = s.faceControls[1];
+    EXPECT_EQ(jaw.name, "JawDrop");
+    EXPECT_EQ(jaw.parent, "Head");
+    ASSERT_EQ(jaw.keys.size(), 3u);
+    EXPECT_FLOAT_EQ(jaw.keys[0].time, 0.0f);
+    EXPECT_EQ(jaw.keys[0].style, S::CubicV2);
+    EXPECT_EQ(fun.keys.size(), 2u);  // the Weight-0 NumberPose is a placeholder
+    // No joint track is keyed (the Poses are Weight 0), so the face is all there is.
+    for (const PoseTrack& t : s.tracks) EXPECT_TRUE(t.keys.empty()) << t.joint;
+    // JawDrop at 0.5 s: CubicV2 Out is the forward curve t³ → 0.125; at 1.5 s Linear 1 → 0.5:
+    // 0.75. Funneler at 1 s: 0 → 1.5 linear over 2 s = 0.75; at 2 s 1.5, clamped to 1.
+    EXPECT_NEAR(sampleNumberPoseTrack(jaw, 0.5f), 0.125f, 1e-6f);
+    EXPECT_NEAR(sampleNumberPoseTrack(jaw, 1.5f), 0.75f, 1e-6f);
+    EXPECT_NEAR(sampleNumberPoseTrack(fun, 1.0f), 0.75f, 1e-6f);
+    EXPECT_NEAR(sampleNumberPoseTrack(fun, 2.0f), 1.5f, 1e-6f);
+    const auto w = sampleFaceControls(s, 2.0f);
+    ASSERT_EQ(w.size(), 2u);
+    EXPECT_EQ(w[0].first, "JawDrop");
+    EXPECT_FLOAT_EQ(w[0].second, 0.5f);
+    EXPECT_FLOAT_EQ(w[1].second, 1.0f);
+
+    // Baked (no rig: a face-only animation): one FACS channel per control, 30 fps frames.
+    const Animation face = bakeKeyframeSequence(s, RobloxRig{}, -1, 30);
+    EXPECT_TRUE(face.tracks.empty());
+    EXPECT_EQ(face.frameCount, 61u);
+    ASSERT_EQ(face.facsChannels.size(), 2u);
+    EXPECT_EQ(face.facsChannels[0].control, "JawDrop");
+    ASSERT_EQ(face.facsChannels[0].weights.size(), 61u);
+    EXPECT_NEAR(face.facsChannels[0].weights[15], 0.125f, 1e-6f);
+    EXPECT_NEAR(face.facsChannels[0].weights[45], 0.75f, 1e-6f);
+    EXPECT_NEAR(face.facsChannels[1].weights[30], 0.75f, 1e-6f);
+    EXPECT_FLOAT_EQ(face.facsChannels[1].weights[60], 1.0f);
+
+    // On a rig the channels come along with the bone tracks.
+    const Animation onRig = bakeKeyframeSequence(s, extractRobloxRig(twoPartRig()), 0, 30);
+    EXPECT_EQ(onRig.tracks.size(), 2u);
+    ASSERT_EQ(onRig.facsChannels.size(), 2u);
+    EXPECT_NEAR(onRig.facsChannels[0].weights[15], 0.125f, 1e-6f);
+
+    // A non-finite Value is skipped with a warning naming it.
+    const auto badSeqs = extractKeyframeSequences(faceSequence({}, std::nan("")));
+    ASSERT_FALSE(badSeqs.at(0).warnings.empty());
+    EXPECT_NE(badSeqs[0].warnings[0].find("Head/FaceControls/JawDrop"), std::string::npos)
+        << badSeqs[0].warnings[0];
+    EXPECT_EQ(badSeqs[0].faceControls.at(0).keys.size(), 2u);
+}
+
 // ------------------------------------------------------------------------------------------
 // Real files
 
@@ -397,3 +466,47 @@ TEST(RobloxAnimationCorpus, SampleTimingLargestR15Animation) {
 }
 
 }  // namespace
+
+// The UnitTest place holds one NumberPose (outside any KeyframeSequence): its real properties
+// (Value a double, Weight a float, EasingStyle / EasingDirection tokens, in both encodings)
+// copied onto a NumberPose in a Head Pose's FaceControls folder read as a face key.
+TEST(RobloxAnimationCorpus, UnitTestNumberPosePropertiesReadAsAFaceKey) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    for (const char* file : {"rbxm/MaximumADHD_Roblox-File-Format/UnitTest/Files/Binary.rbxl",
+                             "rbxmx/MaximumADHD_Roblox-File-Format/UnitTest/Files/Xml.rbxlx"}) {
+        const DecodeResult r = decodeFile((corpus / file).string());
+        ASSERT_TRUE(r.ok()) << file;
+        int real = -1;
+        for (std::size_t n = 0; n < r.asset.nodes.size() && real < 0; ++n)
+            if (r.asset.kind(int(n)) == "NumberPose") real = int(n);
+        ASSERT_GE(real, 0) << file;
+        Asset a;
+        a.format = "roblox-model";
+        const int seq = a.addNode("Face", "KeyframeSequence");
+        const int kf = a.addNode("Keyframe", "Keyframe", seq);
+        a.addProperty(kf, prop("Time", "float", 0.5));
+        const int head = a.addNode("Head", "Pose", kf);
+        const int face = a.addNode("FaceControls", "Folder", head);
+        const int np = a.addNode("JawDrop", "NumberPose", face);
+        for (const char* name : {"Value", "Weight", "EasingStyle", "EasingDirection"}) {
+            const auto p = r.asset.property(real, name);
+            ASSERT_TRUE(p.has_value()) << file << " " << name;
+            // Numbers as the reader takes them (double or int64), not strings.
+            EXPECT_TRUE(std::holds_alternative<double>(p->value) ||
+                        std::holds_alternative<std::int64_t>(p->value))
+                << file << " " << name;
+            a.addProperty(np, *p);
+        }
+        const auto seqs = extractKeyframeSequences(a);
+        ASSERT_EQ(seqs.size(), 1u);
+        EXPECT_TRUE(seqs[0].warnings.empty()) << file;
+        ASSERT_EQ(seqs[0].faceControls.size(), 1u) << file;
+        const NumberPoseTrack& t = seqs[0].faceControls[0];
+        ASSERT_EQ(t.keys.size(), 1u) << file;  // Weight 1: a key
+        EXPECT_FLOAT_EQ(t.keys[0].time, 0.5f);
+        EXPECT_FLOAT_EQ(t.keys[0].value, 0.0f);
+        EXPECT_FLOAT_EQ(t.keys[0].weight, 1.0f);
+        EXPECT_EQ(t.keys[0].style, S::Linear);
+        EXPECT_EQ(t.keys[0].direction, D::In);
+    }
+}

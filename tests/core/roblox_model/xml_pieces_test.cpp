@@ -277,10 +277,11 @@ TEST(XmlPieces, DecodedModelKeepsAbsoluteOffsets) {
             const std::string tag = doc.substr(p.offset, doc.find('>', p.offset) - p.offset);
             ASSERT_EQ(tag[0], '<') << name << "." << p.name << " at " << p.offset;
             // Named properties: the tag names them (<empty/> and <ws> are unknown, unnamed).
-            if (!p.name.empty())
+            if (!p.name.empty()) {
                 ASSERT_NE(tag.find("name=" + std::string(1, tag[tag.find("name=") + 5]) + p.name),
                           std::string::npos)
                     << tag << " is not " << p.name;
+            }
             ++checked;
         }
     }

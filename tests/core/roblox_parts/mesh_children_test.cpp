@@ -137,7 +137,9 @@ TEST(MeshChildren, HeadAndTorsoUnitShapes) {
             EXPECT_GT(volume, 0.55);
             EXPECT_LT(volume, 0.785);
             for (const Vec3& p : m.positions)
-                if (std::abs(p.y) <= 0.25f) EXPECT_NEAR(std::hypot(p.x, p.z), 0.5f, 1e-4f) << p.y;
+                if (std::abs(p.y) <= 0.25f) {
+                    EXPECT_NEAR(std::hypot(p.x, p.z), 0.5f, 1e-4f) << p.y;
+                }
         } else {
             EXPECT_NEAR(volume, 0.9, 1e-3);  // mean width 0.9 × height 1 × depth 1
             float bottomWidth = 0;

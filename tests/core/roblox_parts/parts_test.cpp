@@ -94,7 +94,9 @@ TEST(RobloxParts, DefaultInsertedPartFromCorpus) {
         EXPECT_EQ(p.className, "Part");
         EXPECT_EQ(p.shape, PartShape::Block);
         EXPECT_EQ(p.size, (Vec3{4, 1, 2}));
-        if (std::string(file) == "xml.rbxmx") EXPECT_EQ(p.cframe.position, (Vec3{-14, 15.5f, -7}));
+        if (std::string(file) == "xml.rbxmx") {
+            EXPECT_EQ(p.cframe.position, (Vec3{-14, 15.5f, -7}));
+        }
         EXPECT_NEAR(p.color.x * 255, 163, 0.01);
         EXPECT_NEAR(p.color.y * 255, 162, 0.01);
         EXPECT_NEAR(p.color.z * 255, 165, 0.01);

@@ -289,7 +289,9 @@ TEST(TerrainBroken, EveryPrefixDecodesOrFailsCleanly) {
     const std::string blob = writeSmoothGrid({&c, 1});
     for (std::size_t n = 0; n < blob.size(); ++n) {
         const TerrainGrid g = decodeSmoothGrid(bytesOf(blob.substr(0, n)));
-        if (n > 2) EXPECT_FALSE(g.ok()) << n;
+        if (n > 2) {
+            EXPECT_FALSE(g.ok()) << n;
+        }
         EXPECT_TRUE(g.chunks.empty());
         // Meshing whatever was kept never fails.
         (void)meshTerrain(bytesOf(blob.substr(0, n)), g);
@@ -605,7 +607,9 @@ TEST(TerrainPlace, XmlPlaceNamesEachChunkOverItsBase64Text) {
     std::string all = header;
     for (std::size_t i = 0; i < chunks.size(); ++i) {
         all += charsIn(xml, chunks[i].offset, chunks[i].length);
-        if (i + 1 < chunks.size()) EXPECT_EQ(chunks[i].end(), chunks[i + 1].offset) << i;
+        if (i + 1 < chunks.size()) {
+            EXPECT_EQ(chunks[i].end(), chunks[i + 1].offset) << i;
+        }
         // The characters that encode the chunk's first byte lie in its range.
         const std::uint64_t first = info->grid.chunks[i].offset;
         const std::string group = b64.substr((first + 2) / 3 * 4, 4);
@@ -741,7 +745,9 @@ TEST(TerrainCorpus, TheUnitTestPlacesTerrainRegionMeshes) {
         EXPECT_GT(triangles, 0u) << file << ": the saved region holds terrain";
         // The place's own meshes do not include the region's.
         for (const Mesh& mesh : r.asset.meshes)
-            if (mesh.node >= 0) EXPECT_NE(r.asset.kind(mesh.node), "TerrainRegion");
+            if (mesh.node >= 0) {
+                EXPECT_NE(r.asset.kind(mesh.node), "TerrainRegion");
+            }
     }
 }
 

@@ -36,7 +36,9 @@ TEST(ConvexHull, CubeHasTwelveEdgesPlusSixFaceDiagonals) {
     for (std::uint32_t a = 0; a < 8; ++a)
         for (int bit = 0; bit < 3; ++bit) {
             const std::uint32_t b = a ^ (1u << bit);
-            if (a < b) EXPECT_TRUE(e.count({a, b})) << a << "-" << b;
+            if (a < b) {
+                EXPECT_TRUE(e.count({a, b})) << a << "-" << b;
+            }
         }
     // No body diagonal (corners differing in all three).
     for (std::uint32_t a = 0; a < 4; ++a) EXPECT_FALSE(e.count({a, 7 - a}));

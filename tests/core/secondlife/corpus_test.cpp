@@ -153,8 +153,9 @@ TEST(SecondLifeCorpus, RealAssetWritesBack) {
         for (std::size_t i = 0; i < a->skin.size(); ++i)
             for (int k = 0; k < 4; ++k) {
                 EXPECT_NEAR(b->skin[i].weights[k], a->skin[i].weights[k], 1e-6);
-                if (a->skin[i].weights[k] > 0)
+                if (a->skin[i].weights[k] > 0) {
                     EXPECT_EQ(b->skin[i].joints[k], a->skin[i].joints[k]);
+                }
             }
     }
     ASSERT_EQ(again.asset.skeletons.size(), 1u);

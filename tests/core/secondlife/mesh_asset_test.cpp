@@ -175,7 +175,9 @@ TEST(SecondLifeMesh, RoundTripKeepsGeometryPerLodAndFace) {
     for (std::size_t v = 0; v < 7; ++v) {
         for (int k = 0; k < 4; ++k) {
             EXPECT_NEAR(high->skin[v].weights[k], in.skin[v].weights[k], kTol) << v << "/" << k;
-            if (in.skin[v].weights[k] > 0) EXPECT_EQ(high->skin[v].joints[k], in.skin[v].joints[k]);
+            if (in.skin[v].weights[k] > 0) {
+                EXPECT_EQ(high->skin[v].joints[k], in.skin[v].joints[k]);
+            }
         }
     }
 
@@ -577,7 +579,9 @@ TEST(SecondLifeMeshBroken, CorruptedBytesNeverCrash) {
         Bytes b = full;
         b[i] ^= 0xff;
         const DecodeResult r = decode(b);
-        if (!r.ok()) EXPECT_FALSE(r.error->code.empty());
+        if (!r.ok()) {
+            EXPECT_FALSE(r.error->code.empty());
+        }
     }
 }
 

@@ -220,8 +220,9 @@ TEST(UnigineSmesh, RoundTripBonesParentsFramesWeights) {
         for (std::size_t v = 0; v < mi.skin.size(); ++v) {
             for (int k = 0; k < 4; ++k) {
                 EXPECT_NEAR(mo.skin[v].weights[k], mi.skin[v].weights[k], 0.5 / 255 + 1e-6);
-                if (mi.skin[v].weights[k] > 0)
+                if (mi.skin[v].weights[k] > 0) {
                     EXPECT_EQ(mo.skin[v].joints[k], mi.skin[v].joints[k]);
+                }
             }
         }
     }

@@ -20,7 +20,10 @@
 //  - a model's or place's visible parts (BasePart classes with CFrame and size) as one node per
 //    part carrying the part's CFrame, scaled primitive meshes shared between parts, materials
 //    from the part's Color, Transparency, Material and Reflectance; CSG unions as their decoded
-//    geometry (negated parts left out).
+//    geometry (negated parts left out); MeshPart / SpecialMesh FileMeshes found in the asset
+//    folders as their geometry (level ExportOptions::lod, clamped); textures from the asset
+//    folders (colour, normal, and SurfaceAppearance roughness + metalness packed into one
+//    metallicRoughnessTexture), and a box part's Decals / Textures as quads on their faces.
 // UVs keep the core's convention (V grows downwards), which is glTF's; OBJ gets 1 - V.
 #pragma once
 

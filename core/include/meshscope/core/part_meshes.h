@@ -30,6 +30,8 @@ struct PartMesh {
     std::size_t part = 0;  // index into PartMeshes::parts
     Mesh mesh;             // the file's first mesh placed like the part (skin kept with a skeleton)
     int skeleton = -1;     // index into PartMeshes::skeletons, or -1
+    int lod = 0;           // the level placed (PartMeshOptions::lod clamped to the file's last)
+    int lodCount = 1;      // the levels the file's mesh has (1 when it stores none)
 };
 
 struct PartMeshes {
@@ -54,6 +56,9 @@ struct PartMeshOptions {
     // Meshes (and skeletons) placed in each part's own frame: scale and offset applied, the
     // CFrame not (an exporter places the part by its node's transform instead).
     bool partFrame = false;
+    // The LOD placed of a FileMesh with levels (0, the finest, as the viewer draws); a file with
+    // fewer levels gives its last (PartMesh::lod says which).
+    int lod = 0;
 };
 
 // Parts of `asset` (a Roblox model; anything else gives an empty result) and their meshes.

@@ -125,6 +125,24 @@ struct PoseTrack {
     std::vector<PoseKey> keys;  // by time; keys of Weight 0 are left out (placeholders)
 };
 
+// FACS in a KeyframeSequence (as the Animation Editor saves face animation): NumberPoses
+// (Value, and PoseBase's Weight / EasingStyle / EasingDirection) in a Folder "FaceControls" that
+// is a child of the Head Pose, named after the FACS control they drive (Roblox documents the
+// place; values are clamped into [0, 1] when applied).
+struct NumberPoseKey {
+    float time = 0;
+    float value = 0;
+    float weight = 1;
+    PoseEasingStyle style = PoseEasingStyle::Linear;
+    PoseEasingDirection direction = PoseEasingDirection::In;
+    int node = -1;  // the NumberPose node
+};
+struct NumberPoseTrack {
+    std::string name;                 // the FACS control, as the NumberPose names it
+    std::string parent;               // the Pose holding the FaceControls folder (Head)
+    std::vector<NumberPoseKey> keys;  // by time; Weight-0 NumberPoses left out, as Poses
+};
+
 struct KeyframeSequence {
     std::string name;
     int node = -1;
@@ -133,7 +151,8 @@ struct KeyframeSequence {
     float length = 0;                  // time of the last keyframe
     std::vector<float> keyframeTimes;  // sorted, one per Keyframe
     std::vector<PoseTrack> tracks;
-    std::vector<std::string> warnings;  // non-finite times, too deep Pose nesting ...
+    std::vector<NumberPoseTrack> faceControls;  // NumberPoses under FaceControls folders
+    std::vector<std::string> warnings;          // non-finite times, too deep Pose nesting ...
 
     int findTrack(std::string_view joint) const;
 };
@@ -149,6 +168,14 @@ float sequenceTime(const KeyframeSequence& sequence, float time);
 // key's CFrame, after the last the last's; between keys a and b, lerpRigid(a, b,
 // poseEase(a.style, a.direction, progress)). Identity for a track without keys.
 Mat4 sampleTrack(const PoseTrack& track, float time);
+
+// A NumberPose track at `time`, eased like sampleTrack (value lerp by poseEase of the earlier
+// key's style and direction), unclamped. 0 for a track without keys.
+float sampleNumberPoseTrack(const NumberPoseTrack& track, float time);
+// Every FaceControls track at `time` (already through sequenceTime), clamped into [0, 1]:
+// (control name as the NumberPose names it, weight), in track order.
+std::vector<std::pair<std::string, float>> sampleFaceControls(const KeyframeSequence& sequence,
+                                                              float time);
 
 // The sequence put on a rig at `time`: one Motor6D transform per rig joint (identity for a joint
 // no track drives), and which tracks matched no joint.
@@ -170,21 +197,29 @@ void sampleOnRig(const KeyframeSequence& sequence, const RobloxRig& rig, float t
 // CurveAnimation
 //
 // A CurveAnimation holds Folders named after the rig parts, nested like the Pose tree (root part
-// outermost). A part's folder may hold a Vector3Curve "Position" and an EulerRotationCurve (or
-// RotationCurve) "Rotation", each with FloatCurve children X, Y, Z; a Folder "FaceControls" holds
+// outermost). A part's folder may hold a Vector3Curve "Position" and an EulerRotationCurve
+// "Rotation", each with FloatCurve children X, Y, Z (or a RotationCurve "Rotation" holding
+// quaternion keys itself); a Folder "FaceControls" holds
 // one FloatCurve per FACS control; MarkerCurves hold named markers. Every curve stores its keys
 // in the BinaryString ValuesAndTimes:
 //   u32 header (1 in the corpus), u32 valueCount, values[valueCount],
 //   u32 header (1), u32 timeCount (= valueCount), u32 times[timeCount] in ticks.
 // A FloatCurve value is 14 bytes: u8 KeyInterpolationMode (0 Constant, 1 Linear, 2 Cubic),
 // u8 flags (bit 0 LeftTangent set, bit 1 RightTangent set), f32 value, f32 left, f32 right.
-// A MarkerCurve value is a NUL-terminated string.
+// A MarkerCurve value is a NUL-terminated string. Current Studio writes value header 2 for
+// FloatCurve / MarkerCurve (1 in the corpus's older files); both are read.
+// A RotationCurve (value header 1) value is 25 bytes: u8 12 + KeyInterpolationMode, f32
+// quaternion x, y, z, w (the key's CFrame rotation), f32 LeftTangent, f32 RightTangent (written
+// as 0 when unset; no flags byte). Source: rbx-dom docs/binary-strings.md in pull request #657
+// (open, 2026-07); no keyed RotationCurve from Studio was available to check it against.
+// Times are signed (i32) ticks.
 
 // Key times are stored in ticks of 1/2400 s. Public readers write it two ways: one divides by
 // 2400; another reads the time count as three bytes (u16 + u8) — so its u32 times start one byte
 // early and are 256 × larger — and divides by 65536 · 9.375 = 614400 = 2400 · 256: the same
 // scale. The corpus curves (MaximumADHD UnitTest Binary.rbxl / Xml.rbxlx) hold no keys, so
-// the choice rests on that agreement; a test pins the 16-byte empty layout of the corpus.
+// the choice rests on that agreement — and on rbx-dom's ValuesAndTimes notes (pull request #657:
+// seconds × 2400, rounded, as i32); a test pins the 16-byte empty layout of the corpus.
 inline constexpr double kCurveTicksPerSecond = 2400;
 
 enum class KeyInterpolation : std::uint8_t { Constant = 0, Linear = 1, Cubic = 2 };
@@ -215,6 +250,33 @@ struct CurveParse {
 CurveParse parseCurveValuesAndTimes(std::span<const std::uint8_t> bytes, bool marker,
                                     std::uint64_t baseOffset = 0);
 
+struct RotationCurveKey {
+    float time = 0;          // seconds
+    Vec4 value{0, 0, 0, 1};  // unit quaternion (x, y, z, w)
+    KeyInterpolation interpolation = KeyInterpolation::Linear;
+    float leftTangent = 0, rightTangent = 0;
+};
+struct RotationCurveParse {
+    std::vector<RotationCurveKey> keys;  // by time
+    std::vector<std::string> warnings;
+};
+// Parse a RotationCurve's ValuesAndTimes, with the guarantees of parseCurveValuesAndTimes.
+// Quaternions are normalised (a zero or non-finite one becomes identity with a warning).
+RotationCurveParse parseRotationValuesAndTimes(std::span<const std::uint8_t> bytes,
+                                               std::uint64_t baseOffset = 0);
+
+// Progress through a key segment for its mode: Constant 0, Linear s, Cubic the Hermite spline
+// from 0 to 1 with end slopes outTangent / inTangent (per second, scaled by `span`).
+float curveSegmentAlpha(KeyInterpolation mode, float s, float span, float outTangent,
+                        float inTangent);
+
+// A RotationCurve at `time`: clamped outside the keys; Constant holds a; Linear slerps a → b
+// (shorter arc); Cubic slerps by curveSegmentAlpha with a.rightTangent and b.leftTangent — how
+// the engine uses scalar tangents on rotations is not documented, this reading (tangents as
+// the slope of the slerp fraction per second, 0 → smoothstep) is our assumption. Identity for no
+// keys.
+Vec4 sampleRotationCurve(const std::vector<RotationCurveKey>& keys, float time);
+
 // A FloatCurve at `time` (seconds): before the first key its value, after the last key the
 // last value; between keys a and b by a's mode — Constant holds a, Linear lerps, Cubic is the
 // Hermite spline through a and b with slopes a.rightTangent and b.leftTangent (0 when unset)
@@ -229,6 +291,9 @@ struct CurveJoint {
     std::vector<CurveKey> position[3];  // X, Y, Z (studs)
     std::vector<CurveKey> rotation[3];  // X, Y, Z Euler angles (radians)
     int rotationOrder = 0;              // Enum.RotationOrder: XYZ XZY YZX YXZ ZXY ZYX
+    // A RotationCurve "Rotation" (quaternion keys) instead of an EulerRotationCurve.
+    bool quaternionRotation = false;
+    std::vector<RotationCurveKey> rotationKeys;
 };
 
 struct CurveFloatTrack {
@@ -260,7 +325,8 @@ std::vector<CurveAnimation> extractCurveAnimations(const Asset& asset);
 float curveAnimationTime(const CurveAnimation& animation, float time);
 
 // The Motor6D Transform a joint's curves give at `time`: translation (X, Y, Z) times the Euler
-// rotation composed in RotationOrder (XYZ = Rx · Ry · Rz, as CFrame.fromEulerAngles).
+// rotation composed in RotationOrder (XYZ = Rx · Ry · Rz, as CFrame.fromEulerAngles), or the
+// RotationCurve's quaternion (sampleRotationCurve).
 Mat4 sampleCurveJoint(const CurveJoint& joint, float time);
 
 // Every FaceControls curve at `time` (already through curveAnimationTime), clamped into [0, 1]:
@@ -283,7 +349,9 @@ int addRigSkeleton(Asset& asset, const RobloxRig& rig);
 // `sequence` sampled on `rig` at `framesPerSecond` (frames 0 .. ceil(length · fps), the last at
 // the length) into an Animation: one BoneTrack per rig bone holding the bone's transform
 // relative to its parent bone (C0 · T · C1⁻¹; a root its bind placement), as Unigine .sanim
-// tracks hold them. Positions, rotations (quaternion xyzw) and unit scales every frame.
+// tracks hold them. Positions, rotations (quaternion xyzw) and unit scales every frame. Its
+// FaceControls NumberPoses become Animation::facsChannels; an empty rig gives a face-only
+// animation.
 Animation bakeKeyframeSequence(const KeyframeSequence& sequence, const RobloxRig& rig,
                                int skeletonIndex, float framesPerSecond = 30);
 // The same for a CurveAnimation; keyTimes = the union of its joint curves' key times. Its
@@ -303,8 +371,9 @@ int addRobloxRigAndAnimations(Asset& asset);
 //  - Roblox KeyframeSequences, then CurveAnimations, of `source` are baked (bakeKeyframeSequence /
 //    bakeCurveAnimation, `framesPerSecond`) on the Roblox rig of `target` (its rig skeleton, the
 //    one decode added, or a new one through addRigSkeleton); tracks match joints by part name;
-//    Without a rig, CurveAnimations holding FaceControls curves are baked face-only (FACS weight
-//    channels, no bone tracks) when `target` has a FACS rig (a FACS head);
+//    Without a rig, CurveAnimations holding FaceControls curves and KeyframeSequences holding
+//    FaceControls NumberPoses are baked face-only (FACS weight channels, no bone tracks) when
+//    `target` has a FACS rig (a FACS head);
 //  - otherwise `source`'s own Asset::animations (Unigine .sanim / .anim, .smesh frames) are copied
 //    onto the skeleton of `target` whose bone names most of their tracks name.
 // Tracks that name no joint are counted (one warning per animation). Never throws; nothing is

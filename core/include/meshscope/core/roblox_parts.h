@@ -149,8 +149,9 @@ std::vector<std::uint32_t> partIndicesBackToFront(const std::vector<std::uint32_
 // A mesh placed like a part: `mesh`'s positions (FileMesh units) scaled by the SpecialMesh scale
 // (MeshParts: fitted to the part's size), moved by the offset and transformed by the CFrame.
 // Vertex colours get the part's colour; skin weights are kept (the skeleton index is not: place
-// the skeleton with placePartSkeleton and set it).
-Mesh placePartMesh(const Mesh& mesh, const RobloxPart& part);
+// the skeleton with placePartSkeleton and set it). Of a mesh with LODs only the triangles of
+// level `lod` are placed (clamped to the last level; every vertex is kept).
+Mesh placePartMesh(const Mesh& mesh, const RobloxPart& part, int lod = 0);
 // The transform placePartMesh applies to `mesh`'s positions: scale, offset, then the CFrame.
 Mat4 partMeshPlacement(const Mesh& mesh, const RobloxPart& part);
 // `skeleton` moved by `placement` (bind transforms and stored inverse binds), so that a placed

@@ -1,0 +1,234 @@
+// The document's view state (AssetDocument::viewState): what the Animation and Face docks show
+// lives there, the docks and the PoseController write and follow it, a new file resets it and an
+// animation loaded onto the open rig keeps it.
+#include "document/view_state.h"
+
+#include <gtest/gtest.h>
+
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTest>
+#include <cmath>
+
+#include "document/asset_document.h"
+#include "meshscope/core/mesh_generators.h"
+#include "meshscope/core/pose.h"
+#include "meshscope/core/roblox_mesh_writer.h"
+#include "meshscope/core/unigine_writer.h"
+#include "posing/animation_dock.h"
+#include "posing/facs_dock.h"
+#include "posing/lod_dock.h"
+#include "posing/pose_controller.h"
+#include "support/test_support.h"
+#include "vertex_compare.h"
+#include "window/main_window.h"
+
+using namespace meshscope;
+using namespace meshscope::shell;
+using meshscope::test::maxDistance;
+using meshscope::test::positionsOf;
+
+namespace {
+
+void openShown(MainWindow& window, const QString& path) {
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QString error;
+    ASSERT_TRUE(window.openFileNow(path, &error)) << error.toStdString();
+}
+
+// A two-bone tube with an animation of `frames` frames that turns Bone1 about Z.
+Asset bendingTube(int frames, const std::string& name) {
+    Asset a = makeSkinnedCylinder(2);
+    Skeleton& s = a.skeletons[0];
+    for (Bone& b : s.bones) {
+        const Vec3 t{b.world.at(0, 3), b.world.at(1, 3), b.world.at(2, 3)};
+        b.world = translationMatrix(t);
+        b.inverseBind.reset();
+    }
+    Animation anim;
+    anim.name = name;
+    anim.frameCount = std::uint32_t(frames);
+    anim.skeleton = 0;
+    for (int b = 0; b < 2; ++b) {
+        BoneTrack t;
+        t.bone = s.bones[std::size_t(b)].name;
+        const Mat4 rel = b == 0 ? s.bones[0].world : inverse(s.bones[0].world) * s.bones[1].world;
+        const Vec3 p{rel.at(0, 3), rel.at(1, 3), rel.at(2, 3)};
+        for (int f = 0; f < frames; ++f) {
+            const float angle = b == 1 ? 0.5f * float(f) / float(frames) : 0.0f;
+            t.positions.push_back(p);
+            t.rotations.push_back(Vec4{0, 0, std::sin(angle), std::cos(angle)});
+            t.scales.push_back(Vec3{1, 1, 1});
+        }
+        anim.tracks.push_back(t);
+    }
+    a.animations.push_back(anim);
+    return a;
+}
+
+QString writeTube(const char* file) {
+    const UnigineWriteResult written = writeUnigineSkinnedMesh(bendingTube(4, "bend"));
+    EXPECT_TRUE(written.ok());
+    const auto path = test::tempDir("app_view_state") / file;
+    test::writeFile(path, written.bytes);
+    return QString::fromStdString(path.string());
+}
+
+QString writeFacsHead() {
+    return QString::fromStdString(
+        test::writeFileMeshFixture("app_view_state", "head.mesh", makeFacsHead(), "5.00").string());
+}
+
+}  // namespace
+
+TEST(ViewState, SettersClampAndSignalOnlyOnChange) {
+    ViewState state;
+    QSignalSpy animation(&state, &ViewState::animationChanged);
+    QSignalSpy playback(&state, &ViewState::playbackChanged);
+    QSignalSpy lods(&state, &ViewState::pinnedLodChanged);
+    QSignalSpy weights(&state, &ViewState::facsWeightsChanged);
+    EXPECT_EQ(state.animationIndex(), -1);
+    state.setAnimation(2, 1.5);
+    state.setAnimation(2, 1.5);
+    EXPECT_EQ(animation.count(), 1);
+    EXPECT_EQ(state.animationFrame(), 1.5);
+    state.setAnimation(-7, 3);  // no animation: frame 0
+    EXPECT_EQ(state.animationIndex(), -1);
+    EXPECT_EQ(state.animationFrame(), 0.0);
+    state.setSpeed(100);
+    EXPECT_EQ(state.speed(), 8.0);
+    state.setLoop(true);  // already on
+    EXPECT_EQ(playback.count(), 1);
+    state.setPinnedLod(3, 2);
+    EXPECT_EQ(state.pinnedLod(3), 2);
+    EXPECT_EQ(state.pinnedLod(0), -1);
+    state.setPinnedLod(3, -5);
+    EXPECT_EQ(state.pinnedLod(3), -1);
+    EXPECT_EQ(lods.count(), 2);
+    state.setFacsWeights({2.0f, -1.0f, 0.25f});
+    EXPECT_EQ(state.facsWeights(), (std::vector<float>{1.0f, 0.0f, 0.25f}));
+    state.setFacsWeight(7, 1.0f);  // outside the list
+    state.setFacsWeight(1, 0.25f);
+    EXPECT_EQ(weights.count(), 2);
+    EXPECT_FLOAT_EQ(state.facsWeight(1), 0.25f);
+    state.setPinnedLod(1, 1);
+    state.setPlaying(true);
+    QSignalSpy reset(&state, &ViewState::wasReset);
+    state.reset();
+    EXPECT_EQ(reset.count(), 1);
+    EXPECT_FALSE(state.playing());
+    EXPECT_TRUE(state.pinnedLods().empty());
+    EXPECT_TRUE(state.facsWeights().empty());
+    EXPECT_EQ(state.speed(), 1.0);
+}
+
+TEST(ViewState, AnimationDockScrubsTheDocumentsStateAndANewFileResetsIt) {
+    MainWindow window;
+    openShown(window, writeTube("tube.smesh"));
+    ViewState& state = window.document()->viewState();
+    AnimationDock* dock = window.animationDock();
+    PoseController* pose = window.poseController();
+    ASSERT_EQ(pose->animationCount(), 1);
+    EXPECT_EQ(state.animationIndex(), -1) << "nothing plays until asked";
+
+    dock->setCurrentAnimation(0);
+    QSignalSpy changed(&state, &ViewState::animationChanged);
+    dock->timeline()->setFocus();
+    QTest::keyClick(dock->timeline(), Qt::Key_End);  // scrub to the last frame
+    EXPECT_GE(changed.count(), 1);
+    EXPECT_EQ(state.animationIndex(), 0);
+    EXPECT_EQ(state.animationFrame(), 3.0);
+    EXPECT_EQ(pose->animationIndex(), 0);
+    const std::vector<Vec3> atEnd = positionsOf(pose->uploadedVertices(0));
+
+    // Written by someone else, the state poses the mesh and moves the dock's play head.
+    state.setAnimation(0, 0.0);
+    EXPECT_EQ(dock->frame(), 0.0);
+    EXPECT_EQ(dock->timeline()->frame(), 0.0);
+    EXPECT_GT(maxDistance(positionsOf(pose->uploadedVertices(0)), atEnd), 1e-3f);
+
+    // Playback settings are the state's too.
+    dock->setPlaying(true);
+    EXPECT_TRUE(state.playing());
+    state.setSpeed(2.0);
+    state.setLoop(false);
+    dock->advance(10.0);  // past the end without looping: stops at the last frame
+    EXPECT_FALSE(state.playing());
+    EXPECT_EQ(state.animationFrame(), 3.0);
+
+    // An animation loaded onto the open rig keeps the state (speed, loop) and shows its own.
+    const UnigineWriteResult anim = writeUnigineAnimation(bendingTube(6, "more"));
+    ASSERT_TRUE(anim.ok()) << *anim.error;
+    const auto animPath = test::tempDir("app_view_state") / "more.sanim";
+    test::writeFile(animPath, anim.bytes);
+    QString error;
+    ASSERT_TRUE(dock->loadFile(QString::fromStdString(animPath.string()), &error))
+        << error.toStdString();
+    EXPECT_EQ(state.animationIndex(), 1);
+    EXPECT_EQ(state.speed(), 2.0);
+
+    // A new file starts from nothing.
+    openShown(window, writeTube("other.smesh"));
+    EXPECT_EQ(state.animationIndex(), -1);
+    EXPECT_EQ(state.animationFrame(), 0.0);
+    EXPECT_EQ(state.speed(), 1.0);
+    EXPECT_FALSE(state.playing());
+}
+
+TEST(ViewState, FaceDockShowsAndWritesTheDocumentsWeights) {
+    MainWindow window;
+    openShown(window, writeFacsHead());
+    ViewState& state = window.document()->viewState();
+    FacsDock* dock = window.facsDock();
+    PoseController* pose = window.poseController();
+    ASSERT_NE(pose->facsRig(), nullptr);
+    ASSERT_EQ(state.facsWeights().size(), pose->facsRig()->controlNames.size());
+    ASSERT_GE(dock->sliderCount(), 2);
+    const std::vector<Vec3> rest = positionsOf(pose->uploadedVertices(0));
+
+    // The document's weights move the slider and pose the head.
+    state.setFacsWeight(0, 1.0f);  // JawDrop
+    EXPECT_EQ(dock->slider(0)->value(), dock->slider(0)->maximum());
+    EXPECT_FLOAT_EQ(pose->facsWeights()[0], 1.0f);
+    EXPECT_GT(maxDistance(positionsOf(pose->uploadedVertices(0)), rest), 1e-3f);
+
+    // The slider writes the document's weights.
+    dock->slider(1)->setValue(dock->slider(1)->maximum() / 2);
+    EXPECT_FLOAT_EQ(state.facsWeight(1), 0.5f);
+
+    // Another file (no rig) empties them.
+    openShown(window, writeTube("after_head.smesh"));
+    EXPECT_TRUE(state.facsWeights().empty());
+}
+
+TEST(ViewState, PinnedLevelsOfDetailAreTheDocumentsAndSurviveARebuildOfTheLodPanel) {
+    const QString path = QString::fromStdString(
+        test::writeFileMeshFixture("app_view_state", "lods.mesh", makeLodSphere(3), "4.00")
+            .string());
+    MainWindow window;
+    openShown(window, path);
+    ViewState& state = window.document()->viewState();
+    LodDock* dock = window.lodDock();
+    ASSERT_EQ(dock->modelCount(), 1);
+    ASSERT_EQ(dock->levelCount(), 3);
+    EXPECT_EQ(state.pinnedLod(0), -1);
+    dock->pinLevel(2);
+    EXPECT_EQ(state.pinnedLod(0), 2);
+    // Written by someone else, the panel and the scene follow.
+    state.setPinnedLod(0, 1);
+    EXPECT_FALSE(dock->isAuto());
+    EXPECT_EQ(dock->drawnLevel(), 1);
+    // The panel's models are rebuilt from the document: the pin is kept.
+    dock->setAsset(&window.document()->asset());
+    EXPECT_EQ(dock->drawnLevel(), 1);
+    EXPECT_FALSE(dock->isAuto());
+    dock->setAuto(true);
+    EXPECT_EQ(state.pinnedLod(0), -1);
+    dock->pinLevel(2);
+    // Another file forgets it.
+    openShown(window, path);
+    EXPECT_EQ(state.pinnedLod(0), -1);
+    EXPECT_TRUE(dock->isAuto());
+}
