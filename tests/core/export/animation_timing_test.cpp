@@ -9,6 +9,7 @@
 #include "export_test_util.h"
 #include "meshscope/core/export.h"
 #include "meshscope/core/roblox_animation.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -16,33 +17,16 @@ using namespace meshscope::test;
 
 namespace {
 
-CFrame timingCframeAt(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    return cf;
-}
-
-// Torso and Arm joined by a Motor6D (C0 up 1, C1 down 1) and a KeyframeSequence moving the Arm
-// from x = 0 to x = 3 by `length` seconds (Linear).
+// test::twoPartRig (Torso and Arm joined by a Motor6D, C0 up 1, C1 down 1) with a
+// KeyframeSequence moving the Arm from x = 0 to x = 3 by `length` seconds (Linear).
 Asset rigWithSequence(float length) {
-    Asset a;
-    a.format = "roblox-model";
-    const int model = a.addNode("Model", "Model");
-    const int torso = a.addNode("Torso", "Part", model);
-    a.addProperty(torso, prop("CFrame", "CFrame", timingCframeAt({0, 0, 0})));
-    const int arm = a.addNode("Arm", "Part", model);
-    a.addProperty(arm, prop("CFrame", "CFrame", timingCframeAt({0, 2, 0})));
-    const int motor = a.addNode("Shoulder", "Motor6D", torso);
-    a.addProperty(motor, prop("Part0", "Ref", NodeRef{torso}));
-    a.addProperty(motor, prop("Part1", "Ref", NodeRef{arm}));
-    a.addProperty(motor, prop("C0", "CFrame", timingCframeAt({0, 1, 0})));
-    a.addProperty(motor, prop("C1", "CFrame", timingCframeAt({0, -1, 0})));
-    const int seq = a.addNode("Move", "KeyframeSequence", model);
+    Asset a = twoPartRig();
+    const int seq = a.addNode("Move", "KeyframeSequence", 0);
     for (float time : {0.0f, length}) {
         const int kf = a.addNode("Keyframe", "Keyframe", seq);
         a.addProperty(kf, prop("Time", "float", double(time)));
         const int pose = a.addNode("Arm", "Pose", kf);
-        a.addProperty(pose, prop("CFrame", "CFrame", timingCframeAt({time > 0 ? 3.0f : 0, 0, 0})));
+        a.addProperty(pose, prop("CFrame", "CFrame", cframeAt({time > 0 ? 3.0f : 0, 0, 0})));
         a.addProperty(pose, prop("Weight", "float", 1.0));
     }
     return a;

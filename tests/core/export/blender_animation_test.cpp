@@ -18,6 +18,7 @@
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/pose.h"
 #include "meshscope/core/roblox_animation.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 
 using namespace meshscope;
@@ -25,43 +26,15 @@ using namespace meshscope::test;
 
 namespace {
 
-// Local copies of fixtures the lead is moving to tests/support/rig_fixtures.h (twoPartRig,
-// cframeAt, quarterTurnZ, linearFloatCurve, risingCylinder); switch to that header once merged.
-CFrame blendCframeAt(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    return cf;
-}
-
-CFrame blendQuarterTurnZ(Vec3 p) {
-    CFrame cf;
-    cf.position = p;
-    cf.rotation = {0, -1, 0, 1, 0, 0, 0, 0, 1};
-    return cf;
-}
-
 // Model > Torso at the origin (2×2×1), Arm 2 up (1×2×1), joined by the Motor6D "Shoulder" (C0 up
-// 1, C1 down 1); the KeyframeSequence "Swing" moves the Arm's joint by (2, 0, 1) and turns it
-// a quarter about Z over 1 s (Linear), then back to the start by 1.5 s (CubicV2 InOut).
+// 1, C1 down 1; test::twoPartRig); the KeyframeSequence "Swing" moves the Arm's joint by
+// (2, 0, 1) and turns it a quarter about Z over 1 s (Linear), then back to the start by 1.5 s
+// (CubicV2 InOut).
 Asset swingingRig() {
-    Asset a;
-    a.format = "roblox-model";
-    const int model = a.addNode("Model", "Model");
-    const int torso = a.addNode("Torso", "Part", model);
-    a.addProperty(torso, prop("CFrame", "CFrame", blendCframeAt({0, 0, 0})));
-    a.addProperty(torso, prop("Size", "Vector3", Vec3{2, 2, 1}));
-    const int arm = a.addNode("Arm", "Part", model);
-    a.addProperty(arm, prop("CFrame", "CFrame", blendCframeAt({0, 2, 0})));
-    a.addProperty(arm, prop("Size", "Vector3", Vec3{1, 2, 1}));
-    const int motor = a.addNode("Shoulder", "Motor6D", torso);
-    a.addProperty(motor, prop("Part0", "Ref", NodeRef{torso}));
-    a.addProperty(motor, prop("Part1", "Ref", NodeRef{arm}));
-    a.addProperty(motor, prop("C0", "CFrame", blendCframeAt({0, 1, 0})));
-    a.addProperty(motor, prop("C1", "CFrame", blendCframeAt({0, -1, 0})));
-    const int seq = a.addNode("Swing", "KeyframeSequence", model);
-    const std::vector<std::pair<float, CFrame>> keys = {{0.0f, blendCframeAt({0, 0, 0})},
-                                                        {1.0f, blendQuarterTurnZ({2, 0, 1})},
-                                                        {1.5f, blendCframeAt({0, 0, 0})}};
+    Asset a = twoPartRig({.sizes = true});
+    const int seq = a.addNode("Swing", "KeyframeSequence", 0);
+    const std::vector<std::pair<float, CFrame>> keys = {
+        {0.0f, cframeAt({0, 0, 0})}, {1.0f, quarterTurnZ({2, 0, 1})}, {1.5f, cframeAt({0, 0, 0})}};
     for (const auto& [time, cframe] : keys) {
         const int kf = a.addNode("Keyframe", "Keyframe", seq);
         a.addProperty(kf, prop("Time", "float", double(time)));
@@ -76,53 +49,6 @@ Asset swingingRig() {
     return a;
 }
 
-// A FloatCurve's ValuesAndTimes with Linear keys: (value, ticks at 2400 a second) per key.
-Bytes blendLinearFloatCurve(const std::vector<std::pair<float, std::uint32_t>>& keys) {
-    Bytes b;
-    auto u32 = [&](std::uint32_t v) {
-        for (int i = 0; i < 4; ++i) b.push_back(std::uint8_t(v >> (8 * i)));
-    };
-    u32(1);
-    u32(std::uint32_t(keys.size()));
-    for (const auto& [value, ticks] : keys) {
-        b.push_back(1);  // Linear
-        b.push_back(0);  // no tangents
-        for (float f : {value, 0.0f, 0.0f}) u32(std::bit_cast<std::uint32_t>(f));
-    }
-    u32(1);
-    u32(std::uint32_t(keys.size()));
-    for (const auto& k : keys) u32(k.second);
-    return b;
-}
-
-// makeSkinnedCylinder(3, 3, 6) as a Unigine mesh (Z up) with "rise" (25 fps, `frames` frames):
-// every bone 0.1 a frame up its parent's Y, parent-relative as .sanim tracks hold them.
-Asset blendRisingCylinder(std::size_t frames) {
-    Asset a = makeSkinnedCylinder(3, 3, 6);
-    a.format = "unigine";
-    const Skeleton& s = a.skeletons.at(0);
-    Animation anim;
-    anim.name = "rise";
-    anim.frameCount = std::uint32_t(frames);
-    anim.framesPerSecond = 25;
-    anim.skeleton = 0;
-    for (const Bone& b : s.bones) {
-        const Mat4 local =
-            b.parent >= 0 ? inverse(s.bones[std::size_t(b.parent)].world) * b.world : b.world;
-        BoneTrack t;
-        t.bone = b.name;
-        for (std::size_t f = 0; f < frames; ++f) {
-            t.positions.push_back(
-                {local.at(0, 3), local.at(1, 3) + 0.1f * float(f), local.at(2, 3)});
-            t.rotations.push_back({0, 0, 0, 1});
-            t.scales.push_back({1, 1, 1});
-        }
-        anim.tracks.push_back(t);
-    }
-    a.animations.push_back(anim);
-    return a;
-}
-
 // The CurveAnimation "Talk": JawDrop 0 → 0.8 at 0.5 s → 0.2 at 1 s (Linear).
 Asset talkingCurves() {
     Asset source;
@@ -132,7 +58,7 @@ Asset talkingCurves() {
     const int face = source.addNode("FaceControls", "Folder", head);
     const int jaw = source.addNode("JawDrop", "FloatCurve", face);
     source.addProperty(jaw, prop("ValuesAndTimes", "BinaryString",
-                                 blendLinearFloatCurve({{0, 0}, {0.8f, 1200}, {0.2f, 2400}})));
+                                 linearFloatCurve({{0, 0}, {0.8f, 1200}, {0.2f, 2400}})));
     return source;
 }
 
@@ -320,7 +246,7 @@ TEST(BlenderAnimation, RigSkinnedAndFacsAnimationsPlayInBlender) {
     const std::vector<float> rigTimes = {0.0f, 0.5f, 0.8f, 1.2f, 1.5f};
 
     // A skinned Unigine cylinder (Z up) and its .sanim-style animation, 11 frames at 25 fps.
-    const Asset cylinder = blendRisingCylinder(11);
+    const Asset cylinder = risingCylinder("unigine", 11);
     const auto cylinderGlb = dir / "cylinder.glb";
     ASSERT_TRUE(exportAsset(cylinder, cylinderGlb.string(), ExportOptions{}).ok());
     const std::vector<float> cylinderTimes = {0.0f, 0.2f, 0.4f};
