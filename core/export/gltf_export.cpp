@@ -404,7 +404,14 @@ private:
         const std::size_t frames = anim.frameCount;
         const float fps = anim.framesPerSecond > 0 ? anim.framesPerSecond : 30.0f;
         std::vector<float> times(frames);
-        for (std::size_t f = 0; f < frames; ++f) times[f] = float(f) / fps;
+        // Frame f at f / fps, or at min(f / fps, length) for a bake whose last frame is the
+        // source's length (Animation::length); kept strictly increasing.
+        for (std::size_t f = 0; f < frames; ++f) {
+            times[f] = float(f) / fps;
+            if (anim.length > 0 && std::isfinite(anim.length) && anim.length < times[f] &&
+                (f == 0 || anim.length > times[f - 1]))
+                times[f] = anim.length;
+        }
         tinygltf::Animation ga;
         ga.name = validUtf8(anim.name);
         int input = -1;

@@ -48,6 +48,9 @@ Animation bakeFrames(std::string name, bool loop, float length, const std::vecto
     const double maxFrames = std::max(1.0, 4e6 / double(std::max<std::size_t>(bones, 1)));
     const auto frames = std::size_t(std::clamp(wanted, 1.0, std::min(kMaxFrames, maxFrames)));
     anim.frameCount = std::uint32_t(frames);
+    // Frame f is sampled at min(f / fps, length): the last one at the length, which export and
+    // playback must know (Animation::length).
+    if (std::isfinite(length) && length > 0) anim.length = length;
     anim.loop = loop;
     for (float t : keyTimes)
         if (std::isfinite(t) && t >= 0 && anim.keyTimes.size() < kMaxFrames)

@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "blender_util.h"
 #include "export_test_util.h"
 #include "gltf_validator_util.h"
 #include "meshscope/core/decode.h"
@@ -405,7 +406,7 @@ TEST(GltfExport, ZUpSourcesAreTurnedToYUpWithWindingKept) {
 
 namespace {
 
-// What Blender (run in the background with the shim below) reports for one imported file.
+// What Blender (run by runBlender, blender_util.h) reports for one imported file.
 struct BlenderImport {
     bool ok = false;
     std::size_t meshes = 0, polygons = 0, materials = 0;
@@ -413,28 +414,8 @@ struct BlenderImport {
     Vec3 min, max;                         // world bounds of every mesh object, Blender axes (Z up)
 };
 
-// Runs Blender once over `files`. Debian 12's Blender 3.4 glTF importer uses numpy.bool, which
-// Debian's numpy 1.24 no longer has: the script restores the alias before the importer loads.
-std::map<std::string, BlenderImport> blenderImport(const std::vector<std::filesystem::path>& files,
-                                                   const std::filesystem::path& dir,
-                                                   std::string& text) {
-    const auto script = dir / "import.py";
-    std::ofstream(script) << R"(import sys, warnings
-try:
-    import numpy
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        numpy.bool = bool
-except ImportError:
-    pass
-import bpy
-for path in sys.argv[sys.argv.index("--") + 1:]:
-    bpy.ops.wm.read_factory_settings(use_empty=True)
-    try:
-        bpy.ops.import_scene.gltf(filepath=path)
-    except Exception as e:
-        print("MESHSCOPE-FAILED", path, e)
-        continue
+// The Python body for runBlender: counts and world bounds of each imported file.
+constexpr const char* kBlenderImportBody = R"(def inspect(path, arg):
     meshes = [o for o in bpy.data.objects if o.type == "MESH"]
     lo = [float("inf")] * 3
     hi = [float("-inf")] * 3
@@ -446,30 +427,22 @@ for path in sys.argv[sys.argv.index("--") + 1:]:
                 hi[k] = max(hi[k], w[k])
     vc = [m for m in bpy.data.materials if m.node_tree and
           any(n.bl_idname == "ShaderNodeVertexColor" for n in m.node_tree.nodes)]
-    print("MESHSCOPE", len(meshes), sum(len(o.data.polygons) for o in meshes),
-          len(bpy.data.materials), len(vc), *lo, *hi, path)
+    report(len(meshes), sum(len(o.data.polygons) for o in meshes),
+           len(bpy.data.materials), len(vc), *lo, *hi, path)
 )";
-    std::string cmd =
-        "blender -b --factory-startup --python " + shellQuote(script.string()) + " --";
-    for (const auto& f : files) cmd += " " + shellQuote(f.string());
-    cmd += " 2>&1";
-    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+
+// The reports of a runBlender run with kBlenderImportBody, by file path.
+std::map<std::string, BlenderImport> blenderImports(const BlenderRun& run) {
     std::map<std::string, BlenderImport> out;
-    if (!pipe) return out;
-    std::array<char, 4096> buf;
-    while (std::fgets(buf.data(), int(buf.size()), pipe.get())) text += buf.data();
-    std::istringstream lines(text);
-    std::string line;
-    while (std::getline(lines, line)) {
-        if (!line.starts_with("MESHSCOPE ")) continue;
-        std::istringstream in(line.substr(10));
+    for (const auto& f : run.reports) {
+        if (f.size() != 11) continue;
+        std::istringstream in(f[0] + " " + f[1] + " " + f[2] + " " + f[3] + " " + f[4] + " " +
+                              f[5] + " " + f[6] + " " + f[7] + " " + f[8] + " " + f[9]);
         BlenderImport b;
-        std::string path;
         in >> b.meshes >> b.polygons >> b.materials >> b.vertexColorMaterials >> b.min.x >>
             b.min.y >> b.min.z >> b.max.x >> b.max.y >> b.max.z;
-        std::getline(in >> std::ws, path);
-        b.ok = !in.fail() || !path.empty();
-        out[path] = b;
+        b.ok = !in.fail() || !f[10].empty();
+        out[f[10]] = b;
     }
     return out;
 }
@@ -477,9 +450,6 @@ for path in sys.argv[sys.argv.index("--") + 1:]:
 }  // namespace
 
 TEST(GltfExport, BlenderImportsWhenInstalled) {
-    if (std::system("blender --version > /dev/null 2>&1") != 0)
-        GTEST_SKIP() << "SKIPPED: Blender is not installed; the glTF files are checked with "
-                        "tinygltf, assimp and the Khronos validator only";
     const auto dir = tempDir("export_blender");
     auto write = [&](const std::string& name, const Asset& a, ExportOptions o = {}) {
         const auto path = dir / name;
@@ -487,13 +457,6 @@ TEST(GltfExport, BlenderImportsWhenInstalled) {
         EXPECT_TRUE(r.ok()) << name << ": " << r.error.value_or("");
         return path;
     };
-    // Blender must import a trivial glTF at all, or the check cannot run here.
-    const auto trivial = write("trivial.glb", makeUvSphere(2, 3));
-    std::string text;
-    if (!blenderImport({trivial}, dir, text)[trivial.string()].ok)
-        GTEST_SKIP() << "SKIPPED: this Blender cannot import a trivial glTF (its glTF importer "
-                        "fails even with the numpy.bool shim; python3-numpy missing?):\n"
-                     << text;
 
     // A FACS head: one mesh, its triangles.
     const Asset head = makeFacsHead();
@@ -535,8 +498,16 @@ TEST(GltfExport, BlenderImportsWhenInstalled) {
     // Vertex colours show: the mesh has a material that uses COLOR_0.
     const auto colored = write("colored.glb", makeUvSphere(6, 8));
 
-    text.clear();
-    auto got = blenderImport({headGlb, tubeGlb, unigineGlb, lod0, lodAll, colored}, dir, text);
+    // One Blender run; it first imports a trivial glTF, or says why it cannot check here.
+    const BlenderRun run = runBlender(
+        dir, kBlenderImportBody,
+        {{headGlb, ""}, {tubeGlb, ""}, {unigineGlb, ""}, {lod0, ""}, {lodAll, ""}, {colored, ""}});
+    if (!run.unavailable.empty())
+        GTEST_SKIP() << "SKIPPED: " << run.unavailable
+                     << "; the glTF files are checked with tinygltf, assimp and the Khronos "
+                        "validator only";
+    const std::string& text = run.output;
+    auto got = blenderImports(run);
     EXPECT_EQ(got[colored.string()].vertexColorMaterials, 1u) << text;
     const Counts c = expectedMeshCounts(head);
     ASSERT_TRUE(got[headGlb.string()].ok) << text;

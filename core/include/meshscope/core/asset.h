@@ -144,6 +144,10 @@ struct Animation {
     std::string name;
     float framesPerSecond = 30;
     std::uint32_t frameCount = 0;
+    // > 0: frame f is at min(f / framesPerSecond, length) seconds, so the last frame of a baked
+    // KeyframeSequence or CurveAnimation is at its length, off the frame grid (Dance, 1.0833 s:
+    // 33 frames, the last at 1.0833 s, not 1.1 s). 0: frame f is at f / framesPerSecond.
+    float length = 0;
     std::vector<BoneTrack> tracks;
     int skeleton = -1;  // skeleton the animation belongs to, when known
     // Seconds at which the source keys the pose (a KeyframeSequence's Keyframes), sorted: the
