@@ -322,9 +322,14 @@ QString AnimationDock::timeText() const {
     const Animation* a = controller_->animation(currentAnimation());
     if (!a) return tr("no animation");
     const double fps = a->framesPerSecond > 0 ? a->framesPerSecond : 30.0;
-    const double length = std::max(0.0, double(a->frameCount) - 1) / fps;
+    // A baked Roblox animation's last frame is at its length, off the frame grid
+    // (Animation::length).
+    const double gridEnd = std::max(0.0, double(a->frameCount) - 1) / fps;
+    const double length = a->length > 0 ? std::min(double(a->length), gridEnd + 1 / fps) : gridEnd;
+    const double last = std::max(0.0, double(a->frameCount) - 1);
+    const double now = frame_ >= last && a->length > 0 ? length : std::min(frame_ / fps, length);
     return tr("%1 s / %2 s · frame %3 / %4 · %5 fps")
-        .arg(frame_ / fps, 0, 'f', 2)
+        .arg(now, 0, 'f', 2)
         .arg(length, 0, 'f', 2)
         .arg(int(frame_))
         .arg(a->frameCount)

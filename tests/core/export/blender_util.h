@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,38 @@ for i in range(0, len(args) - 1, 2):
         if (line.starts_with("MESHSCOPE\t")) run.reports.push_back(splitTabs(line.substr(10)));
     }
     return run;
+}
+
+// Imports each of `files` into an empty Blender scene and reports, per file, a line
+// "MESHSCOPE-FILE <path>", one line per mesh object "MESHSCOPE-OBJ <material slots> <name>" and
+// one per material "MESHSCOPE-MAT <blend_method> <node links a.socket->b.socket;...> | <name>".
+// nullopt when Blender cannot check here (`text` then says why).
+inline std::optional<std::string> blenderMaterialReport(
+    const std::vector<std::filesystem::path>& files, const std::filesystem::path& dir,
+    std::string& text) {
+    static const char* body = R"(def inspect(path, arg):
+    report("FILE", path)
+    for o in bpy.data.objects:
+        if o.type == "MESH":
+            report("OBJ", len(o.material_slots), o.name)
+    for m in bpy.data.materials:
+        links = [l.from_node.name + "." + l.from_socket.name + "->" + l.to_node.name + "." +
+                 l.to_socket.name for l in m.node_tree.links] if m.node_tree else []
+        report("MAT", m.blend_method, ";".join(links), "|", m.name)
+)";
+    std::vector<BlenderFile> inputs;
+    for (const auto& f : files) inputs.push_back({f, ""});
+    const BlenderRun run = runBlender(dir, body, inputs);
+    text = run.unavailable.empty() ? run.output : run.unavailable;
+    if (!run.unavailable.empty()) return std::nullopt;
+    std::string report;
+    for (const auto& fields : run.reports) {
+        if (fields.empty()) continue;
+        report += "MESHSCOPE-" + fields[0];
+        for (std::size_t i = 1; i < fields.size(); ++i) report += " " + fields[i];
+        report += "\n";
+    }
+    return report;
 }
 
 }  // namespace meshscope::test

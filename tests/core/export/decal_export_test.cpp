@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "blender_util.h"
 #include "export/export_internal.h"
 #include "export_test_util.h"
 #include "gltf_validator_util.h"

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "blender_util.h"
 #include "export/image_codec.h"
 #include "export_test_util.h"
 #include "gltf_validator_util.h"
