@@ -22,6 +22,7 @@
 #include "support/test_support.h"
 
 using namespace meshscope;
+using test::countWarnings;
 using test::prop;
 
 namespace {
@@ -105,13 +106,6 @@ Fixture makeFixture(const std::string& name) {
     EXPECT_FALSE(d.error) << d.error->toString();
     f.model = d.asset;
     return f;
-}
-
-std::size_t countWarnings(const ExportResult& r, const std::string& piece) {
-    std::size_t n = 0;
-    for (const auto& w : r.warnings)
-        if (w.find(piece) != std::string::npos) ++n;
-    return n;
 }
 
 TEST(DecalExport, GltfPutsEachDecalOnItsFace) {
@@ -200,14 +194,7 @@ TEST(DecalExport, GltfPutsEachDecalOnItsFace) {
               0);
     EXPECT_EQ(countWarnings(glb.report, "1 Decal/Texture(s) on parts that are not boxes"), 1u);
 
-    const auto file = test::tempDir("decal_glb_out") / "decals.glb";
-    test::writeFile(file, glb.bytes);
-    const test::ValidatorRun run = test::runGltfValidator({file});
-    if (!run.unavailable.empty()) GTEST_SKIP() << "glTF validator: " << run.unavailable;
-    ASSERT_TRUE(run.reports.count(file.string())) << run.output;
-    const test::ValidatorReport& r = run.reports.at(file.string());
-    EXPECT_EQ(r.errors, 0u) << r.json;
-    EXPECT_EQ(r.warnings, 0u) << r.json;
+    test::expectValidGlb(glb.bytes, "decal_glb_out", "decals.glb");
 }
 
 TEST(DecalExport, ObjWritesEachDecalAsItsOwnObject) {

@@ -202,4 +202,12 @@ inline ObjCounts objCounts(const std::filesystem::path& file) {
     return c;
 }
 
+// How many of `r`'s warnings contain `piece`.
+inline std::size_t countWarnings(const ExportResult& r, const std::string& piece) {
+    std::size_t n = 0;
+    for (const auto& w : r.warnings)
+        if (w.find(piece) != std::string::npos) ++n;
+    return n;
+}
+
 }  // namespace meshscope::test

@@ -90,4 +90,18 @@ inline ValidatorRun runGltfValidator(const std::vector<std::filesystem::path>& f
     return run;
 }
 
+// Writes `glb` to tempDir(dirName)/name and expects the validator to report neither errors nor
+// warnings on it; skips (with the reason) where the validator is not installed.
+inline void expectValidGlb(const std::vector<std::uint8_t>& glb, const std::string& dirName,
+                           const std::string& name) {
+    const auto file = tempDir(dirName) / name;
+    writeFile(file, glb);
+    const ValidatorRun run = runGltfValidator({file});
+    if (!run.unavailable.empty()) GTEST_SKIP() << "glTF validator: " << run.unavailable;
+    ASSERT_TRUE(run.reports.count(file.string())) << run.output;
+    const ValidatorReport& r = run.reports.at(file.string());
+    EXPECT_EQ(r.errors, 0u) << r.json;
+    EXPECT_EQ(r.warnings, 0u) << r.json;
+}
+
 }  // namespace meshscope::test

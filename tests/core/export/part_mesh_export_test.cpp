@@ -21,6 +21,7 @@
 #include "support/test_support.h"
 
 using namespace meshscope;
+using test::countWarnings;
 using test::prop;
 
 namespace {
@@ -117,13 +118,6 @@ std::size_t lod0Triangles(const Asset& a) {
     return m.lods.empty() ? m.triangleCount() : m.lods.at(0).triangleCount;
 }
 
-std::size_t countWarnings(const ExportResult& r, const std::string& piece) {
-    std::size_t n = 0;
-    for (const auto& w : r.warnings)
-        if (w.find(piece) != std::string::npos) ++n;
-    return n;
-}
-
 TEST(PartMeshExport, GltfWritesResolvedMeshesAndBoxesTheRest) {
     const Fixture f = makeFixture("part_mesh_glb");
     ASSERT_EQ(f.lodSphere.meshes.at(0).lods.size(), 3u);
@@ -187,14 +181,7 @@ TEST(PartMeshExport, GltfWritesResolvedMeshesAndBoxesTheRest) {
     EXPECT_EQ(bare.report.stats.triangles, 8 * box);
 
     // The Khronos validator finds nothing to report.
-    const auto file = test::tempDir("part_mesh_glb_out") / "parts.glb";
-    test::writeFile(file, glb.bytes);
-    const test::ValidatorRun run = test::runGltfValidator({file});
-    if (!run.unavailable.empty()) GTEST_SKIP() << "glTF validator: " << run.unavailable;
-    ASSERT_TRUE(run.reports.count(file.string())) << run.output;
-    const test::ValidatorReport& r = run.reports.at(file.string());
-    EXPECT_EQ(r.errors, 0u) << r.json;
-    EXPECT_EQ(r.warnings, 0u) << r.json;
+    test::expectValidGlb(glb.bytes, "part_mesh_glb_out", "parts.glb");
 }
 
 TEST(PartMeshExport, ObjWritesResolvedMeshesInWorldSpace) {
@@ -280,14 +267,7 @@ TEST(PartMeshExport, GltfEmbedsTexturesFromTheAssetFolders) {
     EXPECT_EQ(countWarnings(glb.report, "texture reference(s) not embedded"), 1u);
     EXPECT_EQ(countWarnings(glb.report, "2 texture reference(s) not embedded"), 1u);
 
-    const auto file = test::tempDir("part_tex_glb_out") / "textured.glb";
-    test::writeFile(file, glb.bytes);
-    const test::ValidatorRun run = test::runGltfValidator({file});
-    if (!run.unavailable.empty()) GTEST_SKIP() << "glTF validator: " << run.unavailable;
-    ASSERT_TRUE(run.reports.count(file.string())) << run.output;
-    const test::ValidatorReport& r = run.reports.at(file.string());
-    EXPECT_EQ(r.errors, 0u) << r.json;
-    EXPECT_EQ(r.warnings, 0u) << r.json;
+    test::expectValidGlb(glb.bytes, "part_tex_glb_out", "textured.glb");
 }
 
 TEST(PartMeshExport, ObjCopiesTexturesBesideTheMtl) {

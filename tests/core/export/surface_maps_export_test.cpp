@@ -23,6 +23,7 @@
 #include "support/test_support.h"
 
 using namespace meshscope;
+using test::countWarnings;
 using test::prop;
 
 namespace {
@@ -195,13 +196,6 @@ Fixture makeFixture(const std::string& name) {
     return f;
 }
 
-std::size_t countWarnings(const ExportResult& r, const std::string& piece) {
-    std::size_t n = 0;
-    for (const auto& w : r.warnings)
-        if (w.find(piece) != std::string::npos) ++n;
-    return n;
-}
-
 TEST(SurfaceMapsExport, GltfPacksRoughnessAndMetalnessIntoOneTexture) {
     const Fixture f = makeFixture("surface_maps_glb");
     ExportOptions options;
@@ -281,14 +275,7 @@ TEST(SurfaceMapsExport, GltfPacksRoughnessAndMetalnessIntoOneTexture) {
     // Three distinct packings (Both, RoughOnly, MetalOnly).
     EXPECT_EQ(m.images.size(), 3u);
 
-    const auto file = test::tempDir("surface_maps_glb_out") / "maps.glb";
-    test::writeFile(file, glb.bytes);
-    const test::ValidatorRun run = test::runGltfValidator({file});
-    if (!run.unavailable.empty()) GTEST_SKIP() << "glTF validator: " << run.unavailable;
-    ASSERT_TRUE(run.reports.count(file.string())) << run.output;
-    const test::ValidatorReport& r = run.reports.at(file.string());
-    EXPECT_EQ(r.errors, 0u) << r.json;
-    EXPECT_EQ(r.warnings, 0u) << r.json;
+    test::expectValidGlb(glb.bytes, "surface_maps_glb_out", "maps.glb");
 }
 
 // Blender 3.4 (where installed) reads roughness from G and metalness from B.
