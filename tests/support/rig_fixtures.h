@@ -3,6 +3,7 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -96,6 +97,38 @@ inline Asset risingCylinder(const std::string& format, std::size_t frames, bool 
                 {local.at(0, 3), local.at(1, 3) + 0.1f * float(f), local.at(2, 3)});
             if (rotations) t.rotations.push_back({0, 0, 0, 1});
             t.scales.push_back({1, 1, 1});
+        }
+        anim.tracks.push_back(t);
+    }
+    a.animations.push_back(anim);
+    return a;
+}
+
+// makeSkinnedCylinder(2) with bind frames that are translations only (no inverse binds stored),
+// and one animation `name` of `frames` frames (30 fps) turning Bone1 about Z by `radiansPerFrame`
+// a frame (Bone0 still).
+inline Asset bendingTube(int frames, const std::string& name, float radiansPerFrame) {
+    Asset a = makeSkinnedCylinder(2);
+    Skeleton& s = a.skeletons[0];
+    for (Bone& b : s.bones) {
+        const Vec3 t{b.world.at(0, 3), b.world.at(1, 3), b.world.at(2, 3)};
+        b.world = translationMatrix(t);
+        b.inverseBind.reset();
+    }
+    Animation anim;
+    anim.name = name;
+    anim.frameCount = std::uint32_t(frames);
+    anim.skeleton = 0;
+    for (int b = 0; b < 2; ++b) {
+        BoneTrack t;
+        t.bone = s.bones[std::size_t(b)].name;
+        const Mat4 rel = b == 0 ? s.bones[0].world : inverse(s.bones[0].world) * s.bones[1].world;
+        const Vec3 p{rel.at(0, 3), rel.at(1, 3), rel.at(2, 3)};
+        for (int f = 0; f < frames; ++f) {
+            const float angle = b == 1 ? radiansPerFrame * float(f) : 0.0f;
+            t.positions.push_back(p);
+            t.rotations.push_back(Vec4{0, 0, std::sin(angle), std::cos(angle)});
+            t.scales.push_back(Vec3{1, 1, 1});
         }
         anim.tracks.push_back(t);
     }

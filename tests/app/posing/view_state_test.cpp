@@ -19,6 +19,7 @@
 #include "posing/facs_dock.h"
 #include "posing/lod_dock.h"
 #include "posing/pose_controller.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 #include "vertex_compare.h"
 #include "window/main_window.h"
@@ -38,38 +39,9 @@ void openShown(MainWindow& window, const QString& path) {
     ASSERT_TRUE(window.openFileNow(path, &error)) << error.toStdString();
 }
 
-// A two-bone tube with an animation of `frames` frames that turns Bone1 about Z.
-Asset bendingTube(int frames, const std::string& name) {
-    Asset a = makeSkinnedCylinder(2);
-    Skeleton& s = a.skeletons[0];
-    for (Bone& b : s.bones) {
-        const Vec3 t{b.world.at(0, 3), b.world.at(1, 3), b.world.at(2, 3)};
-        b.world = translationMatrix(t);
-        b.inverseBind.reset();
-    }
-    Animation anim;
-    anim.name = name;
-    anim.frameCount = std::uint32_t(frames);
-    anim.skeleton = 0;
-    for (int b = 0; b < 2; ++b) {
-        BoneTrack t;
-        t.bone = s.bones[std::size_t(b)].name;
-        const Mat4 rel = b == 0 ? s.bones[0].world : inverse(s.bones[0].world) * s.bones[1].world;
-        const Vec3 p{rel.at(0, 3), rel.at(1, 3), rel.at(2, 3)};
-        for (int f = 0; f < frames; ++f) {
-            const float angle = b == 1 ? 0.5f * float(f) / float(frames) : 0.0f;
-            t.positions.push_back(p);
-            t.rotations.push_back(Vec4{0, 0, std::sin(angle), std::cos(angle)});
-            t.scales.push_back(Vec3{1, 1, 1});
-        }
-        anim.tracks.push_back(t);
-    }
-    a.animations.push_back(anim);
-    return a;
-}
-
 QString writeTube(const char* file) {
-    const UnigineWriteResult written = writeUnigineSkinnedMesh(bendingTube(4, "bend"));
+    const UnigineWriteResult written =
+        writeUnigineSkinnedMesh(test::bendingTube(4, "bend", 0.5f / 4));
     EXPECT_TRUE(written.ok());
     const auto path = test::tempDir("app_view_state") / file;
     test::writeFile(path, written.bytes);
@@ -159,7 +131,7 @@ TEST(ViewState, AnimationDockScrubsTheDocumentsStateAndANewFileResetsIt) {
     EXPECT_EQ(state.animationFrame(), 3.0);
 
     // An animation loaded onto the open rig keeps the state (speed, loop) and shows its own.
-    const UnigineWriteResult anim = writeUnigineAnimation(bendingTube(6, "more"));
+    const UnigineWriteResult anim = writeUnigineAnimation(test::bendingTube(6, "more", 0.5f / 6));
     ASSERT_TRUE(anim.ok()) << *anim.error;
     const auto animPath = test::tempDir("app_view_state") / "more.sanim";
     test::writeFile(animPath, anim.bytes);

@@ -13,6 +13,7 @@
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/pose.h"
 #include "meshscope/core/unigine_writer.h"
+#include "support/rig_fixtures.h"
 #include "support/test_support.h"
 #include "window/export_dialog.h"
 
@@ -20,36 +21,6 @@ using namespace meshscope;
 using namespace meshscope::shell;
 
 namespace {
-
-// A two-bone tube with one animation named `name` that turns Bone1 about Z.
-Asset bendingTube(const std::string& name) {
-    Asset a = makeSkinnedCylinder(2);
-    Skeleton& s = a.skeletons[0];
-    for (Bone& b : s.bones) {
-        const Vec3 t{b.world.at(0, 3), b.world.at(1, 3), b.world.at(2, 3)};
-        b.world = translationMatrix(t);
-        b.inverseBind.reset();
-    }
-    Animation anim;
-    anim.name = name;
-    anim.frameCount = 3;
-    anim.skeleton = 0;
-    for (int b = 0; b < 2; ++b) {
-        BoneTrack t;
-        t.bone = s.bones[std::size_t(b)].name;
-        const Mat4 rel = b == 0 ? s.bones[0].world : inverse(s.bones[0].world) * s.bones[1].world;
-        const Vec3 p{rel.at(0, 3), rel.at(1, 3), rel.at(2, 3)};
-        for (int f = 0; f < 3; ++f) {
-            const float angle = b == 1 ? 0.3f * float(f) : 0.0f;
-            t.positions.push_back(p);
-            t.rotations.push_back(Vec4{0, 0, std::sin(angle), std::cos(angle)});
-            t.scales.push_back(Vec3{1, 1, 1});
-        }
-        anim.tracks.push_back(t);
-    }
-    a.animations.push_back(anim);
-    return a;
-}
 
 // test::tempDir empties the folder: each test takes it once and writes its files into it.
 std::string writeFixture(const std::filesystem::path& dir, const std::string& name,
@@ -87,9 +58,9 @@ std::vector<std::string> animationNames(const nlohmann::json& gltf) {
 TEST(ExportAnimations, OwnAndFromFileAnimationsAreWrittenToTheGlb) {
     const auto dir = test::tempDir("app_export_animation_own");
     const std::string mesh =
-        writeFixture(dir, "tube.smesh", writeUnigineSkinnedMesh(bendingTube("own")));
+        writeFixture(dir, "tube.smesh", writeUnigineSkinnedMesh(test::bendingTube(3, "own", 0.3f)));
     const std::string anim =
-        writeFixture(dir, "more.sanim", writeUnigineAnimation(bendingTube("more")));
+        writeFixture(dir, "more.sanim", writeUnigineAnimation(test::bendingTube(3, "more", 0.3f)));
     const DecodeResult decoded = decodeFile(mesh);
     ASSERT_TRUE(decoded.ok()) << decoded.error->toString();
     ASSERT_EQ(decoded.asset.animations.size(), 1u);
@@ -142,8 +113,8 @@ TEST(ExportAnimations, OwnAndFromFileAnimationsAreWrittenToTheGlb) {
 
 TEST(ExportAnimations, AFileThatIsNoAnimationFailsTheExportAndObjRefusesAnimations) {
     const auto dir = test::tempDir("app_export_animation_refused");
-    const std::string mesh =
-        writeFixture(dir, "tube2.smesh", writeUnigineSkinnedMesh(bendingTube("own")));
+    const std::string mesh = writeFixture(
+        dir, "tube2.smesh", writeUnigineSkinnedMesh(test::bendingTube(3, "own", 0.3f)));
     const DecodeResult decoded = decodeFile(mesh);
     ASSERT_TRUE(decoded.ok()) << decoded.error->toString();
     const auto junk = dir / "junk.sanim";
