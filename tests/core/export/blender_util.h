@@ -108,13 +108,12 @@ for i in range(0, len(args) - 1, 2):
                       " -- " + shellQuote(trivial.string()) + " ''";
     for (const auto& f : files) cmd += " " + shellQuote(f.path.string()) + " " + shellQuote(f.arg);
     cmd += " 2>&1";
-    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-    if (!pipe) {
+    const std::optional<std::string> output = commandOutput(cmd);
+    if (!output) {
         run.unavailable = "cannot start blender";
         return run;
     }
-    std::array<char, 4096> buf;
-    while (std::fgets(buf.data(), int(buf.size()), pipe.get())) run.output += buf.data();
+    run.output = *output;
     if (run.output.find("MESHSCOPE-TRIVIAL-OK") == std::string::npos) {
         run.unavailable =
             "this Blender cannot import a trivial glTF (its glTF importer fails even with the "

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <regex>
 #include <string>
 #include <vector>
@@ -44,6 +45,18 @@ inline std::string shellQuote(const std::string& s) {
     return out + "'";
 }
 
+// Runs `cmd` through the shell and returns what it printed (append 2>&1 for stderr too); nullopt
+// when the shell cannot be started.
+inline std::optional<std::string> commandOutput(const std::string& cmd) {
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+    if (!pipe) return std::nullopt;
+    std::string out;
+    std::array<char, 65536> buf;
+    std::size_t n;
+    while ((n = std::fread(buf.data(), 1, buf.size(), pipe.get())) > 0) out.append(buf.data(), n);
+    return out;
+}
+
 inline ValidatorRun runGltfValidator(const std::vector<std::filesystem::path>& files) {
     ValidatorRun run;
     if (std::system("node --version > /dev/null 2>&1") != 0) {
@@ -53,13 +66,12 @@ inline ValidatorRun runGltfValidator(const std::vector<std::filesystem::path>& f
     std::string cmd = "node " + shellQuote(gltfValidatorScript().string());
     for (const auto& f : files) cmd += " " + shellQuote(f.string());
     cmd += " 2>&1";
-    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-    if (!pipe) {
+    const std::optional<std::string> output = commandOutput(cmd);
+    if (!output) {
         run.unavailable = "cannot start node";
         return run;
     }
-    std::array<char, 65536> buf;
-    while (std::fgets(buf.data(), int(buf.size()), pipe.get())) run.output += buf.data();
+    run.output = *output;
     if (run.output.find("{\"missing\"") != std::string::npos) {
         run.unavailable =
             "the npm package gltf-validator is not installed (npm install -g gltf-validator, or "
