@@ -3,12 +3,14 @@
 #   ./setup.sh run [FILE...]   starts the viewer (on the embedded sample when no FILE is given)
 #   ./setup.sh test            runs every test: the .clang-format check, the suite (GUI and
 #                              rendering tests under Xvfb), the core and CLI suites again in an
-#                              ASan + UBSan build, the core suite in a ThreadSanitizer build,
-#                              then each libFuzzer target for MESHSCOPE_FUZZ_SECONDS (30) seconds
+#                              ASan + UBSan build (clang) and each libFuzzer target built there
+#                              for MESHSCOPE_FUZZ_SECONDS (30) seconds, then the core tests that
+#                              run threads in a ThreadSanitizer build
 #   ./setup.sh test --quick    only the format check and the suite
 #   ./setup.sh bench           runs the benchmarks (Release build)
-# Builds use the presets of CMakePresets.json (dev, asan, tsan, release; the fuzz build is
-# tests/fuzz/run_fuzz.sh's) in build/, build-asan/, build-tsan/ and build-release/.
+# Builds use the presets of CMakePresets.json (dev, asan, tsan, release) in build/, build-asan/,
+# build-tsan/ and build-release/. The asan tree (clang) holds both the sanitizer suite and the
+# libFuzzer targets, so the sanitized core is compiled once for both.
 # Idempotent: installed packages, an existing configuration and up-to-date targets are skipped.
 set -euo pipefail
 
@@ -71,6 +73,12 @@ install_missing_packages() {
 # (once) and builds the targets (default: all).
 configure_and_build() {
   local preset="$1"; shift
+  # Trees configured before the sanitizer presets moved to clang (GCC-built) are made again.
+  if [ -f "$build/CMakeCache.txt" ] && { [ "$preset" = asan ] || [ "$preset" = tsan ]; } &&
+     ! grep -q '^CMAKE_CXX_COMPILER:.*clang' "$build/CMakeCache.txt"; then
+    echo "setup: $build was configured with another compiler; configuring it again"
+    rm -rf "$build"
+  fi
   if [ ! -f "$build/build.ninja" ]; then
     (cd "$here" && cmake --preset "$preset" -B "$build")
   fi
@@ -105,27 +113,23 @@ case "$cmd" in
         ctest --output-on-failure -j "$jobs" --timeout 600) || status=1
     if [ "${1:-}" != "--quick" ]; then
       # The core and CLI suites again under AddressSanitizer + UndefinedBehaviorSanitizer
-      # (leak detection on).
+      # (clang, leak detection on); the libFuzzer targets are built in the same tree.
       echo "== ASan + UBSan suite"
       build="$here/build-asan"
       configure_and_build asan
       (cd "$build" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
           ctest --output-on-failure -j "$jobs" --timeout 900) || status=1
-      # The core suite under ThreadSanitizer: a binary model's chunks are inflated on a worker
-      # thread. Only the core tests (and the CLI they run) are built. GltfValidator.* (one
-      # thread of ours; Node validates ~700 exports) is left out: its process is ended by the
-      # kernel's OOM killer, not by a race report. It holds every fixture and corpus asset at
-      # once, and ThreadSanitizer's shadow and metadata memory multiply that: 12 GB resident
-      # after 2.5 min and growing, killed at 23.5 GB anonymous RSS on a 23 GB machine (dmesg
-      # "Out of memory: Killed process ... test_core_expor"). It runs in the plain and ASan
-      # suites.
-      echo "== ThreadSanitizer core suite"
-      build="$here/build-tsan"
-      configure_and_build tsan meshscope_core_tests
-      (cd "$build" && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-          ctest --output-on-failure -j "$jobs" --timeout 900 -L '^core$' -E '^GltfValidator\.') || status=1
       echo "== libFuzzer targets"
-      "$here/tests/fuzz/run_fuzz.sh" "${MESHSCOPE_FUZZ_SECONDS:-30}" || status=1
+      MESHSCOPE_FUZZ_BUILD_DIR="$build" \
+          "$here/tests/fuzz/run_fuzz.sh" "${MESHSCOPE_FUZZ_SECONDS:-30}" || status=1
+      # ThreadSanitizer over the core test areas whose code starts threads (label "threads": a
+      # binary model's chunks are inflated on a worker thread; the core starts threads nowhere
+      # else, which the CoreThreads test checks). Only those tests and the CLI are built.
+      echo "== ThreadSanitizer suite (core tests that run threads)"
+      build="$here/build-tsan"
+      configure_and_build tsan meshscope_threaded_tests
+      (cd "$build" && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+          ctest --output-on-failure -j "$jobs" --timeout 900 -L '^threads$') || status=1
     fi
     if [ $status -eq 0 ]; then echo "setup: all tests passed"; else echo "setup: TESTS FAILED"; fi
     exit $status

@@ -6,8 +6,16 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "formats/roblox_model/model_decoders.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/roblox_parts.h"
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    // Fuzz inputs are small: let each input's bytes pick whether a binary model's chunks are
+    // inflated on the worker thread, so that both paths are fuzzed.
+    meshscope::rbx::setInflatePathByInput(true);
+    return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     meshscope::DecodeOptions options;

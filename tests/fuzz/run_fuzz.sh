@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang + ASan + UBSan and runs each for a bounded time,
-# seeded from files the project's writers generate (tests/fuzz/make_seeds) and, when present,
-# ../shared/corpus. A crash, leak, timeout or out-of-memory fails the run; the input that
-# triggered it is kept under build-fuzz/artifacts/ (add it to tests/data/broken/ with a test).
+# Builds the libFuzzer targets (clang + ASan + UBSan, in the asan preset's tree that the README's
+# test command also runs the sanitizer suite from) and runs each for a bounded time, as many at
+# once as there are cores, seeded from files the project's writers generate (tests/fuzz/make_seeds)
+# and, when present, ../shared/corpus. A crash, leak, timeout or out-of-memory fails the run; the
+# input that triggered it is kept under <build>/artifacts/ (add it to tests/data/broken/ with a
+# test).
 # Usage: tests/fuzz/run_fuzz.sh [SECONDS_PER_TARGET]   (default 30)
+#   MESHSCOPE_FUZZ_BUILD_DIR  the tree (default build-asan; configured with the asan preset)
+#   MESHSCOPE_JOBS            targets run at once (default: the number of cores)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 seconds="${1:-30}"
-build="${MESHSCOPE_FUZZ_BUILD_DIR:-$here/build-fuzz}"
+build="${MESHSCOPE_FUZZ_BUILD_DIR:-$here/build-asan}"
+jobs="${MESHSCOPE_JOBS:-$(nproc)}"
 corpus="$here/../shared/corpus"
 
 if [ ! -f "$build/build.ninja" ]; then
-  # Line tables only (-g1): enough for the crash reports' stacks, and a third quicker to build.
-  CXX=clang++ CC=clang cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
-    -DMESHSCOPE_FUZZ=ON -DMESHSCOPE_BUILD_GUI=OFF -DMESHSCOPE_BUILD_TESTS=OFF -DMESHSCOPE_BUILD_BENCH=OFF
+  (cd "$here" && cmake --preset asan -B "$build")
 fi
-cmake --build "$build" -j "$(nproc)"
+cmake --build "$build" -j "$(nproc)" --target meshscope_fuzzers
 
 seeds="$build/seeds"
 rm -rf "$seeds" && mkdir -p "$seeds"
@@ -47,17 +49,33 @@ cp -r --backup=numbered "$seeds"/roblox_mesh/. "$seeds"/roblox_model/. "$seeds"/
   "$seeds"/unigine/. "$seeds"/roblox_csg/. "$seeds/any/" 2>/dev/null || true
 
 mkdir -p "$build/artifacts" "$build/work"
-status=0
-for t in roblox_mesh roblox_model roblox_model_xml secondlife unigine roblox_csg terrain any; do
-  work="$build/work/$t" && mkdir -p "$work"
-  echo "fuzz_$t: ${seconds}s, $(ls "$seeds/$t" | wc -l) seeds"
-  if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      "$build/tests/fuzz/fuzz_$t" "$work" "$seeds/$t" -max_total_time="$seconds" -timeout=10 \
-      -rss_limit_mb=2560 -max_len=1048576 -artifact_prefix="$build/artifacts/$t-" -print_final_stats=1 \
-      > "$build/fuzz_$t.log" 2>&1; then
-    echo "fuzz_$t: FAILED (see $build/fuzz_$t.log)"; tail -40 "$build/fuzz_$t.log"; status=1
-  else
+# fuzz_one TARGET: runs one target; its summary (or its failure and log tail) goes to
+# $build/fuzz_TARGET.summary so that targets run side by side print whole, in order, and its
+# exit status to $build/fuzz_TARGET.status.
+fuzz_one() {
+  local t="$1" work="$build/work/$1" out="$build/fuzz_$1.summary"
+  mkdir -p "$work"
+  echo 1 > "$build/fuzz_$t.status"
+  {
+    echo "fuzz_$t: ${seconds}s, $(ls "$seeds/$t" | wc -l) seeds"
+    if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        "$build/tests/fuzz/fuzz_$t" "$work" "$seeds/$t" -max_total_time="$seconds" -timeout=10 \
+        -rss_limit_mb=2560 -max_len=1048576 -artifact_prefix="$build/artifacts/$t-" -print_final_stats=1 \
+        > "$build/fuzz_$t.log" 2>&1; then
+      echo "fuzz_$t: FAILED (see $build/fuzz_$t.log)"; tail -40 "$build/fuzz_$t.log"; return 1
+    fi
     grep -E "stat::number_of_executed_units|cov:" "$build/fuzz_$t.log" | tail -2
-  fi
+  } > "$out" 2>&1 && echo 0 > "$build/fuzz_$t.status"
+}
+targets=(roblox_mesh roblox_model roblox_model_xml secondlife unigine roblox_csg terrain any)
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  fuzz_one "$t" &
+done
+wait
+status=0
+for t in "${targets[@]}"; do
+  cat "$build/fuzz_$t.summary"
+  [ "$(cat "$build/fuzz_$t.status")" = 0 ] || status=1
 done
 exit $status

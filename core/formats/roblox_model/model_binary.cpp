@@ -12,6 +12,7 @@
 // - binary places can hold instances the XML twin lacks (FilteredSelection).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstring>
 #include <exception>
@@ -96,17 +97,14 @@ constexpr std::size_t kInflateAheadBytes = 32 << 20;
 // UnitTest/Files/Binary.rbxl: 6 532 chunks of 60 compressed bytes on average).
 constexpr std::size_t kInflateAheadChunkBytes = 4096;
 
-#ifdef MESHSCOPE_FUZZ_BOTH_INFLATE_PATHS
-// Fuzz builds: either path, picked by the input (the parity of its compressed bytes).
+std::atomic<bool> gInflatePathByInput{false};
+
 bool inflateAhead(std::size_t compressedBytes, std::size_t chunks) {
-    return compressedBytes % 2 == 1;
-}
-#else
-bool inflateAhead(std::size_t compressedBytes, std::size_t chunks) {
+    // Fuzzing: either path, picked by the input (the parity of its compressed bytes).
+    if (gInflatePathByInput.load(std::memory_order_relaxed)) return compressedBytes % 2 == 1;
     return compressedBytes >= kInflateAheadFrom &&
            compressedBytes >= kInflateAheadChunkBytes * chunks;
 }
-#endif
 
 class BinaryDecoder {
 public:
@@ -1595,6 +1593,10 @@ private:
 };
 
 }  // namespace
+
+void setInflatePathByInput(bool on) {
+    gInflatePathByInput.store(on, std::memory_order_relaxed);
+}
 
 void decodeBinaryModel(DecodeContext& ctx) {
     BinaryDecoder(ctx).run();

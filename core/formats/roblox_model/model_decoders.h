@@ -8,6 +8,11 @@ namespace meshscope::rbx {
 
 void decodeBinaryModel(DecodeContext& ctx);
 void decodeXmlModel(DecodeContext& ctx);
+// For the fuzz targets: whether a binary model's chunks are inflated on the worker thread is then
+// picked by each input's bytes (the parity of its compressed size), not by its size, so that both
+// paths are fuzzed with small inputs. Off by default; a runtime switch rather than a build flag,
+// so one sanitizer build serves both the tests and the fuzzers.
+void setInflatePathByInput(bool on);
 // After a model's tree is whole: its Terrain's SmoothGrid meshed into asset meshes "terrain" and
 // "water" (node: the Terrain), the grid's chunks in the byte map where the value's bytes are the
 // file's, and its problems as warnings (terrain.cpp).
