@@ -1,6 +1,7 @@
 // Roblox smooth terrain (see roblox_terrain.h): the SmoothGrid blob walked run by run, one
 // chunk expanded at a time, and surface nets over the occupancy field.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -271,14 +272,13 @@ TerrainGrid decodeSmoothGrid(std::span<const std::uint8_t> blob,
     return grid;
 }
 
-bool expandTerrainChunk(std::span<const std::uint8_t> blob, const TerrainGrid& grid,
-                        const TerrainChunk& chunk, std::span<TerrainVoxel> out) {
-    const std::size_t perChunk = grid.chunkVoxels();
-    if (out.size() < perChunk) return false;
-    if (chunk.uniform) {
-        std::fill(out.begin(), out.begin() + std::ptrdiff_t(perChunk), chunk.fill);
-        return true;
-    }
+namespace {
+
+// Calls emit(voxel, first, count) for each run of a non-uniform chunk, in order; false when the
+// runs do not fit the blob or the chunk's perChunk voxels.
+template <class Emit>
+bool walkChunkRuns(std::span<const std::uint8_t> blob, const TerrainChunk& chunk,
+                   std::size_t perChunk, Emit&& emit) {
     std::size_t pos = std::size_t(chunk.offset) + kChunkHeader;
     std::size_t filled = 0;
     while (filled < perChunk) {
@@ -303,10 +303,26 @@ bool expandTerrainChunk(std::span<const std::uint8_t> blob, const TerrainGrid& g
             }
         }
         if (filled + count > perChunk) return false;
-        std::fill_n(out.begin() + std::ptrdiff_t(filled), count, v);
+        emit(v, filled, count);
         filled += count;
     }
     return true;
+}
+
+}  // namespace
+
+bool expandTerrainChunk(std::span<const std::uint8_t> blob, const TerrainGrid& grid,
+                        const TerrainChunk& chunk, std::span<TerrainVoxel> out) {
+    const std::size_t perChunk = grid.chunkVoxels();
+    if (out.size() < perChunk) return false;
+    if (chunk.uniform) {
+        std::fill(out.begin(), out.begin() + std::ptrdiff_t(perChunk), chunk.fill);
+        return true;
+    }
+    return walkChunkRuns(blob, chunk, perChunk,
+                         [&](TerrainVoxel v, std::size_t first, std::size_t count) {
+                             std::fill_n(out.begin() + std::ptrdiff_t(first), count, v);
+                         });
 }
 
 std::string writeSmoothGrid(std::span<const TerrainChunkVoxels> chunks, int exponent) {
@@ -368,17 +384,67 @@ struct ChunkKeyHash {
     }
 };
 
-// Expanded chunks, least recently used dropped first.
+// What the mesher reads at one voxel, as bytes (b stands for b / 255): the solid occupancy (0
+// for Air and Water), the water field (a Water voxel's occupancy or a shoreline's water byte,
+// the larger) and the material. Bytes keep the padded box small; the values compare as their
+// fractions do (b / 255 is strictly increasing), and the vertex maths reads the fractions.
+struct alignas(4) Sample {  // four bytes: copied and filled as words
+    std::uint8_t solid = 0;
+    std::uint8_t water = 0;
+    std::uint8_t material = 0;
+    std::uint8_t unused = 0;
+};
+
+Sample sampleOf(TerrainVoxel v) {
+    Sample s;
+    s.material = v.material;
+    if (v.material == kTerrainWater)
+        s.water = v.occupancy;
+    else if (v.material != kTerrainAir)
+        s.solid = v.occupancy;
+    s.water = std::max(s.water, v.water);
+    return s;
+}
+
+// b / 255 as a float.
+const std::array<float, 256>& unitTable() {
+    static const std::array<float, 256> unit = [] {
+        std::array<float, 256> t{};
+        for (int i = 0; i < 256; ++i) t[std::size_t(i)] = float(i) / 255.0f;
+        return t;
+    }();
+    return unit;
+}
+
+constexpr float kIso = 0.5f;
+// The iso level in bytes: b / 255 >= 0.5 exactly when b >= 128.
+constexpr std::uint8_t kIsoByte = 128;
+
+// Which side of the iso level a sample is on: bit 0 solid, bit 1 solid or water, bit 2 mostly
+// water.
+std::uint8_t insideOf(Sample s) {
+    return std::uint8_t((s.solid >= kIsoByte ? 1 : 0) |
+                        (std::max(s.solid, s.water) >= kIsoByte ? 2 : 0) |
+                        (s.water > s.solid ? 4 : 0));
+}
+
+// Expanded chunks as samples and their inside bits, least recently used dropped first.
 class ChunkCache {
 public:
+    struct Voxels {
+        const Sample* samples;
+        const std::uint8_t* inside;
+    };
+
     ChunkCache(std::span<const std::uint8_t> blob, const TerrainGrid& grid, std::size_t capacity)
         : blob_(blob), grid_(grid), capacity_(std::max<std::size_t>(capacity, 27)) {}
 
-    // Null when the chunk's runs cannot be expanded (never for a chunk decodeSmoothGrid kept).
-    const TerrainVoxel* get(std::size_t chunk) {
+    // Nullopt when the chunk's runs cannot be expanded (never for a chunk decodeSmoothGrid
+    // kept).
+    std::optional<Voxels> get(std::size_t chunk) {
         if (auto it = index_.find(chunk); it != index_.end()) {
             lru_.splice(lru_.begin(), lru_, it->second);
-            return it->second->voxels.data();
+            return Voxels{it->second->samples.data(), it->second->inside.data()};
         }
         Entry e;
         if (lru_.size() >= capacity_) {
@@ -387,51 +453,42 @@ public:
             lru_.pop_back();
         }
         e.chunk = chunk;
-        e.voxels.resize(grid_.chunkVoxels());
-        if (!expandTerrainChunk(blob_, grid_, grid_.chunks[chunk], e.voxels)) return nullptr;
+        if (!expand(grid_.chunks[chunk], e)) return std::nullopt;
         lru_.push_front(std::move(e));
         index_[chunk] = lru_.begin();
-        return lru_.front().voxels.data();
+        return Voxels{lru_.front().samples.data(), lru_.front().inside.data()};
     }
 
 private:
     struct Entry {
         std::size_t chunk = 0;
-        std::vector<TerrainVoxel> voxels;
+        std::vector<Sample> samples;
+        std::vector<std::uint8_t> inside;
     };
+
+    // The chunk's runs straight into samples (one conversion a run, not a voxel).
+    bool expand(const TerrainChunk& c, Entry& e) const {
+        const std::size_t perChunk = grid_.chunkVoxels();
+        e.samples.resize(perChunk);
+        e.inside.resize(perChunk);
+        auto emit = [&](TerrainVoxel v, std::size_t first, std::size_t count) {
+            const Sample s = sampleOf(v);
+            std::fill_n(e.samples.begin() + std::ptrdiff_t(first), count, s);
+            std::fill_n(e.inside.begin() + std::ptrdiff_t(first), count, insideOf(s));
+        };
+        if (c.uniform) {
+            emit(c.fill, 0, perChunk);
+            return true;
+        }
+        return walkChunkRuns(blob_, c, perChunk, emit);
+    }
+
     std::span<const std::uint8_t> blob_;
     const TerrainGrid& grid_;
     std::size_t capacity_;
     std::list<Entry> lru_;
     std::unordered_map<std::size_t, std::list<Entry>::iterator> index_;
 };
-
-// What the mesher reads at one voxel: solid occupancy and material, and the water field
-// (water occupancy, or the occupancy of a Water voxel).
-struct Sample {
-    float solid = 0;
-    float water = 0;
-    std::uint8_t material = 0;
-};
-
-Sample sampleOf(TerrainVoxel v) {
-    static const std::array<float, 256> unit = [] {
-        std::array<float, 256> t{};
-        for (int i = 0; i < 256; ++i) t[std::size_t(i)] = float(i) / 255.0f;
-        return t;
-    }();
-    Sample s;
-    s.material = v.material;
-    const float occ = unit[v.occupancy];
-    if (v.material == kTerrainWater)
-        s.water = occ;
-    else if (v.material != kTerrainAir)
-        s.solid = occ;
-    s.water = std::max(s.water, unit[v.water]);
-    return s;
-}
-
-constexpr float kIso = 0.5f;
 
 // One surface being built: vertices per cell of the current chunk, triangles appended.
 struct SurfaceBuilder {
@@ -465,9 +522,10 @@ public:
             index_.emplace(ChunkKey{c.x, c.y, c.z}, i);  // a repeated position: the first wins
         }
         samples_.resize(std::size_t(p_) * p_ * p_);
-        inside_.resize(samples_.size());
+        // Past the box: room for meshChunk's 8-byte loads at the last rows.
+        inside_.resize(samples_.size() + kInsideSlack);
         rowValue_.resize(std::size_t(p_) * p_);
-        cellVertex_.resize(std::size_t(n_ + 1) * (n_ + 1) * (n_ + 1));
+        cellVertex_.assign(std::size_t(n_ + 1) * (n_ + 1) * (n_ + 1), kUnset);
     }
 
     // Chunks are meshed in (x, y, z) order: a chunk's neighbours lie in its own and the two
@@ -520,11 +578,7 @@ private:
     }
 
     // Inside classes of a uniform voxel: solid inside, water inside.
-    static int classOf(TerrainVoxel v) {
-        const Sample s = sampleOf(v);
-        return (s.solid >= kIso ? 1 : 0) | (std::max(s.solid, s.water) >= kIso ? 2 : 0) |
-               (s.water > s.solid ? 4 : 0);
-    }
+    static int classOf(TerrainVoxel v) { return insideOf(sampleOf(v)); }
 
     // True when the chunk and its 26 neighbours are uniform with one inside class (missing
     // neighbours are air): no surface crosses the chunk.
@@ -549,73 +603,83 @@ private:
         return (std::size_t(y + 1) * p_ + std::size_t(z + 1)) * p_ + std::size_t(x + 1);
     }
 
-    // The chunk's voxels and one layer of its neighbours' into samples_.
+    // The chunk's voxels and one layer of its neighbours' into samples_ and inside_ (zeros
+    // where a neighbour is missing), row by row.
     bool fill(std::size_t ci) {
         const TerrainChunk& c = grid_.chunks[ci];
-        std::fill(samples_.begin(), samples_.end(), Sample{});
         for (int dy = -1; dy <= 1; ++dy)
             for (int dz = -1; dz <= 1; ++dz)
                 for (int dx = -1; dx <= 1; ++dx) {
-                    const TerrainChunk* nb = at(c.x + dx, c.y + dy, c.z + dz);
-                    if (!nb) continue;
                     // The voxel range of this neighbour inside the padded box, in its own
                     // coordinates.
                     auto range = [&](int d, int& lo, int& hi) {
                         lo = d < 0 ? n_ - 1 : 0;
                         hi = d > 0 ? 1 : n_;  // exclusive
-                        if (d == 0) hi = n_;
                     };
                     int x0, x1, y0, y1, z0, z1;
                     range(dx, x0, x1);
                     range(dy, y0, y1);
                     range(dz, z0, z1);
-                    if (nb->uniform) {
-                        const Sample s = sampleOf(nb->fill);
+                    const std::size_t width = std::size_t(x1 - x0);
+                    auto fillWith = [&](Sample s) {
+                        const std::uint8_t b = insideOf(s);
                         for (int y = y0; y < y1; ++y)
-                            for (int z = z0; z < z1; ++z)
-                                for (int x = x0; x < x1; ++x)
-                                    samples_[sampleIndex(x + dx * n_, y + dy * n_, z + dz * n_)] =
-                                        s;
+                            for (int z = z0; z < z1; ++z) {
+                                const std::size_t at =
+                                    sampleIndex(x0 + dx * n_, y + dy * n_, z + dz * n_);
+                                std::fill_n(samples_.begin() + std::ptrdiff_t(at), width, s);
+                                std::fill_n(inside_.begin() + std::ptrdiff_t(at), width, b);
+                            }
+                    };
+                    const TerrainChunk* nb = at(c.x + dx, c.y + dy, c.z + dz);
+                    if (!nb) {
+                        fillWith(Sample{});
                         continue;
                     }
-                    const TerrainVoxel* v = cache_.get(std::size_t(nb - grid_.chunks.data()));
+                    if (nb->uniform) {
+                        fillWith(sampleOf(nb->fill));
+                        continue;
+                    }
+                    const std::optional<ChunkCache::Voxels> v =
+                        cache_.get(std::size_t(nb - grid_.chunks.data()));
                     if (!v) {
                         if (dx == 0 && dy == 0 && dz == 0) return false;
+                        fillWith(Sample{});
                         continue;
                     }
                     for (int y = y0; y < y1; ++y)
-                        for (int z = z0; z < z1; ++z)
-                            for (int x = x0; x < x1; ++x)
-                                samples_[sampleIndex(x + dx * n_, y + dy * n_, z + dz * n_)] =
-                                    sampleOf(v[(std::size_t(y) * n_ + std::size_t(z)) * n_ +
-                                               std::size_t(x)]);
+                        for (int z = z0; z < z1; ++z) {
+                            const std::size_t from =
+                                (std::size_t(y) * n_ + std::size_t(z)) * n_ + std::size_t(x0);
+                            const std::size_t to =
+                                sampleIndex(x0 + dx * n_, y + dy * n_, z + dz * n_);
+                            std::copy_n(v->samples + from, width,
+                                        samples_.begin() + std::ptrdiff_t(to));
+                            std::copy_n(v->inside + from, width,
+                                        inside_.begin() + std::ptrdiff_t(to));
+                        }
                 }
-        // Which side of the iso level each sample is on (bit 0 solid, bit 1 solid or water,
-        // bit 2 mostly water), and whether each surface crosses the box at all.
+        // Whether each surface crosses the box at all, and the rows along x whose samples are
+        // all alike (no surface starts in a run of them).
         std::uint8_t any = 0, all = 0xff;
-        for (std::size_t i = 0; i < samples_.size(); ++i) {
-            const Sample& sm = samples_[i];
-            const std::uint8_t b = std::uint8_t((sm.solid >= kIso ? 1 : 0) |
-                                                (std::max(sm.solid, sm.water) >= kIso ? 2 : 0) |
-                                                (sm.water > sm.solid ? 4 : 0));
-            inside_[i] = b;
-            any |= b;
-            all &= b;
-        }
-        // Rows along x whose samples are all alike: no surface starts in a run of them.
         for (int y = 0; y < p_; ++y)
             for (int z = 0; z < p_; ++z) {
                 const std::uint8_t* row = &inside_[(std::size_t(y) * p_ + std::size_t(z)) * p_];
-                const bool same =
-                    std::all_of(row, row + p_, [&](std::uint8_t b) { return b == row[0]; });
-                rowValue_[std::size_t(y) * p_ + std::size_t(z)] = same ? row[0] : -1;
+                std::uint8_t rowAny = 0, rowAll = 0xff;
+                for (int x = 0; x < p_; ++x) {
+                    rowAny |= row[x];
+                    rowAll &= row[x];
+                }
+                any |= rowAny;
+                all &= rowAll;
+                rowValue_[std::size_t(y) * p_ + std::size_t(z)] = rowAny == rowAll ? row[0] : -1;
             }
         solidCrosses_ = (any & 1) && !(all & 1);
         waterCrosses_ = (any & 2) && !(all & 2) && (any & 4);
         return true;
     }
 
-    float field(const Sample& s, bool water) const {
+    static std::uint8_t field(const Sample& s, bool water) {
         return water ? std::max(s.solid, s.water) : s.solid;
     }
 
@@ -626,13 +690,16 @@ private:
     // The vertex of cell (x, y, z) (corners x..x+1 ...), made on first use; UINT32_MAX when no
     // surface crosses it.
     std::uint32_t vertex(int x, int y, int z, bool water, Mesh& mesh) {
-        std::uint32_t& slot = cellVertex_[cellIndex(x, y, z)];
+        const std::size_t cell = cellIndex(x, y, z);
+        std::uint32_t& slot = cellVertex_[cell];
         if (slot != kUnset) return slot;
+        touched_.push_back(cell);
+        const std::array<float, 256>& unit = unitTable();
         float f[8];
         const Sample* s[8];
         for (int i = 0; i < 8; ++i) {
             s[i] = &samples_[sampleIndex(x + (i & 1), y + ((i >> 1) & 1), z + ((i >> 2) & 1))];
-            f[i] = field(*s[i], water);
+            f[i] = unit[field(*s[i], water)];
         }
         Vec3 sum;
         int crossings = 0;
@@ -659,14 +726,15 @@ private:
         if (!water) {
             float r = 0, g = 0, b = 0, w = 0;
             for (int i = 0; i < 8; ++i) {
-                if (s[i]->solid <= 0) continue;
+                if (s[i]->solid == 0) continue;
+                const float solid = unit[s[i]->solid];
                 const std::uint8_t m = s[i]->material;
                 const Rgba8 mc =
                     m < kTerrainMaterialCount ? options_.colors[m] : Rgba8{128, 128, 128, 255};
-                r += mc.r * s[i]->solid;
-                g += mc.g * s[i]->solid;
-                b += mc.b * s[i]->solid;
-                w += s[i]->solid;
+                r += mc.r * solid;
+                g += mc.g * solid;
+                b += mc.b * solid;
+                w += solid;
             }
             color = w > 0 ? Rgba8{std::uint8_t(r / w + 0.5f), std::uint8_t(g / w + 0.5f),
                                   std::uint8_t(b / w + 0.5f), 255}
@@ -681,7 +749,9 @@ private:
     void meshChunk(std::size_t ci, bool water, SurfaceBuilder& out) {
         if (out.full) return;
         current_ = &grid_.chunks[ci];
-        std::fill(cellVertex_.begin(), cellVertex_.end(), kUnset);
+        // Only the cells the last chunk asked for hold a vertex: reset them, not the whole box.
+        for (std::size_t cell : touched_) cellVertex_[cell] = kUnset;
+        touched_.clear();
         Mesh& mesh = out.mesh;
         // Edges from an owned voxel (0..n-1) to the next along each axis; and where the
         // neighbour on an axis's minus side is missing (nobody else meshes it), the edges from
@@ -690,62 +760,88 @@ private:
         const std::uint8_t bit = water ? 2 : 1;
         const bool minus[3] = {at(c.x - 1, c.y, c.z) == nullptr, at(c.x, c.y - 1, c.z) == nullptr,
                                at(c.x, c.y, c.z - 1) == nullptr};
+        const std::uint64_t lanes = 0x0101010101010101ull * bit;
         for (int y = -1; y < n_; ++y)
             for (int z = -1; z < n_; ++z) {
+                // The layer below a chunk is meshed here only where that neighbour is missing;
+                // nothing is meshed from the corner rows (y and z both -1).
+                if ((y < 0 && (z < 0 || !minus[1])) || (z < 0 && !minus[2])) continue;
                 // Edges from this row stay in it or go to the rows above (y + 1) and behind
                 // (z + 1): none crosses when the three are alike and uniform.
                 const int r = rowValue_[std::size_t(y + 1) * p_ + std::size_t(z + 1)];
                 if (r >= 0 && rowValue_[std::size_t(y + 2) * p_ + std::size_t(z + 1)] == r &&
                     rowValue_[std::size_t(y + 1) * p_ + std::size_t(z + 2)] == r)
                     continue;
-                for (int x = -1; x < n_; ++x) {
-                    const int negatives = (x < 0) + (y < 0) + (z < 0);
-                    if (negatives > 1) continue;
-                    const int negativeAxis = x < 0 ? 0 : y < 0 ? 1 : z < 0 ? 2 : -1;
-                    if (negativeAxis >= 0 && !minus[negativeAxis]) continue;
-                    const std::size_t i0 = sampleIndex(x, y, z);
-                    const std::uint8_t b0 = inside_[i0];
-                    for (int axis = 0; axis < 3; ++axis) {
-                        if (negativeAxis >= 0 && axis != negativeAxis) continue;
-                        const std::size_t i1 = i0 + (axis == 0   ? 1
-                                                     : axis == 2 ? std::size_t(p_)
-                                                                 : std::size_t(p_) * p_);
-                        const std::uint8_t b1 = inside_[i1];
-                        const bool in0 = b0 & bit, in1 = b1 & bit;
-                        if (in0 == in1) continue;
-                        // The water surface only where the inside voxel is mostly water (not
-                        // where water meets solid terrain, nor the terrain's own surface).
-                        if (water && !((in0 ? b0 : b1) & 4)) continue;
-                        // The four cells around the edge, counter-clockwise seen from the +axis
-                        // side.
-                        std::uint32_t v[4];
-                        bool ok = true;
-                        for (int q = 0; q < 4 && ok; ++q) {
-                            static constexpr int du[4] = {-1, 0, 0, -1};
-                            static constexpr int dv[4] = {-1, -1, 0, 0};
-                            int cx = x, cy = y, cz = z;
-                            if (axis == 0) {  // (y, z)
-                                cy += du[q];
-                                cz += dv[q];
-                            } else if (axis == 1) {  // (z, x)
-                                cz += du[q];
-                                cx += dv[q];
-                            } else {  // (x, y)
-                                cx += du[q];
-                                cy += dv[q];
+                // Eight samples at a time: the lanes (x) where the surface's bit differs along
+                // some axis; the others start no edge that crosses.
+                const std::uint8_t* row = &inside_[sampleIndex(-1, y, z)];
+                for (int base = -1; base < n_; base += 8) {
+                    const std::uint8_t* at0 = row + (base + 1);
+                    const std::uint64_t here = load64(at0);
+                    std::uint64_t differ = ((here ^ load64(at0 + 1)) | (here ^ load64(at0 + p_)) |
+                                            (here ^ load64(at0 + std::size_t(p_) * p_))) &
+                                           lanes;
+                    while (differ) {
+                        const int lane = std::countr_zero(differ) / 8;
+                        differ &= ~(std::uint64_t(0xff) << (8 * lane));
+                        const int x = base + lane;
+                        if (x >= n_) break;
+                        const int negatives = (x < 0) + (y < 0) + (z < 0);
+                        if (negatives > 1) continue;
+                        const int negativeAxis = x < 0 ? 0 : y < 0 ? 1 : z < 0 ? 2 : -1;
+                        if (negativeAxis >= 0 && !minus[negativeAxis]) continue;
+                        const std::size_t i0 = sampleIndex(x, y, z);
+                        const std::uint8_t b0 = inside_[i0];
+                        for (int axis = 0; axis < 3; ++axis) {
+                            if (negativeAxis >= 0 && axis != negativeAxis) continue;
+                            const std::size_t i1 = i0 + (axis == 0   ? 1
+                                                         : axis == 2 ? std::size_t(p_)
+                                                                     : std::size_t(p_) * p_);
+                            const std::uint8_t b1 = inside_[i1];
+                            const bool in0 = b0 & bit, in1 = b1 & bit;
+                            if (in0 == in1) continue;
+                            // The water surface only where the inside voxel is mostly water (not
+                            // where water meets solid terrain, nor the terrain's own surface).
+                            if (water && !((in0 ? b0 : b1) & 4)) continue;
+                            // The four cells around the edge, counter-clockwise seen from the +axis
+                            // side.
+                            std::uint32_t v[4];
+                            bool ok = true;
+                            for (int q = 0; q < 4 && ok; ++q) {
+                                static constexpr int du[4] = {-1, 0, 0, -1};
+                                static constexpr int dv[4] = {-1, -1, 0, 0};
+                                int cx = x, cy = y, cz = z;
+                                if (axis == 0) {  // (y, z)
+                                    cy += du[q];
+                                    cz += dv[q];
+                                } else if (axis == 1) {  // (z, x)
+                                    cz += du[q];
+                                    cx += dv[q];
+                                } else {  // (x, y)
+                                    cx += du[q];
+                                    cy += dv[q];
+                                }
+                                v[q] = vertex(cx, cy, cz, water, mesh);
+                                ok = v[q] != kNone;
                             }
-                            v[q] = vertex(cx, cy, cz, water, mesh);
-                            ok = v[q] != kNone;
+                            if (!ok) continue;
+                            if (in0)
+                                out.quad(v[0], v[1], v[2], v[3]);
+                            else
+                                out.quad(v[0], v[3], v[2], v[1]);
+                            if (out.full) return;
                         }
-                        if (!ok) continue;
-                        if (in0)
-                            out.quad(v[0], v[1], v[2], v[3]);
-                        else
-                            out.quad(v[0], v[3], v[2], v[1]);
-                        if (out.full) return;
                     }
                 }
             }
+    }
+
+    // Eight bytes from p as a number whose lowest byte is p[0].
+    static std::uint64_t load64(const std::uint8_t* p) {
+        std::uint64_t v;
+        std::memcpy(&v, p, sizeof v);
+        if constexpr (std::endian::native == std::endian::big) v = std::byteswap(v);
+        return v;
     }
 
     static void finish(Mesh& m) {
@@ -768,6 +864,7 @@ private:
         m.computeBounds();
     }
 
+    static constexpr std::size_t kInsideSlack = 64;
     static constexpr std::uint32_t kUnset = 0xFFFFFFFFu;
     static constexpr std::uint32_t kNone = 0xFFFFFFFEu;
 
@@ -780,10 +877,11 @@ private:
     int p_;  // padded: n + 2
     std::unordered_map<ChunkKey, std::size_t, ChunkKeyHash> index_;
     std::vector<Sample> samples_;
-    std::vector<std::uint8_t> inside_;  // per sample: see fill()
+    std::vector<std::uint8_t> inside_;  // per sample: insideOf
     std::vector<int> rowValue_;  // per (y, z) row of samples: its value when all alike, else -1
     bool solidCrosses_ = false, waterCrosses_ = false;
     std::vector<std::uint32_t> cellVertex_;
+    std::vector<std::size_t> touched_;  // the cells of cellVertex_ set since the last reset
     const TerrainChunk* current_ = nullptr;
 };
 
