@@ -392,7 +392,8 @@ struct alignas(4) Sample {  // four bytes: copied and filled as words
     std::uint8_t solid = 0;
     std::uint8_t water = 0;
     std::uint8_t material = 0;
-    std::uint8_t unused = 0;
+    std::uint8_t inside = 0;  // insideOf, where the sample was made by withInside
+    friend bool operator==(const Sample&, const Sample&) = default;
 };
 
 Sample sampleOf(TerrainVoxel v) {
@@ -428,64 +429,94 @@ std::uint8_t insideOf(Sample s) {
                         (s.water > s.solid ? 4 : 0));
 }
 
-// Expanded chunks as samples and their inside bits, least recently used dropped first.
+Sample withInside(Sample s) {
+    s.inside = insideOf(s);
+    return s;
+}
+
+// Expanded chunks, least recently used dropped first. A chunk is kept as its runs (each with
+// its sample) and, for each row of voxels along x, the run holding the row's first voxel: a few
+// KB for real terrain, where a sample a voxel would be 128 KB at 32³. The runs of all the
+// chunks kept take at most the bytes of `capacity` chunks of one sample a voxel (but the chunk
+// just asked for is always kept).
 class ChunkCache {
 public:
+    struct Run {
+        std::uint32_t end;  // voxels [the previous run's end, end), in the chunk's voxel order
+        Sample sample;      // with its inside bits
+    };
     struct Voxels {
-        const Sample* samples;
-        const std::uint8_t* inside;
+        std::span<const Run> runs;              // cover the chunk's voxels, ends increasing
+        std::span<const std::uint32_t> rowRun;  // per row (y·n + z): the run of voxel row·n
     };
 
     ChunkCache(std::span<const std::uint8_t> blob, const TerrainGrid& grid, std::size_t capacity)
-        : blob_(blob), grid_(grid), capacity_(std::max<std::size_t>(capacity, 27)) {}
+        : blob_(blob),
+          grid_(grid),
+          budget_(std::max<std::size_t>(capacity, 27) * grid.chunkVoxels() * sizeof(Sample)) {}
 
     // Nullopt when the chunk's runs cannot be expanded (never for a chunk decodeSmoothGrid
     // kept).
     std::optional<Voxels> get(std::size_t chunk) {
         if (auto it = index_.find(chunk); it != index_.end()) {
             lru_.splice(lru_.begin(), lru_, it->second);
-            return Voxels{it->second->samples.data(), it->second->inside.data()};
+            return view(*it->second);
         }
         Entry e;
-        if (lru_.size() >= capacity_) {
-            e = std::move(lru_.back());
-            index_.erase(e.chunk);
-            lru_.pop_back();
-        }
         e.chunk = chunk;
         if (!expand(grid_.chunks[chunk], e)) return std::nullopt;
+        bytes_ += e.bytes();
         lru_.push_front(std::move(e));
         index_[chunk] = lru_.begin();
-        return Voxels{lru_.front().samples.data(), lru_.front().inside.data()};
+        while (bytes_ > budget_ && lru_.size() > 1) {
+            bytes_ -= lru_.back().bytes();
+            index_.erase(lru_.back().chunk);
+            lru_.pop_back();
+        }
+        return view(lru_.front());
     }
 
 private:
     struct Entry {
         std::size_t chunk = 0;
-        std::vector<Sample> samples;
-        std::vector<std::uint8_t> inside;
+        std::vector<Run> runs;
+        std::vector<std::uint32_t> rowRun;
+        std::size_t bytes() const {
+            return runs.capacity() * sizeof(Run) + rowRun.capacity() * sizeof(std::uint32_t);
+        }
     };
 
-    // The chunk's runs straight into samples (one conversion a run, not a voxel).
+    static Voxels view(const Entry& e) { return Voxels{e.runs, e.rowRun}; }
+
+    // The chunk's runs (equal neighbours merged) and its rows' first runs.
     bool expand(const TerrainChunk& c, Entry& e) const {
         const std::size_t perChunk = grid_.chunkVoxels();
-        e.samples.resize(perChunk);
-        e.inside.resize(perChunk);
         auto emit = [&](TerrainVoxel v, std::size_t first, std::size_t count) {
-            const Sample s = sampleOf(v);
-            std::fill_n(e.samples.begin() + std::ptrdiff_t(first), count, s);
-            std::fill_n(e.inside.begin() + std::ptrdiff_t(first), count, insideOf(s));
+            const Sample s = withInside(sampleOf(v));
+            if (!e.runs.empty() && e.runs.back().sample == s)
+                e.runs.back().end = std::uint32_t(first + count);
+            else
+                e.runs.push_back({std::uint32_t(first + count), s});
         };
-        if (c.uniform) {
+        if (c.uniform)
             emit(c.fill, 0, perChunk);
-            return true;
+        else if (!walkChunkRuns(blob_, c, perChunk, emit))
+            return false;
+        e.runs.shrink_to_fit();
+        const std::size_t n = std::size_t(grid_.chunkSize());
+        e.rowRun.resize(n * n);
+        std::size_t k = 0;
+        for (std::size_t row = 0; row < n * n; ++row) {
+            while (e.runs[k].end <= row * n) ++k;
+            e.rowRun[row] = std::uint32_t(k);
         }
-        return walkChunkRuns(blob_, c, perChunk, emit);
+        return true;
     }
 
     std::span<const std::uint8_t> blob_;
     const TerrainGrid& grid_;
-    std::size_t capacity_;
+    std::size_t budget_;  // bytes
+    std::size_t bytes_ = 0;
     std::list<Entry> lru_;
     std::unordered_map<std::size_t, std::list<Entry>::iterator> index_;
 };
@@ -621,13 +652,15 @@ private:
                     range(dy, y0, y1);
                     range(dz, z0, z1);
                     const std::size_t width = std::size_t(x1 - x0);
-                    auto fillWith = [&](Sample s) {
-                        const std::uint8_t b = insideOf(s);
+                    auto fillWith = [&](Sample plain) {
+                        const Sample s = withInside(plain);
+                        const std::uint32_t word = std::bit_cast<std::uint32_t>(s);
+                        const std::uint8_t b = s.inside;
                         for (int y = y0; y < y1; ++y)
                             for (int z = z0; z < z1; ++z) {
                                 const std::size_t at =
                                     sampleIndex(x0 + dx * n_, y + dy * n_, z + dz * n_);
-                                std::fill_n(samples_.begin() + std::ptrdiff_t(at), width, s);
+                                std::fill_n(samples_.begin() + std::ptrdiff_t(at), width, word);
                                 std::fill_n(inside_.begin() + std::ptrdiff_t(at), width, b);
                             }
                     };
@@ -648,16 +681,9 @@ private:
                         continue;
                     }
                     for (int y = y0; y < y1; ++y)
-                        for (int z = z0; z < z1; ++z) {
-                            const std::size_t from =
-                                (std::size_t(y) * n_ + std::size_t(z)) * n_ + std::size_t(x0);
-                            const std::size_t to =
-                                sampleIndex(x0 + dx * n_, y + dy * n_, z + dz * n_);
-                            std::copy_n(v->samples + from, width,
-                                        samples_.begin() + std::ptrdiff_t(to));
-                            std::copy_n(v->inside + from, width,
-                                        inside_.begin() + std::ptrdiff_t(to));
-                        }
+                        for (int z = z0; z < z1; ++z)
+                            copyRow(*v, std::size_t(y) * n_ + std::size_t(z), std::size_t(x0),
+                                    width, sampleIndex(x0 + dx * n_, y + dy * n_, z + dz * n_));
                 }
         // Whether each surface crosses the box at all, and the rows along x whose samples are
         // all alike (no surface starts in a run of them).
@@ -679,6 +705,23 @@ private:
         return true;
     }
 
+    // Voxels x0 .. x0 + width - 1 of a row (y·n + z) of a cached chunk into the box at `to`.
+    void copyRow(const ChunkCache::Voxels& v, std::size_t row, std::size_t x0, std::size_t width,
+                 std::size_t to) {
+        const std::size_t from = row * std::size_t(n_) + x0;
+        std::size_t k = v.rowRun[row];
+        while (v.runs[k].end <= from) ++k;
+        const std::size_t end = from + width;
+        for (std::size_t pos = from; pos < end; ++k) {
+            const std::size_t stop = std::min<std::size_t>(v.runs[k].end, end);
+            const std::ptrdiff_t at = std::ptrdiff_t(to + (pos - from));
+            std::fill_n(samples_.begin() + at, stop - pos,
+                        std::bit_cast<std::uint32_t>(v.runs[k].sample));
+            std::fill_n(inside_.begin() + at, stop - pos, v.runs[k].sample.inside);
+            pos = stop;
+        }
+    }
+
     static std::uint8_t field(const Sample& s, bool water) {
         return water ? std::max(s.solid, s.water) : s.solid;
     }
@@ -696,10 +739,11 @@ private:
         touched_.push_back(cell);
         const std::array<float, 256>& unit = unitTable();
         float f[8];
-        const Sample* s[8];
+        Sample s[8];
         for (int i = 0; i < 8; ++i) {
-            s[i] = &samples_[sampleIndex(x + (i & 1), y + ((i >> 1) & 1), z + ((i >> 2) & 1))];
-            f[i] = unit[field(*s[i], water)];
+            s[i] = std::bit_cast<Sample>(
+                samples_[sampleIndex(x + (i & 1), y + ((i >> 1) & 1), z + ((i >> 2) & 1))]);
+            f[i] = unit[field(s[i], water)];
         }
         Vec3 sum;
         int crossings = 0;
@@ -726,9 +770,9 @@ private:
         if (!water) {
             float r = 0, g = 0, b = 0, w = 0;
             for (int i = 0; i < 8; ++i) {
-                if (s[i]->solid == 0) continue;
-                const float solid = unit[s[i]->solid];
-                const std::uint8_t m = s[i]->material;
+                if (s[i].solid == 0) continue;
+                const float solid = unit[s[i].solid];
+                const std::uint8_t m = s[i].material;
                 const Rgba8 mc =
                     m < kTerrainMaterialCount ? options_.colors[m] : Rgba8{128, 128, 128, 255};
                 r += mc.r * solid;
@@ -876,8 +920,8 @@ private:
     int n_;  // chunk size in voxels
     int p_;  // padded: n + 2
     std::unordered_map<ChunkKey, std::size_t, ChunkKeyHash> index_;
-    std::vector<Sample> samples_;
-    std::vector<std::uint8_t> inside_;  // per sample: insideOf
+    std::vector<std::uint32_t> samples_;  // Samples as words (std::bit_cast)
+    std::vector<std::uint8_t> inside_;    // per sample: insideOf
     std::vector<int> rowValue_;  // per (y, z) row of samples: its value when all alike, else -1
     bool solidCrosses_ = false, waterCrosses_ = false;
     std::vector<std::uint32_t> cellVertex_;
