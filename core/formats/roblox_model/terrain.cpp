@@ -446,6 +446,8 @@ public:
         Sample sample;      // with its inside bits
     };
     struct Voxels {
+        // The inside bits of the chunk's voxels ORed and ANDed: equal when they are all alike.
+        std::uint8_t insideAny, insideAll;
         std::span<const Run> runs;              // cover the chunk's voxels, ends increasing
         std::span<const std::uint32_t> rowRun;  // per row (y·n + z): the run of voxel row·n
     };
@@ -481,12 +483,15 @@ private:
         std::size_t chunk = 0;
         std::vector<Run> runs;
         std::vector<std::uint32_t> rowRun;
+        std::uint8_t insideAny = 0, insideAll = 0xff;
         std::size_t bytes() const {
             return runs.capacity() * sizeof(Run) + rowRun.capacity() * sizeof(std::uint32_t);
         }
     };
 
-    static Voxels view(const Entry& e) { return Voxels{e.runs, e.rowRun}; }
+    static Voxels view(const Entry& e) {
+        return Voxels{e.insideAny, e.insideAll, e.runs, e.rowRun};
+    }
 
     // The chunk's runs (equal neighbours merged) and its rows' first runs.
     bool expand(const TerrainChunk& c, Entry& e) const {
@@ -503,6 +508,10 @@ private:
         else if (!walkChunkRuns(blob_, c, perChunk, emit))
             return false;
         e.runs.shrink_to_fit();
+        for (const Run& r : e.runs) {
+            e.insideAny |= r.sample.inside;
+            e.insideAll &= r.sample.inside;
+        }
         const std::size_t n = std::size_t(grid_.chunkSize());
         e.rowRun.resize(n * n);
         std::size_t k = 0;
@@ -591,6 +600,10 @@ public:
                 ci)
                 continue;  // a second chunk at one position
             if (quiet(ci)) continue;
+            if (calm(ci)) {  // what fill would find: no surface crosses
+                ++out_.chunksMeshed;
+                continue;
+            }
             if (!fill(ci)) continue;
             if (solidCrosses_) meshChunk(ci, false, solid);
             if (waterCrosses_) meshChunk(ci, true, water);
@@ -627,6 +640,32 @@ private:
                     }
                     if (!nb->uniform || classOf(nb->fill) != cls) return false;
                 }
+        return true;
+    }
+
+    // The inside class all of a chunk's voxels share (a missing chunk: air), or -1 when they
+    // differ or the chunk cannot be expanded.
+    int classOfChunk(const TerrainChunk* c) {
+        if (!c) return 0;
+        if (c->uniform) return classOf(c->fill);
+        const std::optional<ChunkCache::Voxels> v =
+            cache_.get(std::size_t(c - grid_.chunks.data()));
+        return v && v->insideAny == v->insideAll ? v->insideAny : -1;
+    }
+
+    // True when the chunk and its 26 neighbours have one inside class each, the same (missing
+    // neighbours are air), as quiet() but for chunks whose voxels differ within a class (mixed
+    // materials underground, air of varied low occupancy): fill() would find nothing to mesh.
+    // The neighbours' voxels are read whole (cached for fill anyway), no padded box is filled.
+    bool calm(std::size_t ci) {
+        const TerrainChunk& c = grid_.chunks[ci];
+        const int cls = classOfChunk(&c);
+        if (cls < 0) return false;
+        for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx)
+                    if ((dx || dy || dz) && classOfChunk(at(c.x + dx, c.y + dy, c.z + dz)) != cls)
+                        return false;
         return true;
     }
 
