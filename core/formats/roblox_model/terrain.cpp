@@ -565,6 +565,7 @@ public:
         // Past the box: room for meshChunk's 8-byte loads at the last rows.
         inside_.resize(samples_.size() + kInsideSlack);
         rowValue_.resize(std::size_t(p_) * p_);
+        rowDirty_.assign(rowValue_.size(), 0);
         cellVertex_.assign(std::size_t(n_ + 1) * (n_ + 1) * (n_ + 1), kUnset);
     }
 
@@ -669,14 +670,25 @@ private:
         return true;
     }
 
+    std::size_t boxRow(int y, int z) const {  // y, z in -1..n: the row of rowValue_, rowDirty_
+        return std::size_t(y + 1) * p_ + std::size_t(z + 1);
+    }
+
     std::size_t sampleIndex(int x, int y, int z) const {  // x, y, z in -1..n
         return (std::size_t(y + 1) * p_ + std::size_t(z + 1)) * p_ + std::size_t(x + 1);
     }
 
     // The chunk's voxels and one layer of its neighbours' into samples_ and inside_ (zeros
-    // where a neighbour is missing), row by row.
+    // where a neighbour is missing), row by row. Only the samples other than zero (air) are
+    // written: the rows written last time are cleared first (rowDirty_), the rest are zeros.
     bool fill(std::size_t ci) {
         const TerrainChunk& c = grid_.chunks[ci];
+        for (std::size_t r = 0; r < rowDirty_.size(); ++r)
+            if (rowDirty_[r]) {
+                std::fill_n(samples_.begin() + std::ptrdiff_t(r * p_), p_, 0u);
+                std::fill_n(inside_.begin() + std::ptrdiff_t(r * p_), p_, std::uint8_t(0));
+                rowDirty_[r] = 0;
+            }
         for (int dy = -1; dy <= 1; ++dy)
             for (int dz = -1; dz <= 1; ++dz)
                 for (int dx = -1; dx <= 1; ++dx) {
@@ -694,6 +706,7 @@ private:
                     auto fillWith = [&](Sample plain) {
                         const Sample s = withInside(plain);
                         const std::uint32_t word = std::bit_cast<std::uint32_t>(s);
+                        if (word == 0) return;
                         const std::uint8_t b = s.inside;
                         for (int y = y0; y < y1; ++y)
                             for (int z = z0; z < z1; ++z) {
@@ -701,6 +714,7 @@ private:
                                     sampleIndex(x0 + dx * n_, y + dy * n_, z + dz * n_);
                                 std::fill_n(samples_.begin() + std::ptrdiff_t(at), width, word);
                                 std::fill_n(inside_.begin() + std::ptrdiff_t(at), width, b);
+                                rowDirty_[boxRow(y + dy * n_, z + dz * n_)] = 1;
                             }
                     };
                     const TerrainChunk* nb = at(c.x + dx, c.y + dy, c.z + dz);
@@ -722,14 +736,21 @@ private:
                     for (int y = y0; y < y1; ++y)
                         for (int z = z0; z < z1; ++z)
                             copyRow(*v, std::size_t(y) * n_ + std::size_t(z), std::size_t(x0),
-                                    width, sampleIndex(x0 + dx * n_, y + dy * n_, z + dz * n_));
+                                    width, sampleIndex(x0 + dx * n_, y + dy * n_, z + dz * n_),
+                                    boxRow(y + dy * n_, z + dz * n_));
                 }
         // Whether each surface crosses the box at all, and the rows along x whose samples are
         // all alike (no surface starts in a run of them).
         std::uint8_t any = 0, all = 0xff;
         for (int y = 0; y < p_; ++y)
             for (int z = 0; z < p_; ++z) {
-                const std::uint8_t* row = &inside_[(std::size_t(y) * p_ + std::size_t(z)) * p_];
+                const std::size_t r = std::size_t(y) * p_ + std::size_t(z);
+                if (!rowDirty_[r]) {  // zeros
+                    all = 0;
+                    rowValue_[r] = 0;
+                    continue;
+                }
+                const std::uint8_t* row = &inside_[r * p_];
                 std::uint8_t rowAny = 0, rowAll = 0xff;
                 for (int x = 0; x < p_; ++x) {
                     rowAny |= row[x];
@@ -737,7 +758,7 @@ private:
                 }
                 any |= rowAny;
                 all &= rowAll;
-                rowValue_[std::size_t(y) * p_ + std::size_t(z)] = rowAny == rowAll ? row[0] : -1;
+                rowValue_[r] = rowAny == rowAll ? row[0] : -1;
             }
         solidCrosses_ = (any & 1) && !(all & 1);
         waterCrosses_ = (any & 2) && !(all & 2) && (any & 4);
@@ -746,17 +767,20 @@ private:
 
     // Voxels x0 .. x0 + width - 1 of a row (y·n + z) of a cached chunk into the box at `to`.
     void copyRow(const ChunkCache::Voxels& v, std::size_t row, std::size_t x0, std::size_t width,
-                 std::size_t to) {
+                 std::size_t to, std::size_t toRow) {
         const std::size_t from = row * std::size_t(n_) + x0;
         std::size_t k = v.rowRun[row];
         while (v.runs[k].end <= from) ++k;
         const std::size_t end = from + width;
         for (std::size_t pos = from; pos < end; ++k) {
             const std::size_t stop = std::min<std::size_t>(v.runs[k].end, end);
-            const std::ptrdiff_t at = std::ptrdiff_t(to + (pos - from));
-            std::fill_n(samples_.begin() + at, stop - pos,
-                        std::bit_cast<std::uint32_t>(v.runs[k].sample));
-            std::fill_n(inside_.begin() + at, stop - pos, v.runs[k].sample.inside);
+            const std::uint32_t word = std::bit_cast<std::uint32_t>(v.runs[k].sample);
+            if (word != 0) {
+                const std::ptrdiff_t at = std::ptrdiff_t(to + (pos - from));
+                std::fill_n(samples_.begin() + at, stop - pos, word);
+                std::fill_n(inside_.begin() + at, stop - pos, v.runs[k].sample.inside);
+                rowDirty_[toRow] = 1;
+            }
             pos = stop;
         }
     }
@@ -961,6 +985,7 @@ private:
     std::unordered_map<ChunkKey, std::size_t, ChunkKeyHash> index_;
     std::vector<std::uint32_t> samples_;  // Samples as words (std::bit_cast)
     std::vector<std::uint8_t> inside_;    // per sample: insideOf
+    std::vector<std::uint8_t> rowDirty_;  // per row: may hold samples other than zero
     std::vector<int> rowValue_;  // per (y, z) row of samples: its value when all alike, else -1
     bool solidCrosses_ = false, waterCrosses_ = false;
     std::vector<std::uint32_t> cellVertex_;
