@@ -801,28 +801,34 @@ private:
         if (slot != kUnset) return slot;
         touched_.push_back(cell);
         const std::array<float, 256>& unit = unitTable();
-        float f[8];
         Sample s[8];
+        std::uint8_t field8[8];
+        unsigned in = 0;  // bit i: corner i is inside (its field >= the iso level)
         for (int i = 0; i < 8; ++i) {
             s[i] = std::bit_cast<Sample>(
                 samples_[sampleIndex(x + (i & 1), y + ((i >> 1) & 1), z + ((i >> 2) & 1))]);
-            f[i] = unit[field(s[i], water)];
+            field8[i] = field(s[i], water);
+            in |= unsigned(field8[i] >= kIsoByte) << i;
         }
-        Vec3 sum;
+        if (in == 0 || in == 0xff) return slot = kNone;
+        // The mean of the points where the cube's edges cross the iso level, summed in edge
+        // order. An edge from corner a along axis k adds t on axis k and a's coordinates (0 or
+        // 1) on the others: exactly what adding a + (b - a)·t gives, t being in (0, 1].
+        float sum[3] = {0, 0, 0};
         int crossings = 0;
         for (int a = 0; a < 8; ++a)
-            for (int bit : {1, 2, 4}) {
+            for (int axis = 0; axis < 3; ++axis) {
+                const int bit = 1 << axis;
                 if (a & bit) continue;
                 const int b = a | bit;
-                if ((f[a] >= kIso) == (f[b] >= kIso)) continue;
-                const float t = (kIso - f[a]) / (f[b] - f[a]);
-                Vec3 pa{float(a & 1), float((a >> 1) & 1), float((a >> 2) & 1)};
-                Vec3 pb{float(b & 1), float((b >> 1) & 1), float((b >> 2) & 1)};
-                sum = sum + pa + (pb - pa) * t;
-                ++crossings;
+                if (((in >> a) ^ (in >> b)) & 1) {
+                    const float fa = unit[field8[a]], fb = unit[field8[b]];
+                    const float t = (kIso - fa) / (fb - fa);
+                    for (int k = 0; k < 3; ++k) sum[k] += k == axis ? t : float((a >> k) & 1);
+                    ++crossings;
+                }
             }
-        if (crossings == 0) return slot = kNone;
-        const Vec3 local = sum * (1.0f / float(crossings));
+        const Vec3 local = Vec3{sum[0], sum[1], sum[2]} * (1.0f / float(crossings));
         const TerrainChunk& c = *current_;
         const float vs = kTerrainVoxelStuds;
         // Sample (voxel) v's centre is at (v + 0.5) · 4 studs.
