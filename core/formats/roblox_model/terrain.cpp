@@ -450,6 +450,7 @@ public:
         std::uint8_t insideAny, insideAll;
         std::span<const Run> runs;              // cover the chunk's voxels, ends increasing
         std::span<const std::uint32_t> rowRun;  // per row (y·n + z): the run of voxel row·n
+        std::span<const std::uint8_t> rowAir;   // per row: 1 when all its samples are zeros
     };
 
     ChunkCache(std::span<const std::uint8_t> blob, const TerrainGrid& grid, std::size_t capacity)
@@ -483,14 +484,16 @@ private:
         std::size_t chunk = 0;
         std::vector<Run> runs;
         std::vector<std::uint32_t> rowRun;
+        std::vector<std::uint8_t> rowAir;
         std::uint8_t insideAny = 0, insideAll = 0xff;
         std::size_t bytes() const {
-            return runs.capacity() * sizeof(Run) + rowRun.capacity() * sizeof(std::uint32_t);
+            return runs.capacity() * sizeof(Run) + rowRun.capacity() * sizeof(std::uint32_t) +
+                   rowAir.capacity();
         }
     };
 
     static Voxels view(const Entry& e) {
-        return Voxels{e.insideAny, e.insideAll, e.runs, e.rowRun};
+        return Voxels{e.insideAny, e.insideAll, e.runs, e.rowRun, e.rowAir};
     }
 
     // The chunk's runs (equal neighbours merged) and its rows' first runs.
@@ -514,10 +517,18 @@ private:
         }
         const std::size_t n = std::size_t(grid_.chunkSize());
         e.rowRun.resize(n * n);
+        e.rowAir.resize(n * n);
         std::size_t k = 0;
         for (std::size_t row = 0; row < n * n; ++row) {
             while (e.runs[k].end <= row * n) ++k;
             e.rowRun[row] = std::uint32_t(k);
+            // Air when the runs over the row's voxels are all zeros.
+            bool air = true;
+            for (std::size_t j = k; air && j < e.runs.size(); ++j) {
+                air = e.runs[j].sample == Sample{};
+                if (e.runs[j].end >= (row + 1) * n) break;
+            }
+            e.rowAir[row] = air;
         }
         return true;
     }
@@ -735,9 +746,10 @@ private:
                     }
                     for (int y = y0; y < y1; ++y)
                         for (int z = z0; z < z1; ++z)
-                            copyRow(*v, std::size_t(y) * n_ + std::size_t(z), std::size_t(x0),
-                                    width, sampleIndex(x0 + dx * n_, y + dy * n_, z + dz * n_),
-                                    boxRow(y + dy * n_, z + dz * n_));
+                            if (!v->rowAir[std::size_t(y) * n_ + std::size_t(z)])
+                                copyRow(*v, std::size_t(y) * n_ + std::size_t(z), std::size_t(x0),
+                                        width, sampleIndex(x0 + dx * n_, y + dy * n_, z + dz * n_),
+                                        boxRow(y + dy * n_, z + dz * n_));
                 }
         // Whether each surface crosses the box at all, and the rows along x whose samples are
         // all alike (no surface starts in a run of them).
