@@ -435,10 +435,11 @@ Sample withInside(Sample s) {
 }
 
 // Expanded chunks, least recently used dropped first. A chunk is kept as its runs (each with
-// its sample) and, for each row of voxels along x, the run holding the row's first voxel: a few
-// KB for real terrain, where a sample a voxel would be 128 KB at 32³. The runs of all the
-// chunks kept take at most the bytes of `capacity` chunks of one sample a voxel (but the chunk
-// just asked for is always kept).
+// its sample) and, for each row of voxels along x, the run holding the row's first voxel and
+// whether the row is all air: a few KB for real terrain, where its voxels would be 98 KB at 32³.
+// All the chunks kept take at most the bytes of `capacity` chunks of voxels (TerrainVoxel), the
+// memory the cache had when it kept voxels; the chunk just asked for is always kept (a noisy
+// chunk, a run a voxel, takes about 2.7 times its voxels' bytes).
 class ChunkCache {
 public:
     struct Run {
@@ -456,7 +457,8 @@ public:
     ChunkCache(std::span<const std::uint8_t> blob, const TerrainGrid& grid, std::size_t capacity)
         : blob_(blob),
           grid_(grid),
-          budget_(std::max<std::size_t>(capacity, 27) * grid.chunkVoxels() * sizeof(Sample)) {}
+          budget_(std::max<std::size_t>(capacity, 27) * grid.chunkVoxels() * sizeof(TerrainVoxel)) {
+    }
 
     // Nullopt when the chunk's runs cannot be expanded (never for a chunk decodeSmoothGrid
     // kept).

@@ -488,9 +488,9 @@ TEST(TerrainMesh, ChunkOfOneClassStillMeshesIntoItsNeighbours) {
     EXPECT_TRUE(closedSurface(mm.terrain, &why)) << why;
 }
 
-// The cache's budget is bytes: a noisy chunk (a run a voxel) takes twice a dense one's, so 27
-// of them overflow the smallest cache (27 dense chunks), and chunks dropped from it are
-// expanded again when a neighbour needs them; the surface is the same as with a roomy cache.
+// The cache's budget is bytes: a noisy chunk (a run a voxel) takes more than its voxels' bytes,
+// so 27 of them overflow the smallest cache (27 chunks of voxels), and chunks dropped from it
+// are expanded again when a neighbour needs them; the surface is the same as with a roomy cache.
 TEST(TerrainMesh, SmallChunkCacheMeshesTheSame) {
     constexpr int kExponent = 3;  // 8³ voxels: small chunks, quick
     constexpr std::size_t kSmall = 8 * 8 * 8;
