@@ -543,6 +543,30 @@ private:
     std::unordered_map<std::size_t, std::list<Entry>::iterator> index_;
 };
 
+// The 12 edges of a cell's cube of corners (corner i at x = i & 1, y = i >> 1 & 1, z = i >> 2),
+// from corner a along `axis` to corner b, in order of a, then axis.
+struct CubeEdge {
+    std::uint8_t a, b, axis;
+};
+constexpr std::array<CubeEdge, 12> kCubeEdges = [] {
+    std::array<CubeEdge, 12> edges{};
+    std::size_t i = 0;
+    for (int a = 0; a < 8; ++a)
+        for (int axis = 0; axis < 3; ++axis)
+            if (!(a & (1 << axis)))
+                edges[i++] = {std::uint8_t(a), std::uint8_t(a | (1 << axis)), std::uint8_t(axis)};
+    return edges;
+}();
+// Per mask of the corners inside: bit e set when edge e has one corner in and one out.
+constexpr std::array<std::uint16_t, 256> kCrossingEdges = [] {
+    std::array<std::uint16_t, 256> masks{};
+    for (unsigned in = 0; in < 256; ++in)
+        for (std::size_t e = 0; e < kCubeEdges.size(); ++e)
+            if (((in >> kCubeEdges[e].a) ^ (in >> kCubeEdges[e].b)) & 1)
+                masks[in] = std::uint16_t(masks[in] | (1u << e));
+    return masks;
+}();
+
 // One surface being built: vertices per cell of the current chunk, triangles appended.
 struct SurfaceBuilder {
     Mesh& mesh;
@@ -826,22 +850,18 @@ private:
         }
         if (in == 0 || in == 0xff) return slot = kNone;
         // The mean of the points where the cube's edges cross the iso level, summed in edge
-        // order. An edge from corner a along axis k adds t on axis k and a's coordinates (0 or
-        // 1) on the others: exactly what adding a + (b - a)·t gives, t being in (0, 1].
+        // order (kCubeEdges). An edge from corner a along axis k adds t on axis k and a's
+        // coordinates (0 or 1) on the others: exactly what adding a + (b - a)·t gives, t being
+        // in (0, 1].
         float sum[3] = {0, 0, 0};
-        int crossings = 0;
-        for (int a = 0; a < 8; ++a)
-            for (int axis = 0; axis < 3; ++axis) {
-                const int bit = 1 << axis;
-                if (a & bit) continue;
-                const int b = a | bit;
-                if (((in >> a) ^ (in >> b)) & 1) {
-                    const float fa = unit[field8[a]], fb = unit[field8[b]];
-                    const float t = (kIso - fa) / (fb - fa);
-                    for (int k = 0; k < 3; ++k) sum[k] += k == axis ? t : float((a >> k) & 1);
-                    ++crossings;
-                }
-            }
+        const unsigned crossing = kCrossingEdges[in];
+        for (unsigned m = crossing; m; m &= m - 1) {
+            const CubeEdge& e = kCubeEdges[std::size_t(std::countr_zero(m))];
+            const float fa = unit[field8[e.a]], fb = unit[field8[e.b]];
+            const float t = (kIso - fa) / (fb - fa);
+            for (int k = 0; k < 3; ++k) sum[k] += k == e.axis ? t : float((e.a >> k) & 1);
+        }
+        const int crossings = std::popcount(crossing);
         const Vec3 local = Vec3{sum[0], sum[1], sum[2]} * (1.0f / float(crossings));
         const TerrainChunk& c = *current_;
         const float vs = kTerrainVoxelStuds;
