@@ -1,6 +1,7 @@
 // Roblox smooth terrain (see roblox_terrain.h): the SmoothGrid blob walked run by run, one
 // chunk expanded at a time, and surface nets over the occupancy field.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -271,14 +272,13 @@ TerrainGrid decodeSmoothGrid(std::span<const std::uint8_t> blob,
     return grid;
 }
 
-bool expandTerrainChunk(std::span<const std::uint8_t> blob, const TerrainGrid& grid,
-                        const TerrainChunk& chunk, std::span<TerrainVoxel> out) {
-    const std::size_t perChunk = grid.chunkVoxels();
-    if (out.size() < perChunk) return false;
-    if (chunk.uniform) {
-        std::fill(out.begin(), out.begin() + std::ptrdiff_t(perChunk), chunk.fill);
-        return true;
-    }
+namespace {
+
+// Calls emit(voxel, first, count) for each run of a non-uniform chunk, in order; false when the
+// runs do not fit the blob or the chunk's perChunk voxels.
+template <class Emit>
+bool walkChunkRuns(std::span<const std::uint8_t> blob, const TerrainChunk& chunk,
+                   std::size_t perChunk, Emit&& emit) {
     std::size_t pos = std::size_t(chunk.offset) + kChunkHeader;
     std::size_t filled = 0;
     while (filled < perChunk) {
@@ -303,10 +303,26 @@ bool expandTerrainChunk(std::span<const std::uint8_t> blob, const TerrainGrid& g
             }
         }
         if (filled + count > perChunk) return false;
-        std::fill_n(out.begin() + std::ptrdiff_t(filled), count, v);
+        emit(v, filled, count);
         filled += count;
     }
     return true;
+}
+
+}  // namespace
+
+bool expandTerrainChunk(std::span<const std::uint8_t> blob, const TerrainGrid& grid,
+                        const TerrainChunk& chunk, std::span<TerrainVoxel> out) {
+    const std::size_t perChunk = grid.chunkVoxels();
+    if (out.size() < perChunk) return false;
+    if (chunk.uniform) {
+        std::fill(out.begin(), out.begin() + std::ptrdiff_t(perChunk), chunk.fill);
+        return true;
+    }
+    return walkChunkRuns(blob, chunk, perChunk,
+                         [&](TerrainVoxel v, std::size_t first, std::size_t count) {
+                             std::fill_n(out.begin() + std::ptrdiff_t(first), count, v);
+                         });
 }
 
 std::string writeSmoothGrid(std::span<const TerrainChunkVoxels> chunks, int exponent) {
@@ -368,70 +384,188 @@ struct ChunkKeyHash {
     }
 };
 
-// Expanded chunks, least recently used dropped first.
-class ChunkCache {
-public:
-    ChunkCache(std::span<const std::uint8_t> blob, const TerrainGrid& grid, std::size_t capacity)
-        : blob_(blob), grid_(grid), capacity_(std::max<std::size_t>(capacity, 27)) {}
-
-    // Null when the chunk's runs cannot be expanded (never for a chunk decodeSmoothGrid kept).
-    const TerrainVoxel* get(std::size_t chunk) {
-        if (auto it = index_.find(chunk); it != index_.end()) {
-            lru_.splice(lru_.begin(), lru_, it->second);
-            return it->second->voxels.data();
-        }
-        Entry e;
-        if (lru_.size() >= capacity_) {
-            e = std::move(lru_.back());
-            index_.erase(e.chunk);
-            lru_.pop_back();
-        }
-        e.chunk = chunk;
-        e.voxels.resize(grid_.chunkVoxels());
-        if (!expandTerrainChunk(blob_, grid_, grid_.chunks[chunk], e.voxels)) return nullptr;
-        lru_.push_front(std::move(e));
-        index_[chunk] = lru_.begin();
-        return lru_.front().voxels.data();
-    }
-
-private:
-    struct Entry {
-        std::size_t chunk = 0;
-        std::vector<TerrainVoxel> voxels;
-    };
-    std::span<const std::uint8_t> blob_;
-    const TerrainGrid& grid_;
-    std::size_t capacity_;
-    std::list<Entry> lru_;
-    std::unordered_map<std::size_t, std::list<Entry>::iterator> index_;
-};
-
-// What the mesher reads at one voxel: solid occupancy and material, and the water field
-// (water occupancy, or the occupancy of a Water voxel).
-struct Sample {
-    float solid = 0;
-    float water = 0;
+// What the mesher reads at one voxel, as bytes (b stands for b / 255): the solid occupancy (0
+// for Air and Water), the water field (a Water voxel's occupancy or a shoreline's water byte,
+// the larger) and the material. Bytes keep the padded box small; the values compare as their
+// fractions do (b / 255 is strictly increasing), and the vertex maths reads the fractions.
+struct alignas(4) Sample {  // four bytes: copied and filled as words
+    std::uint8_t solid = 0;
+    std::uint8_t water = 0;
     std::uint8_t material = 0;
+    std::uint8_t inside = 0;  // insideOf, where the sample was made by withInside
+    friend bool operator==(const Sample&, const Sample&) = default;
 };
 
 Sample sampleOf(TerrainVoxel v) {
+    Sample s;
+    s.material = v.material;
+    if (v.material == kTerrainWater)
+        s.water = v.occupancy;
+    else if (v.material != kTerrainAir)
+        s.solid = v.occupancy;
+    s.water = std::max(s.water, v.water);
+    return s;
+}
+
+// b / 255 as a float.
+const std::array<float, 256>& unitTable() {
     static const std::array<float, 256> unit = [] {
         std::array<float, 256> t{};
         for (int i = 0; i < 256; ++i) t[std::size_t(i)] = float(i) / 255.0f;
         return t;
     }();
-    Sample s;
-    s.material = v.material;
-    const float occ = unit[v.occupancy];
-    if (v.material == kTerrainWater)
-        s.water = occ;
-    else if (v.material != kTerrainAir)
-        s.solid = occ;
-    s.water = std::max(s.water, unit[v.water]);
-    return s;
+    return unit;
 }
 
 constexpr float kIso = 0.5f;
+// The iso level in bytes: b / 255 >= 0.5 exactly when b >= 128.
+constexpr std::uint8_t kIsoByte = 128;
+
+// Which side of the iso level a sample is on: bit 0 solid, bit 1 solid or water, bit 2 mostly
+// water.
+std::uint8_t insideOf(Sample s) {
+    return std::uint8_t((s.solid >= kIsoByte ? 1 : 0) |
+                        (std::max(s.solid, s.water) >= kIsoByte ? 2 : 0) |
+                        (s.water > s.solid ? 4 : 0));
+}
+
+Sample withInside(Sample s) {
+    s.inside = insideOf(s);
+    return s;
+}
+
+// Expanded chunks, least recently used dropped first. A chunk is kept as its runs (each with
+// its sample) and, for each row of voxels along x, the run holding the row's first voxel and
+// whether the row is all air: a few KB for real terrain, where its voxels would be 98 KB at 32³.
+// All the chunks kept take at most the bytes of `capacity` chunks of voxels (TerrainVoxel), the
+// memory the cache had when it kept voxels; the chunk just asked for is always kept (a noisy
+// chunk, a run a voxel, takes about 2.7 times its voxels' bytes).
+class ChunkCache {
+public:
+    struct Run {
+        std::uint32_t end;  // voxels [the previous run's end, end), in the chunk's voxel order
+        Sample sample;      // with its inside bits
+    };
+    struct Voxels {
+        // The inside bits of the chunk's voxels ORed and ANDed: equal when they are all alike.
+        std::uint8_t insideAny, insideAll;
+        std::span<const Run> runs;              // cover the chunk's voxels, ends increasing
+        std::span<const std::uint32_t> rowRun;  // per row (y·n + z): the run of voxel row·n
+        std::span<const std::uint8_t> rowAir;   // per row: 1 when all its samples are zeros
+    };
+
+    ChunkCache(std::span<const std::uint8_t> blob, const TerrainGrid& grid, std::size_t capacity)
+        : blob_(blob),
+          grid_(grid),
+          budget_(std::max<std::size_t>(capacity, 27) * grid.chunkVoxels() * sizeof(TerrainVoxel)) {
+    }
+
+    // Nullopt when the chunk's runs cannot be expanded (never for a chunk decodeSmoothGrid
+    // kept).
+    std::optional<Voxels> get(std::size_t chunk) {
+        if (auto it = index_.find(chunk); it != index_.end()) {
+            lru_.splice(lru_.begin(), lru_, it->second);
+            return view(*it->second);
+        }
+        Entry e;
+        e.chunk = chunk;
+        if (!expand(grid_.chunks[chunk], e)) return std::nullopt;
+        bytes_ += e.bytes();
+        lru_.push_front(std::move(e));
+        index_[chunk] = lru_.begin();
+        while (bytes_ > budget_ && lru_.size() > 1) {
+            bytes_ -= lru_.back().bytes();
+            index_.erase(lru_.back().chunk);
+            lru_.pop_back();
+        }
+        return view(lru_.front());
+    }
+
+private:
+    struct Entry {
+        std::size_t chunk = 0;
+        std::vector<Run> runs;
+        std::vector<std::uint32_t> rowRun;
+        std::vector<std::uint8_t> rowAir;
+        std::uint8_t insideAny = 0, insideAll = 0xff;
+        std::size_t bytes() const {
+            return runs.capacity() * sizeof(Run) + rowRun.capacity() * sizeof(std::uint32_t) +
+                   rowAir.capacity();
+        }
+    };
+
+    static Voxels view(const Entry& e) {
+        return Voxels{e.insideAny, e.insideAll, e.runs, e.rowRun, e.rowAir};
+    }
+
+    // The chunk's runs (equal neighbours merged) and its rows' first runs.
+    bool expand(const TerrainChunk& c, Entry& e) const {
+        const std::size_t perChunk = grid_.chunkVoxels();
+        auto emit = [&](TerrainVoxel v, std::size_t first, std::size_t count) {
+            const Sample s = withInside(sampleOf(v));
+            if (!e.runs.empty() && e.runs.back().sample == s)
+                e.runs.back().end = std::uint32_t(first + count);
+            else
+                e.runs.push_back({std::uint32_t(first + count), s});
+        };
+        if (c.uniform)
+            emit(c.fill, 0, perChunk);
+        else if (!walkChunkRuns(blob_, c, perChunk, emit))
+            return false;
+        e.runs.shrink_to_fit();
+        for (const Run& r : e.runs) {
+            e.insideAny |= r.sample.inside;
+            e.insideAll &= r.sample.inside;
+        }
+        const std::size_t n = std::size_t(grid_.chunkSize());
+        e.rowRun.resize(n * n);
+        e.rowAir.resize(n * n);
+        std::size_t k = 0;
+        for (std::size_t row = 0; row < n * n; ++row) {
+            while (e.runs[k].end <= row * n) ++k;
+            e.rowRun[row] = std::uint32_t(k);
+            // Air when the runs over the row's voxels are all zeros.
+            bool air = true;
+            for (std::size_t j = k; air && j < e.runs.size(); ++j) {
+                air = e.runs[j].sample == Sample{};
+                if (e.runs[j].end >= (row + 1) * n) break;
+            }
+            e.rowAir[row] = air;
+        }
+        return true;
+    }
+
+    std::span<const std::uint8_t> blob_;
+    const TerrainGrid& grid_;
+    std::size_t budget_;  // bytes
+    std::size_t bytes_ = 0;
+    std::list<Entry> lru_;
+    std::unordered_map<std::size_t, std::list<Entry>::iterator> index_;
+};
+
+// The 12 edges of a cell's cube of corners (corner i at x = i & 1, y = i >> 1 & 1, z = i >> 2),
+// from corner a along `axis` to corner b, in order of a, then axis.
+struct CubeEdge {
+    std::uint8_t a, b, axis;
+};
+constexpr std::array<CubeEdge, 12> kCubeEdges = [] {
+    std::array<CubeEdge, 12> edges{};
+    std::size_t i = 0;
+    for (int a = 0; a < 8; ++a)
+        for (int axis = 0; axis < 3; ++axis)
+            if (!(a & (1 << axis)))
+                edges[i++] = {std::uint8_t(a), std::uint8_t(a | (1 << axis)), std::uint8_t(axis)};
+    return edges;
+}();
+// Per mask of the corners inside: bit e set when edge e has one corner in and one out.
+constexpr std::array<std::uint16_t, 256> kCrossingEdges = [] {
+    std::array<std::uint16_t, 256> masks{};
+    for (unsigned in = 0; in < 256; ++in)
+        for (std::size_t e = 0; e < kCubeEdges.size(); ++e)
+            if (((in >> kCubeEdges[e].a) ^ (in >> kCubeEdges[e].b)) & 1)
+                masks[in] = std::uint16_t(masks[in] | (1u << e));
+    return masks;
+}();
 
 // One surface being built: vertices per cell of the current chunk, triangles appended.
 struct SurfaceBuilder {
@@ -465,9 +599,11 @@ public:
             index_.emplace(ChunkKey{c.x, c.y, c.z}, i);  // a repeated position: the first wins
         }
         samples_.resize(std::size_t(p_) * p_ * p_);
-        inside_.resize(samples_.size());
+        // Past the box: room for meshChunk's 8-byte loads at the last rows.
+        inside_.resize(samples_.size() + kInsideSlack);
         rowValue_.resize(std::size_t(p_) * p_);
-        cellVertex_.resize(std::size_t(n_ + 1) * (n_ + 1) * (n_ + 1));
+        rowDirty_.assign(rowValue_.size(), 0);
+        cellVertex_.assign(std::size_t(n_ + 1) * (n_ + 1) * (n_ + 1), kUnset);
     }
 
     // Chunks are meshed in (x, y, z) order: a chunk's neighbours lie in its own and the two
@@ -502,6 +638,10 @@ public:
                 ci)
                 continue;  // a second chunk at one position
             if (quiet(ci)) continue;
+            if (calm(ci)) {  // what fill would find: no surface crosses
+                ++out_.chunksMeshed;
+                continue;
+            }
             if (!fill(ci)) continue;
             if (solidCrosses_) meshChunk(ci, false, solid);
             if (waterCrosses_) meshChunk(ci, true, water);
@@ -520,11 +660,7 @@ private:
     }
 
     // Inside classes of a uniform voxel: solid inside, water inside.
-    static int classOf(TerrainVoxel v) {
-        const Sample s = sampleOf(v);
-        return (s.solid >= kIso ? 1 : 0) | (std::max(s.solid, s.water) >= kIso ? 2 : 0) |
-               (s.water > s.solid ? 4 : 0);
-    }
+    static int classOf(TerrainVoxel v) { return insideOf(sampleOf(v)); }
 
     // True when the chunk and its 26 neighbours are uniform with one inside class (missing
     // neighbours are air): no surface crosses the chunk.
@@ -545,77 +681,149 @@ private:
         return true;
     }
 
+    // The inside class all of a chunk's voxels share (a missing chunk: air), or -1 when they
+    // differ or the chunk cannot be expanded.
+    int classOfChunk(const TerrainChunk* c) {
+        if (!c) return 0;
+        if (c->uniform) return classOf(c->fill);
+        const std::optional<ChunkCache::Voxels> v =
+            cache_.get(std::size_t(c - grid_.chunks.data()));
+        return v && v->insideAny == v->insideAll ? v->insideAny : -1;
+    }
+
+    // True when the chunk and its 26 neighbours have one inside class each, the same (missing
+    // neighbours are air), as quiet() but for chunks whose voxels differ within a class (mixed
+    // materials underground, air of varied low occupancy): fill() would find nothing to mesh.
+    // The neighbours' voxels are read whole (cached for fill anyway), no padded box is filled.
+    bool calm(std::size_t ci) {
+        const TerrainChunk& c = grid_.chunks[ci];
+        const int cls = classOfChunk(&c);
+        if (cls < 0) return false;
+        for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx)
+                    if ((dx || dy || dz) && classOfChunk(at(c.x + dx, c.y + dy, c.z + dz)) != cls)
+                        return false;
+        return true;
+    }
+
+    std::size_t boxRow(int y, int z) const {  // y, z in -1..n: the row of rowValue_, rowDirty_
+        return std::size_t(y + 1) * p_ + std::size_t(z + 1);
+    }
+
     std::size_t sampleIndex(int x, int y, int z) const {  // x, y, z in -1..n
         return (std::size_t(y + 1) * p_ + std::size_t(z + 1)) * p_ + std::size_t(x + 1);
     }
 
-    // The chunk's voxels and one layer of its neighbours' into samples_.
+    // The chunk's voxels and one layer of its neighbours' into samples_ and inside_ (zeros
+    // where a neighbour is missing), row by row. Only the samples other than zero (air) are
+    // written: the rows written last time are cleared first (rowDirty_), the rest are zeros.
     bool fill(std::size_t ci) {
         const TerrainChunk& c = grid_.chunks[ci];
-        std::fill(samples_.begin(), samples_.end(), Sample{});
+        for (std::size_t r = 0; r < rowDirty_.size(); ++r)
+            if (rowDirty_[r]) {
+                std::fill_n(samples_.begin() + std::ptrdiff_t(r * p_), p_, 0u);
+                std::fill_n(inside_.begin() + std::ptrdiff_t(r * p_), p_, std::uint8_t(0));
+                rowDirty_[r] = 0;
+            }
         for (int dy = -1; dy <= 1; ++dy)
             for (int dz = -1; dz <= 1; ++dz)
                 for (int dx = -1; dx <= 1; ++dx) {
-                    const TerrainChunk* nb = at(c.x + dx, c.y + dy, c.z + dz);
-                    if (!nb) continue;
                     // The voxel range of this neighbour inside the padded box, in its own
                     // coordinates.
                     auto range = [&](int d, int& lo, int& hi) {
                         lo = d < 0 ? n_ - 1 : 0;
                         hi = d > 0 ? 1 : n_;  // exclusive
-                        if (d == 0) hi = n_;
                     };
                     int x0, x1, y0, y1, z0, z1;
                     range(dx, x0, x1);
                     range(dy, y0, y1);
                     range(dz, z0, z1);
-                    if (nb->uniform) {
-                        const Sample s = sampleOf(nb->fill);
+                    const std::size_t width = std::size_t(x1 - x0);
+                    auto fillWith = [&](Sample plain) {
+                        const Sample s = withInside(plain);
+                        const std::uint32_t word = std::bit_cast<std::uint32_t>(s);
+                        if (word == 0) return;
+                        const std::uint8_t b = s.inside;
                         for (int y = y0; y < y1; ++y)
-                            for (int z = z0; z < z1; ++z)
-                                for (int x = x0; x < x1; ++x)
-                                    samples_[sampleIndex(x + dx * n_, y + dy * n_, z + dz * n_)] =
-                                        s;
+                            for (int z = z0; z < z1; ++z) {
+                                const std::size_t at =
+                                    sampleIndex(x0 + dx * n_, y + dy * n_, z + dz * n_);
+                                std::fill_n(samples_.begin() + std::ptrdiff_t(at), width, word);
+                                std::fill_n(inside_.begin() + std::ptrdiff_t(at), width, b);
+                                rowDirty_[boxRow(y + dy * n_, z + dz * n_)] = 1;
+                            }
+                    };
+                    const TerrainChunk* nb = at(c.x + dx, c.y + dy, c.z + dz);
+                    if (!nb) {
+                        fillWith(Sample{});
                         continue;
                     }
-                    const TerrainVoxel* v = cache_.get(std::size_t(nb - grid_.chunks.data()));
+                    if (nb->uniform) {
+                        fillWith(sampleOf(nb->fill));
+                        continue;
+                    }
+                    const std::optional<ChunkCache::Voxels> v =
+                        cache_.get(std::size_t(nb - grid_.chunks.data()));
                     if (!v) {
                         if (dx == 0 && dy == 0 && dz == 0) return false;
+                        fillWith(Sample{});
                         continue;
                     }
                     for (int y = y0; y < y1; ++y)
                         for (int z = z0; z < z1; ++z)
-                            for (int x = x0; x < x1; ++x)
-                                samples_[sampleIndex(x + dx * n_, y + dy * n_, z + dz * n_)] =
-                                    sampleOf(v[(std::size_t(y) * n_ + std::size_t(z)) * n_ +
-                                               std::size_t(x)]);
+                            if (!v->rowAir[std::size_t(y) * n_ + std::size_t(z)])
+                                copyRow(*v, std::size_t(y) * n_ + std::size_t(z), std::size_t(x0),
+                                        width, sampleIndex(x0 + dx * n_, y + dy * n_, z + dz * n_),
+                                        boxRow(y + dy * n_, z + dz * n_));
                 }
-        // Which side of the iso level each sample is on (bit 0 solid, bit 1 solid or water,
-        // bit 2 mostly water), and whether each surface crosses the box at all.
+        // Whether each surface crosses the box at all, and the rows along x whose samples are
+        // all alike (no surface starts in a run of them).
         std::uint8_t any = 0, all = 0xff;
-        for (std::size_t i = 0; i < samples_.size(); ++i) {
-            const Sample& sm = samples_[i];
-            const std::uint8_t b = std::uint8_t((sm.solid >= kIso ? 1 : 0) |
-                                                (std::max(sm.solid, sm.water) >= kIso ? 2 : 0) |
-                                                (sm.water > sm.solid ? 4 : 0));
-            inside_[i] = b;
-            any |= b;
-            all &= b;
-        }
-        // Rows along x whose samples are all alike: no surface starts in a run of them.
         for (int y = 0; y < p_; ++y)
             for (int z = 0; z < p_; ++z) {
-                const std::uint8_t* row = &inside_[(std::size_t(y) * p_ + std::size_t(z)) * p_];
-                const bool same =
-                    std::all_of(row, row + p_, [&](std::uint8_t b) { return b == row[0]; });
-                rowValue_[std::size_t(y) * p_ + std::size_t(z)] = same ? row[0] : -1;
+                const std::size_t r = std::size_t(y) * p_ + std::size_t(z);
+                if (!rowDirty_[r]) {  // zeros
+                    all = 0;
+                    rowValue_[r] = 0;
+                    continue;
+                }
+                const std::uint8_t* row = &inside_[r * p_];
+                std::uint8_t rowAny = 0, rowAll = 0xff;
+                for (int x = 0; x < p_; ++x) {
+                    rowAny |= row[x];
+                    rowAll &= row[x];
+                }
+                any |= rowAny;
+                all &= rowAll;
+                rowValue_[r] = rowAny == rowAll ? row[0] : -1;
             }
         solidCrosses_ = (any & 1) && !(all & 1);
         waterCrosses_ = (any & 2) && !(all & 2) && (any & 4);
         return true;
     }
 
-    float field(const Sample& s, bool water) const {
+    // Voxels x0 .. x0 + width - 1 of a row (y·n + z) of a cached chunk into the box at `to`.
+    void copyRow(const ChunkCache::Voxels& v, std::size_t row, std::size_t x0, std::size_t width,
+                 std::size_t to, std::size_t toRow) {
+        const std::size_t from = row * std::size_t(n_) + x0;
+        std::size_t k = v.rowRun[row];
+        while (v.runs[k].end <= from) ++k;
+        const std::size_t end = from + width;
+        for (std::size_t pos = from; pos < end; ++k) {
+            const std::size_t stop = std::min<std::size_t>(v.runs[k].end, end);
+            const std::uint32_t word = std::bit_cast<std::uint32_t>(v.runs[k].sample);
+            if (word != 0) {
+                const std::ptrdiff_t at = std::ptrdiff_t(to + (pos - from));
+                std::fill_n(samples_.begin() + at, stop - pos, word);
+                std::fill_n(inside_.begin() + at, stop - pos, v.runs[k].sample.inside);
+                rowDirty_[toRow] = 1;
+            }
+            pos = stop;
+        }
+    }
+
+    static std::uint8_t field(const Sample& s, bool water) {
         return water ? std::max(s.solid, s.water) : s.solid;
     }
 
@@ -626,29 +834,35 @@ private:
     // The vertex of cell (x, y, z) (corners x..x+1 ...), made on first use; UINT32_MAX when no
     // surface crosses it.
     std::uint32_t vertex(int x, int y, int z, bool water, Mesh& mesh) {
-        std::uint32_t& slot = cellVertex_[cellIndex(x, y, z)];
+        const std::size_t cell = cellIndex(x, y, z);
+        std::uint32_t& slot = cellVertex_[cell];
         if (slot != kUnset) return slot;
-        float f[8];
-        const Sample* s[8];
+        touched_.push_back(cell);
+        const std::array<float, 256>& unit = unitTable();
+        Sample s[8];
+        std::uint8_t field8[8];
+        unsigned in = 0;  // bit i: corner i is inside (its field >= the iso level)
         for (int i = 0; i < 8; ++i) {
-            s[i] = &samples_[sampleIndex(x + (i & 1), y + ((i >> 1) & 1), z + ((i >> 2) & 1))];
-            f[i] = field(*s[i], water);
+            s[i] = std::bit_cast<Sample>(
+                samples_[sampleIndex(x + (i & 1), y + ((i >> 1) & 1), z + ((i >> 2) & 1))]);
+            field8[i] = field(s[i], water);
+            in |= unsigned(field8[i] >= kIsoByte) << i;
         }
-        Vec3 sum;
-        int crossings = 0;
-        for (int a = 0; a < 8; ++a)
-            for (int bit : {1, 2, 4}) {
-                if (a & bit) continue;
-                const int b = a | bit;
-                if ((f[a] >= kIso) == (f[b] >= kIso)) continue;
-                const float t = (kIso - f[a]) / (f[b] - f[a]);
-                Vec3 pa{float(a & 1), float((a >> 1) & 1), float((a >> 2) & 1)};
-                Vec3 pb{float(b & 1), float((b >> 1) & 1), float((b >> 2) & 1)};
-                sum = sum + pa + (pb - pa) * t;
-                ++crossings;
-            }
-        if (crossings == 0) return slot = kNone;
-        const Vec3 local = sum * (1.0f / float(crossings));
+        if (in == 0 || in == 0xff) return slot = kNone;
+        // The mean of the points where the cube's edges cross the iso level, summed in edge
+        // order (kCubeEdges). An edge from corner a along axis k adds t on axis k and a's
+        // coordinates (0 or 1) on the others: exactly what adding a + (b - a)·t gives, t being
+        // in (0, 1].
+        float sum[3] = {0, 0, 0};
+        const unsigned crossing = kCrossingEdges[in];
+        for (unsigned m = crossing; m; m &= m - 1) {
+            const CubeEdge& e = kCubeEdges[std::size_t(std::countr_zero(m))];
+            const float fa = unit[field8[e.a]], fb = unit[field8[e.b]];
+            const float t = (kIso - fa) / (fb - fa);
+            for (int k = 0; k < 3; ++k) sum[k] += k == e.axis ? t : float((e.a >> k) & 1);
+        }
+        const int crossings = std::popcount(crossing);
+        const Vec3 local = Vec3{sum[0], sum[1], sum[2]} * (1.0f / float(crossings));
         const TerrainChunk& c = *current_;
         const float vs = kTerrainVoxelStuds;
         // Sample (voxel) v's centre is at (v + 0.5) · 4 studs.
@@ -659,14 +873,15 @@ private:
         if (!water) {
             float r = 0, g = 0, b = 0, w = 0;
             for (int i = 0; i < 8; ++i) {
-                if (s[i]->solid <= 0) continue;
-                const std::uint8_t m = s[i]->material;
+                if (s[i].solid == 0) continue;
+                const float solid = unit[s[i].solid];
+                const std::uint8_t m = s[i].material;
                 const Rgba8 mc =
                     m < kTerrainMaterialCount ? options_.colors[m] : Rgba8{128, 128, 128, 255};
-                r += mc.r * s[i]->solid;
-                g += mc.g * s[i]->solid;
-                b += mc.b * s[i]->solid;
-                w += s[i]->solid;
+                r += mc.r * solid;
+                g += mc.g * solid;
+                b += mc.b * solid;
+                w += solid;
             }
             color = w > 0 ? Rgba8{std::uint8_t(r / w + 0.5f), std::uint8_t(g / w + 0.5f),
                                   std::uint8_t(b / w + 0.5f), 255}
@@ -681,7 +896,9 @@ private:
     void meshChunk(std::size_t ci, bool water, SurfaceBuilder& out) {
         if (out.full) return;
         current_ = &grid_.chunks[ci];
-        std::fill(cellVertex_.begin(), cellVertex_.end(), kUnset);
+        // Only the cells the last chunk asked for hold a vertex: reset them, not the whole box.
+        for (std::size_t cell : touched_) cellVertex_[cell] = kUnset;
+        touched_.clear();
         Mesh& mesh = out.mesh;
         // Edges from an owned voxel (0..n-1) to the next along each axis; and where the
         // neighbour on an axis's minus side is missing (nobody else meshes it), the edges from
@@ -690,62 +907,88 @@ private:
         const std::uint8_t bit = water ? 2 : 1;
         const bool minus[3] = {at(c.x - 1, c.y, c.z) == nullptr, at(c.x, c.y - 1, c.z) == nullptr,
                                at(c.x, c.y, c.z - 1) == nullptr};
+        const std::uint64_t lanes = 0x0101010101010101ull * bit;
         for (int y = -1; y < n_; ++y)
             for (int z = -1; z < n_; ++z) {
+                // The layer below a chunk is meshed here only where that neighbour is missing;
+                // nothing is meshed from the corner rows (y and z both -1).
+                if ((y < 0 && (z < 0 || !minus[1])) || (z < 0 && !minus[2])) continue;
                 // Edges from this row stay in it or go to the rows above (y + 1) and behind
                 // (z + 1): none crosses when the three are alike and uniform.
                 const int r = rowValue_[std::size_t(y + 1) * p_ + std::size_t(z + 1)];
                 if (r >= 0 && rowValue_[std::size_t(y + 2) * p_ + std::size_t(z + 1)] == r &&
                     rowValue_[std::size_t(y + 1) * p_ + std::size_t(z + 2)] == r)
                     continue;
-                for (int x = -1; x < n_; ++x) {
-                    const int negatives = (x < 0) + (y < 0) + (z < 0);
-                    if (negatives > 1) continue;
-                    const int negativeAxis = x < 0 ? 0 : y < 0 ? 1 : z < 0 ? 2 : -1;
-                    if (negativeAxis >= 0 && !minus[negativeAxis]) continue;
-                    const std::size_t i0 = sampleIndex(x, y, z);
-                    const std::uint8_t b0 = inside_[i0];
-                    for (int axis = 0; axis < 3; ++axis) {
-                        if (negativeAxis >= 0 && axis != negativeAxis) continue;
-                        const std::size_t i1 = i0 + (axis == 0   ? 1
-                                                     : axis == 2 ? std::size_t(p_)
-                                                                 : std::size_t(p_) * p_);
-                        const std::uint8_t b1 = inside_[i1];
-                        const bool in0 = b0 & bit, in1 = b1 & bit;
-                        if (in0 == in1) continue;
-                        // The water surface only where the inside voxel is mostly water (not
-                        // where water meets solid terrain, nor the terrain's own surface).
-                        if (water && !((in0 ? b0 : b1) & 4)) continue;
-                        // The four cells around the edge, counter-clockwise seen from the +axis
-                        // side.
-                        std::uint32_t v[4];
-                        bool ok = true;
-                        for (int q = 0; q < 4 && ok; ++q) {
-                            static constexpr int du[4] = {-1, 0, 0, -1};
-                            static constexpr int dv[4] = {-1, -1, 0, 0};
-                            int cx = x, cy = y, cz = z;
-                            if (axis == 0) {  // (y, z)
-                                cy += du[q];
-                                cz += dv[q];
-                            } else if (axis == 1) {  // (z, x)
-                                cz += du[q];
-                                cx += dv[q];
-                            } else {  // (x, y)
-                                cx += du[q];
-                                cy += dv[q];
+                // Eight samples at a time: the lanes (x) where the surface's bit differs along
+                // some axis; the others start no edge that crosses.
+                const std::uint8_t* row = &inside_[sampleIndex(-1, y, z)];
+                for (int base = -1; base < n_; base += 8) {
+                    const std::uint8_t* at0 = row + (base + 1);
+                    const std::uint64_t here = load64(at0);
+                    std::uint64_t differ = ((here ^ load64(at0 + 1)) | (here ^ load64(at0 + p_)) |
+                                            (here ^ load64(at0 + std::size_t(p_) * p_))) &
+                                           lanes;
+                    while (differ) {
+                        const int lane = std::countr_zero(differ) / 8;
+                        differ &= ~(std::uint64_t(0xff) << (8 * lane));
+                        const int x = base + lane;
+                        if (x >= n_) break;
+                        const int negatives = (x < 0) + (y < 0) + (z < 0);
+                        if (negatives > 1) continue;
+                        const int negativeAxis = x < 0 ? 0 : y < 0 ? 1 : z < 0 ? 2 : -1;
+                        if (negativeAxis >= 0 && !minus[negativeAxis]) continue;
+                        const std::size_t i0 = sampleIndex(x, y, z);
+                        const std::uint8_t b0 = inside_[i0];
+                        for (int axis = 0; axis < 3; ++axis) {
+                            if (negativeAxis >= 0 && axis != negativeAxis) continue;
+                            const std::size_t i1 = i0 + (axis == 0   ? 1
+                                                         : axis == 2 ? std::size_t(p_)
+                                                                     : std::size_t(p_) * p_);
+                            const std::uint8_t b1 = inside_[i1];
+                            const bool in0 = b0 & bit, in1 = b1 & bit;
+                            if (in0 == in1) continue;
+                            // The water surface only where the inside voxel is mostly water (not
+                            // where water meets solid terrain, nor the terrain's own surface).
+                            if (water && !((in0 ? b0 : b1) & 4)) continue;
+                            // The four cells around the edge, counter-clockwise seen from the +axis
+                            // side.
+                            std::uint32_t v[4];
+                            bool ok = true;
+                            for (int q = 0; q < 4 && ok; ++q) {
+                                static constexpr int du[4] = {-1, 0, 0, -1};
+                                static constexpr int dv[4] = {-1, -1, 0, 0};
+                                int cx = x, cy = y, cz = z;
+                                if (axis == 0) {  // (y, z)
+                                    cy += du[q];
+                                    cz += dv[q];
+                                } else if (axis == 1) {  // (z, x)
+                                    cz += du[q];
+                                    cx += dv[q];
+                                } else {  // (x, y)
+                                    cx += du[q];
+                                    cy += dv[q];
+                                }
+                                v[q] = vertex(cx, cy, cz, water, mesh);
+                                ok = v[q] != kNone;
                             }
-                            v[q] = vertex(cx, cy, cz, water, mesh);
-                            ok = v[q] != kNone;
+                            if (!ok) continue;
+                            if (in0)
+                                out.quad(v[0], v[1], v[2], v[3]);
+                            else
+                                out.quad(v[0], v[3], v[2], v[1]);
+                            if (out.full) return;
                         }
-                        if (!ok) continue;
-                        if (in0)
-                            out.quad(v[0], v[1], v[2], v[3]);
-                        else
-                            out.quad(v[0], v[3], v[2], v[1]);
-                        if (out.full) return;
                     }
                 }
             }
+    }
+
+    // Eight bytes from p as a number whose lowest byte is p[0].
+    static std::uint64_t load64(const std::uint8_t* p) {
+        std::uint64_t v;
+        std::memcpy(&v, p, sizeof v);
+        if constexpr (std::endian::native == std::endian::big) v = std::byteswap(v);
+        return v;
     }
 
     static void finish(Mesh& m) {
@@ -768,6 +1011,7 @@ private:
         m.computeBounds();
     }
 
+    static constexpr std::size_t kInsideSlack = 64;
     static constexpr std::uint32_t kUnset = 0xFFFFFFFFu;
     static constexpr std::uint32_t kNone = 0xFFFFFFFEu;
 
@@ -779,11 +1023,13 @@ private:
     int n_;  // chunk size in voxels
     int p_;  // padded: n + 2
     std::unordered_map<ChunkKey, std::size_t, ChunkKeyHash> index_;
-    std::vector<Sample> samples_;
-    std::vector<std::uint8_t> inside_;  // per sample: see fill()
+    std::vector<std::uint32_t> samples_;  // Samples as words (std::bit_cast)
+    std::vector<std::uint8_t> inside_;    // per sample: insideOf
+    std::vector<std::uint8_t> rowDirty_;  // per row: may hold samples other than zero
     std::vector<int> rowValue_;  // per (y, z) row of samples: its value when all alike, else -1
     bool solidCrosses_ = false, waterCrosses_ = false;
     std::vector<std::uint32_t> cellVertex_;
+    std::vector<std::size_t> touched_;  // the cells of cellVertex_ set since the last reset
     const TerrainChunk* current_ = nullptr;
 };
 

@@ -438,6 +438,97 @@ TEST(TerrainMesh, WaterIsItsOwnSurfaceAndStopsAtTheGround) {
     EXPECT_FALSE(m.terrain.indices.empty());
 }
 
+// A chunk whose voxels differ but share one inside class (air of low occupancy, solid of mixed
+// materials) is skipped without a padded box only when its 26 neighbours share that class too:
+// edges it owns into a neighbour that differs are still meshed.
+TEST(TerrainMesh, ChunkOfOneClassStillMeshesIntoItsNeighbours) {
+    TerrainChunkVoxels air = emptyChunk(0, 0, 0);
+    air.voxels[at(3, 3, 3)] = solid(2, 100);  // below half full: still air, but not uniform
+    TerrainChunkVoxels next = emptyChunk(1, 0, 0);
+    next.voxels[at(0, 5, 5)] = solid(8);  // against the air chunk's +x face
+    {
+        const std::string blob = writeSmoothGrid({&air, 1});
+        const TerrainGrid g = decodeSmoothGrid(bytesOf(blob));
+        ASSERT_TRUE(g.ok());
+        ASSERT_FALSE(g.chunks[0].uniform);
+        const TerrainMeshes m = meshTerrain(bytesOf(blob), g);
+        EXPECT_EQ(m.chunksMeshed, 1u);
+        EXPECT_TRUE(m.terrain.indices.empty());
+        EXPECT_TRUE(m.water.indices.empty());
+    }
+    {
+        const std::vector<TerrainChunkVoxels> cs{air, next};
+        const std::string blob = writeSmoothGrid(cs);
+        const TerrainGrid g = decodeSmoothGrid(bytesOf(blob));
+        const TerrainMeshes m = meshTerrain(bytesOf(blob), g);
+        EXPECT_EQ(m.chunksMeshed, 2u);
+        // The voxel's box: its -x face (between the chunks) is the air chunk's to mesh.
+        EXPECT_EQ(m.terrain.triangleCount(), 12u);
+        std::string why;
+        EXPECT_TRUE(closedSurface(m.terrain, &why)) << why;
+        EXPECT_NEAR(m.terrain.bounds.min.x, 32 * 4.0f, 2.1f);
+    }
+    // A solid chunk of two materials alone: closed over all six faces, as a uniform one is.
+    TerrainChunkVoxels mixed = emptyChunk(0, 0, 0);
+    std::fill(mixed.voxels.begin(), mixed.voxels.end(), solid(2));
+    TerrainChunkVoxels uniform = mixed;
+    mixed.voxels[at(16, 16, 16)] = solid(8);
+    const std::string mixedBlob = writeSmoothGrid({&mixed, 1});
+    const std::string uniformBlob = writeSmoothGrid({&uniform, 1});
+    const TerrainGrid mg = decodeSmoothGrid(bytesOf(mixedBlob));
+    const TerrainGrid ug = decodeSmoothGrid(bytesOf(uniformBlob));
+    ASSERT_FALSE(mg.chunks[0].uniform);
+    ASSERT_TRUE(ug.chunks[0].uniform);
+    const TerrainMeshes mm = meshTerrain(bytesOf(mixedBlob), mg);
+    const TerrainMeshes um = meshTerrain(bytesOf(uniformBlob), ug);
+    EXPECT_GT(mm.terrain.triangleCount(), 6u * 2 * (kN - 1) * (kN - 1));
+    EXPECT_EQ(mm.terrain.indices, um.terrain.indices);
+    EXPECT_EQ(mm.terrain.positions.size(), um.terrain.positions.size());
+    std::string why;
+    EXPECT_TRUE(closedSurface(mm.terrain, &why)) << why;
+}
+
+// The cache's budget is bytes: a noisy chunk (a run a voxel) takes more than its voxels' bytes,
+// so 27 of them overflow the smallest cache (27 chunks of voxels), and chunks dropped from it
+// are expanded again when a neighbour needs them; the surface is the same as with a roomy cache.
+TEST(TerrainMesh, SmallChunkCacheMeshesTheSame) {
+    constexpr int kExponent = 3;  // 8³ voxels: small chunks, quick
+    constexpr std::size_t kSmall = 8 * 8 * 8;
+    std::vector<TerrainChunkVoxels> cs;
+    std::uint32_t seed = 12345;
+    for (int x = 0; x < 3; ++x)
+        for (int y = 0; y < 3; ++y)
+            for (int z = 0; z < 3; ++z) {
+                TerrainChunkVoxels c;
+                c.x = x;
+                c.y = y;
+                c.z = z;
+                c.voxels.resize(kSmall);
+                for (TerrainVoxel& v : c.voxels) {
+                    seed = seed * 1664525u + 1013904223u;
+                    v = solid(2 + int(seed >> 28), int(seed >> 8) & 0xff);
+                }
+                cs.push_back(std::move(c));
+            }
+    const std::string blob = writeSmoothGrid(cs, kExponent);
+    const TerrainGrid g = decodeSmoothGrid(bytesOf(blob));
+    ASSERT_TRUE(g.ok());
+    ASSERT_EQ(g.chunks.size(), 27u);
+    TerrainMeshOptions tight;
+    tight.cacheChunks = 1;
+    TerrainMeshOptions roomy;
+    roomy.cacheChunks = 4096;
+    const TerrainMeshes a = meshTerrain(bytesOf(blob), g, tight);
+    const TerrainMeshes b = meshTerrain(bytesOf(blob), g, roomy);
+    EXPECT_EQ(a.chunksMeshed, 27u);
+    EXPECT_GT(a.terrain.triangleCount(), 1000u);
+    EXPECT_EQ(a.terrain.indices, b.terrain.indices);
+    ASSERT_EQ(a.terrain.positions.size(), b.terrain.positions.size());
+    for (std::size_t i = 0; i < a.terrain.positions.size(); ++i)
+        ASSERT_EQ(a.terrain.positions[i], b.terrain.positions[i]) << i;
+    EXPECT_EQ(a.terrain.colors, b.terrain.colors);
+}
+
 TEST(TerrainMesh, CancelStopsMeshing) {
     std::vector<TerrainChunkVoxels> cs;
     for (int i = 0; i < 3; ++i) {

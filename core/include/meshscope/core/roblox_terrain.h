@@ -121,7 +121,8 @@ struct TerrainMeshOptions {
     TerrainColors colors = defaultTerrainColors();
     Rgba8 waterColor{12, 84, 92, 178};  // Roblox defaults: WaterColor, 1 - WaterTransparency 0.3
     std::uint64_t maxTriangles = 1ull << 26;  // each surface; past it meshing stops (truncated)
-    // Expanded chunks kept for their neighbours (~98 KB each at 32³).
+    // Expanded chunks kept for their neighbours: at most the memory of this many chunks of
+    // voxels (~98 KB each at 32³); real chunks, kept as runs, take a few KB.
     std::size_t cacheChunks = 1024;
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double)> progress;  // 0..1
