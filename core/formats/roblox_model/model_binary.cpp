@@ -63,14 +63,17 @@ struct PendingRef {
     std::int32_t referent;
 };
 
-std::string printable(std::string_view s) {
+// Appends s to out with each byte outside printable ASCII as \xNN (names in paths and
+// messages); stops at a NUL.
+void appendPrintable(std::string& out, std::string_view s) {
     // Names are nearly always plain ASCII: copied at once.
     if (std::all_of(s.begin(), s.end(), [](char c) {
             const unsigned char u = static_cast<unsigned char>(c);
             return u >= 0x20 && u < 0x7f;
-        }))
-        return std::string(s);
-    std::string out;
+        })) {
+        out.append(s);
+        return;
+    }
     for (char c : s) {
         if (c == 0) break;
         const unsigned char u = static_cast<unsigned char>(c);
@@ -82,6 +85,12 @@ std::string printable(std::string_view s) {
             out += buf;
         }
     }
+}
+
+// s as appendPrintable writes it.
+std::string printable(std::string_view s) {
+    std::string out;
+    appendPrintable(out, s);
     return out;
 }
 
@@ -548,7 +557,10 @@ private:
             return;
         }
         const ClassInfo& info = cls->second;
-        auto s = ctx_.scope(info.name + "." + printable(propName));
+        // "Class.Property", built in a buffer kept from chunk to chunk (the scope copies it).
+        scopeName_.assign(info.name).push_back('.');
+        appendPrintable(scopeName_, propName);
+        auto s = ctx_.scope(scopeName_);
         mapIn(r, 0, r.pos(), RangeKind::Field, "property header");
         if (r.atEnd()) {
             // rojo-rbx/rbx-dom PR #168: Roblox ignores PROP chunks without a type byte.
@@ -1573,6 +1585,7 @@ private:
     DecodeContext& ctx_;
     Asset& asset_;
     std::int32_t classCount_ = 0, instanceCount_ = 0;
+    std::string scopeName_;       // readProp's scope segment
     std::size_t propChunks_ = 0;  // PROP chunks framed (sizes each table's first column array)
 
     std::size_t columnsGuess() const {
