@@ -16,7 +16,9 @@
 #include <cstring>
 #include <exception>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "formats/roblox_model/model_decoders.h"
 #include "formats/roblox_model/model_values.h"
@@ -44,8 +46,22 @@ struct InstChunk {
     std::size_t count = 0;
 };
 
+// The chunk names the decoder knows, told apart once when the chunk is framed.
+enum class ChunkKind : std::uint8_t { Other, Meta, Sstr, Inst, Prop, Prnt, Sign, End };
+
+ChunkKind chunkKind(std::string_view name) {
+    static constexpr std::pair<std::string_view, ChunkKind> kNames[] = {
+        {"PROP", ChunkKind::Prop}, {"INST", ChunkKind::Inst}, {"PRNT", ChunkKind::Prnt},
+        {"SSTR", ChunkKind::Sstr}, {"META", ChunkKind::Meta}, {"SIGN", ChunkKind::Sign},
+        {"END", ChunkKind::End}};
+    for (const auto& [n, k] : kNames)
+        if (name == n) return k;
+    return ChunkKind::Other;
+}
+
 struct Chunk {
-    std::string name;          // "INST" (trailing NULs removed)
+    std::string name;  // "INST" (trailing NULs removed)
+    ChunkKind kind = ChunkKind::Other;
     std::uint64_t offset = 0;  // chunk header offset
     std::uint64_t length = 0;  // header + body
     std::uint64_t bodyOffset = 0;
@@ -179,7 +195,10 @@ private:
     // the failure.
     void readChunks(ByteReader& r) {
         std::vector<Chunk> chunks;
-        chunks.reserve(countChunks(r));
+        // Never more than the allocation cap (a hostile file of empty chunks has one per 16
+        // bytes; framing them grows the array that far anyway).
+        chunks.reserve(
+            std::min<std::uint64_t>(countChunks(r), ctx_.limits().maxAllocation / sizeof(Chunk)));
         std::optional<DecodeFailure> failure;
         bool sawEnd = false;
         try {
@@ -263,7 +282,8 @@ private:
             c.offset = r.offset();
             const std::string_view rawName = r.string(4, "chunk name");
             c.name = printable(rawName);
-            if (c.name == "PROP") ++propChunks_;
+            c.kind = chunkKind(c.name);
+            if (c.kind == ChunkKind::Prop) ++propChunks_;
             auto s = ctx_.scope(c.name);
             const std::uint32_t compressedLength = r.u32("compressed length");
             const std::uint32_t uncompressedLength = r.u32("uncompressed length");
@@ -289,7 +309,7 @@ private:
                 ctx_.mapRange(c.bodyOffset, bodyLength, RangeKind::Payload,
                               c.zstd ? "ZSTD frame" : "LZ4 block");
             }
-            const bool end = c.name == "END";
+            const bool end = c.kind == ChunkKind::End;
             chunks.push_back(std::move(c));
             if (end) return true;
         }
@@ -301,20 +321,20 @@ private:
         auto s = ctx_.scope(c.name);
         ByteReader cr(ctx_, data, c.compressed ? c.offset : c.bodyOffset, !c.compressed);
         chunk_ = &c;
-        if (!nodesPosted_ && (c.name == "PROP" || c.name == "PRNT")) postNodes();
-        if (c.name == "META")
+        if (!nodesPosted_ && (c.kind == ChunkKind::Prop || c.kind == ChunkKind::Prnt)) postNodes();
+        if (c.kind == ChunkKind::Meta)
             readMeta(cr);
-        else if (c.name == "SSTR")
+        else if (c.kind == ChunkKind::Sstr)
             readSstr(cr);
-        else if (c.name == "INST")
+        else if (c.kind == ChunkKind::Inst)
             readInst(cr);
-        else if (c.name == "PROP")
+        else if (c.kind == ChunkKind::Prop)
             readProp(cr);
-        else if (c.name == "PRNT")
+        else if (c.kind == ChunkKind::Prnt)
             readPrnt(cr);
-        else if (c.name == "SIGN")
+        else if (c.kind == ChunkKind::Sign)
             readSign(cr);
-        else if (c.name == "END")
+        else if (c.kind == ChunkKind::End)
             readEnd(cr);
         else {
             ctx_.warn(c.offset, errc::kUnknownChunk,
