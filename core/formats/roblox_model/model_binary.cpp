@@ -231,8 +231,9 @@ private:
             ctx_.checkCancel(c.offset);
             ctx_.progress(0.2 + 0.8 * double(i) / total);
             ByteSpan data = c.body;
+            // The chunk's context, for its inflation and its contents (one scope for both).
+            auto s = ctx_.scope(c.name);
             if (c.compressed) {
-                auto s = ctx_.scope(c.name);
                 payload_ = payload++;
                 if (ahead_)
                     data = ahead_->take(ctx_, payload_);
@@ -317,8 +318,8 @@ private:
     }
 
     // `data`: the chunk's body, inflated when it is compressed.
+    // In the chunk's scope (readChunks pushes it).
     void processChunk(const Chunk& c, ByteSpan data) {
-        auto s = ctx_.scope(c.name);
         ByteReader cr(ctx_, data, c.compressed ? c.offset : c.bodyOffset, !c.compressed);
         chunk_ = &c;
         if (!nodesPosted_ && (c.kind == ChunkKind::Prop || c.kind == ChunkKind::Prnt)) postNodes();
