@@ -273,6 +273,34 @@ private:
         return n;
     }
 
+    // A PROP chunk's class id, where it can be read without inflating: a raw body's first four
+    // bytes, or an LZ4 block's when its first sequence starts with four literals or more (ZSTD:
+    // not read). Only sizes each class's column array (readInst); never trusted otherwise.
+    static std::optional<std::uint32_t> peekClassId(const Chunk& c) {
+        const ByteSpan b = c.body;
+        std::size_t at = 0;
+        if (c.compressed) {
+            if (c.zstd || b.empty() || (b[0] >> 4) < 4) return std::nullopt;
+            at = 1;
+            if ((b[0] >> 4) == 15)  // literal length continues in bytes of 255, then one less
+                while (at < b.size() && b[at++] == 255) {
+                }
+        }
+        if (b.size() < at || b.size() - at < 4) return std::nullopt;
+        std::uint32_t id;
+        std::memcpy(&id, b.data() + at, 4);
+        return id;
+    }
+
+    // Counts PROP chunks by class id (ids below the class count and below `limit`, the chunk
+    // count), for readInst to reserve each class's columns once.
+    void countProp(const Chunk& c, std::size_t limit) {
+        const std::optional<std::uint32_t> id = peekClassId(c);
+        if (!id || *id >= std::size_t(std::max(classCount_, 0)) || *id >= limit) return;
+        if (propsPerClass_.size() <= *id) propsPerClass_.resize(std::size_t(*id) + 1, 0);
+        ++propsPerClass_[*id];
+    }
+
     // Returns true when an END chunk was read.
     bool frameChunks(ByteReader& r, std::vector<Chunk>& chunks) {
         const double total = double(std::max<std::size_t>(r.size(), 1));
@@ -310,6 +338,7 @@ private:
                 ctx_.mapRange(c.bodyOffset, bodyLength, RangeKind::Payload,
                               c.zstd ? "ZSTD frame" : "LZ4 block");
             }
+            if (c.kind == ChunkKind::Prop) countProp(c, chunks.capacity());
             const bool end = c.kind == ChunkKind::End;
             chunks.push_back(std::move(c));
             if (end) return true;
@@ -541,7 +570,9 @@ private:
         table.name = className;
         // Room for the file's average PROP chunks a class, so that most classes' columns (large
         // records) are moved to a bigger array at most once as they come.
-        table.columns.reserve(columnsGuess());
+        table.columns.reserve(classId < propsPerClass_.size() && propsPerClass_[classId]
+                                  ? propsPerClass_[classId]
+                                  : columnsGuess());
         // The instances are nodes [first, first + count) (built in finishTree, or ahead); the
         // few that are services are listed.
         const std::size_t first = nodeCount_;
@@ -1606,7 +1637,8 @@ private:
     DecodeContext& ctx_;
     Asset& asset_;
     std::int32_t classCount_ = 0, instanceCount_ = 0;
-    std::string scopeName_;       // readProp's scope segment
+    std::string scopeName_;                     // readProp's scope segment
+    std::vector<std::uint32_t> propsPerClass_;  // PROP chunks framed, by class id (countProp)
     std::size_t propChunks_ = 0;  // PROP chunks framed (sizes each table's first column array)
 
     std::size_t columnsGuess() const {
