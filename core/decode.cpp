@@ -419,6 +419,7 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
     }
     try {
         finish(asset, bytes.size(), options.limits, treeChecked);
+        if (!options.byteMap) asset.byteMap = ByteMap{};
     } catch (...) {
         asset.byteMap.ranges().clear();
     }

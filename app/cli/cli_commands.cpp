@@ -82,8 +82,9 @@ Parsed parse(const std::vector<std::string>& args) {
     return p;
 }
 
-bool decodeOrReport(const std::string& file, DecodeResult& result, std::ostream& err) {
-    result = decodeFile(file);
+bool decodeOrReport(const std::string& file, DecodeResult& result, std::ostream& err,
+                    const DecodeOptions& options = {}) {
+    result = decodeFile(file, options);
     if (result.ok()) return true;
     err << file << ": " << result.error->toString() << "\n";
     return false;
@@ -148,7 +149,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
     const std::string& file = p.files.front();
     DecodeResult result;
-    if (!decodeOrReport(file, result, err)) return 1;
+    DecodeOptions options;
+    options.byteMap = p.command == "map";  // only `map` prints it
+    if (!decodeOrReport(file, result, err, options)) return 1;
     const Asset& asset = result.asset;
     if (p.command == "info") {
         if (p.json)

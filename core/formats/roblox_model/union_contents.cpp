@@ -162,6 +162,7 @@ DecodeOptions nestedOptions(DecodeContext& ctx, std::size_t depthLeft) {
     o.limits.maxDepth = std::uint32_t(depthLeft);
     o.cancel = ctx.options().cancel;
     o.robloxTerrain = false;
+    o.byteMap = ctx.options().byteMap;
     return o;
 }
 

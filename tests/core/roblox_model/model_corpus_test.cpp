@@ -114,6 +114,48 @@ TEST(RobloxModelCorpus, EveryModelFileDecodes) {
     EXPECT_GE(files, 100);
 }
 
+// DecodeOptions::byteMap = false (the CLI's info and tree): the byte map stays empty and
+// nothing else changes: the same tree and values, meshes and diagnostics as with the map.
+TEST(RobloxModelCorpus, WithoutByteMapTheSameAsset) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    int files = 0, mapped = 0;
+    for (const char* top : {"rbxm", "rbxmx"}) {
+        if (!fs::exists(corpus / top)) continue;
+        for (const auto& e : fs::recursive_directory_iterator(corpus / top)) {
+            const std::string ext = e.path().extension().string();
+            if (ext != ".rbxm" && ext != ".rbxl" && ext != ".rbxmx" && ext != ".rbxlx") continue;
+            SCOPED_TRACE(e.path().string());
+            const Bytes bytes = test::readFile(e.path());
+            const DecodeResult with = decodeBytes(bytes, {.fileName = e.path().string()});
+            const DecodeResult without =
+                decodeBytes(bytes, {.fileName = e.path().string(), .byteMap = false});
+            ++files;
+            if (!with.asset.byteMap.empty()) ++mapped;
+            EXPECT_TRUE(without.asset.byteMap.empty());
+            ASSERT_EQ(with.ok(), without.ok());
+            if (!with.ok()) {
+                EXPECT_EQ(with.error->toString(), without.error->toString());
+                continue;
+            }
+            test::TreeComparer cmp(with.asset, without.asset, {});
+            const auto diffs = cmp.run();
+            EXPECT_TRUE(diffs.empty()) << test::joinDiffs(diffs);
+            ASSERT_EQ(with.asset.diagnostics.size(), without.asset.diagnostics.size());
+            for (std::size_t i = 0; i < with.asset.diagnostics.size(); ++i)
+                EXPECT_EQ(with.asset.diagnostics[i].toString(),
+                          without.asset.diagnostics[i].toString());
+            ASSERT_EQ(with.asset.meshes.size(), without.asset.meshes.size());
+            for (std::size_t i = 0; i < with.asset.meshes.size(); ++i) {
+                EXPECT_EQ(with.asset.meshes[i].name, without.asset.meshes[i].name);
+                EXPECT_EQ(with.asset.meshes[i].indices, without.asset.meshes[i].indices);
+            }
+            EXPECT_EQ(with.asset.sharedStrings, without.asset.sharedStrings);
+        }
+    }
+    EXPECT_GE(files, 100);
+    EXPECT_EQ(mapped, files);  // the default still maps every file
+}
+
 // XML under binary extensions is sniffed by content (FORMAT-NOTES: 2007-era files).
 TEST(RobloxModelCorpus, XmlUnderBinaryExtensions) {
     MESHSCOPE_REQUIRE_CORPUS(corpus);

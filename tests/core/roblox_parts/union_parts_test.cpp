@@ -550,6 +550,36 @@ TEST(UnionContents, SharedStringMeshDataMappedInTheSstrChunk) {
     EXPECT_EQ(found, expected);
 }
 
+// Without a byte map (DecodeOptions::byteMap = false, the CLI's info and tree) a SharedString
+// blob is still found at its bytes in the SSTR chunk: a broken MeshData2's warning is the same,
+// at the same absolute offset, as with the map.
+TEST(UnionContents, WithoutByteMapSharedStringBlobsAreStillFound) {
+    const Bytes mesh = writeCsgGraphics(unionLocal());
+    const Bytes cut(mesh.begin(), mesh.begin() + std::ptrdiff_t(mesh.size() * 2 / 3));
+    const Asset model = unionModel("UnionOperation", "MeshData2", cut);
+    RobloxModelWriteOptions o;
+    o.compression = RobloxChunkCompression::None;
+    const RobloxModelWriteResult w = writeRobloxModel(model, o);
+    ASSERT_TRUE(w.ok());
+    const DecodeResult with = decodeBytes(w.bytes);
+    const DecodeResult without = decodeBytes(w.bytes, {.byteMap = false});
+    ASSERT_TRUE(with.ok()) << with.error->toString();
+    ASSERT_TRUE(without.ok()) << without.error->toString();
+    EXPECT_TRUE(without.asset.byteMap.empty());
+    std::vector<std::string> a, b;
+    for (const Diagnostic& g : with.asset.diagnostics) a.push_back(g.toString());
+    for (const Diagnostic& g : without.asset.diagnostics) b.push_back(g.toString());
+    EXPECT_EQ(a, b);
+    // The blob's warning, at its bytes in the SSTR chunk (not at the property's).
+    const std::uint64_t at = findIn(w.bytes, cut);
+    bool found = false;
+    for (const Diagnostic& g : without.asset.diagnostics)
+        found |= g.severity == Severity::Warning &&
+                 g.context.find("MeshData2") != std::string::npos && g.offset >= at &&
+                 g.offset <= at + cut.size();
+    EXPECT_TRUE(found) << ::testing::PrintToString(b);
+}
+
 // PhysicsData (CSGPHS 3 hulls) in a raw PROP chunk: its hull ranges at their bytes.
 TEST(UnionContents, PhysicsDataHullsMapped) {
     const Mesh hull = unionLocal();
