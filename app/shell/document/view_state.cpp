@@ -71,6 +71,35 @@ void ViewState::setFacsWeight(int control, float weight) {
     emit facsWeightsChanged();
 }
 
+bool BoneEdit::isIdentity() const {
+    return rotation.x == 0 && rotation.y == 0 && rotation.z == 0 && translation.x == 0 &&
+           translation.y == 0 && translation.z == 0;
+}
+
+BoneEdit ViewState::boneEdit(int bone) const {
+    return bone >= 0 && bone < int(boneEdits_.size()) ? boneEdits_[std::size_t(bone)] : BoneEdit{};
+}
+
+void ViewState::setBoneEdits(std::vector<BoneEdit> edits) {
+    if (edits == boneEdits_) return;
+    boneEdits_ = std::move(edits);
+    if (selectedBone_ >= int(boneEdits_.size())) setSelectedBone(-1);
+    emit boneEditsChanged();
+}
+
+void ViewState::setBoneEdit(int bone, const BoneEdit& edit) {
+    if (bone < 0 || bone >= int(boneEdits_.size()) || boneEdits_[std::size_t(bone)] == edit) return;
+    boneEdits_[std::size_t(bone)] = edit;
+    emit boneEditsChanged();
+}
+
+void ViewState::setSelectedBone(int bone) {
+    if (bone < 0 || bone >= int(boneEdits_.size())) bone = -1;
+    if (bone == selectedBone_) return;
+    selectedBone_ = bone;
+    emit selectedBoneChanged(bone);
+}
+
 void ViewState::reset() {
     animation_ = -1;
     frame_ = 0;
@@ -79,6 +108,8 @@ void ViewState::reset() {
     speed_ = 1;
     pinnedLods_.clear();
     facsWeights_.clear();
+    boneEdits_.clear();
+    selectedBone_ = -1;
     emit wasReset();
 }
 

@@ -15,16 +15,17 @@
 
 namespace meshscope::shell {
 
-bool BoneEdit::isIdentity() const {
-    return rotation.x == 0 && rotation.y == 0 && rotation.z == 0 && translation.x == 0 &&
-           translation.y == 0 && translation.z == 0;
-}
-
 PoseController::PoseController(AssetDocument* document, render::AssetScene* scene, QObject* parent)
     : QObject(parent), document_(document), scene_(scene), updater_(scene) {
     ViewState& s = state();
     connect(&s, &ViewState::facsWeightsChanged, this, &PoseController::viewStateChanged);
     connect(&s, &ViewState::animationChanged, this, &PoseController::viewStateChanged);
+    connect(&s, &ViewState::boneEditsChanged, this, &PoseController::viewStateChanged);
+    connect(&s, &ViewState::selectedBoneChanged, this, [this](int bone) {
+        updateHeatMap();
+        updateOverlay();
+        emit selectedBoneChanged(bone);
+    });
 }
 
 ViewState& PoseController::state() const {
@@ -68,8 +69,6 @@ void PoseController::reload() {
     meshes_.clear();
     overlayEvaluator_.reset();
     world_.clear();
-    edits_.clear();
-    selectedBone_ = -1;
     external_.reset();
     loadedFile_.clear();
     skeleton_ = facs_ = -1;
@@ -91,10 +90,12 @@ void PoseController::reload() {
     if (state().facsWeights().size() != controls)
         state().setFacsWeights(std::vector<float>(controls, 0.0f));
     if (!animation(state().animationIndex())) state().setAnimation(-1, 0);
+    // Bone edits and the selection likewise, when they fit the posed skeleton.
+    if (state().boneEdits().size() != std::size_t(boneCount()))
+        state().setBoneEdits(std::vector<BoneEdit>(std::size_t(boneCount())));
     applying_ = false;
 
     if (const Skeleton* s = skeleton()) {
-        edits_.assign(s->bones.size(), {});
         updater_.setAsset(a);
         for (int m = 0; m < int(a.meshes.size()); ++m) {
             const Mesh& mesh = a.meshes[std::size_t(m)];
@@ -127,19 +128,22 @@ void PoseController::reload() {
         // The overlay lives under the scene's asset entity, so it goes with the asset.
         if (Qt3DCore::QEntity* e = scene_->meshEntity(0))
             view_ = new render::SkeletonView(e->parentEntity());
+        if (state().selectedBone() >= 0) updateHeatMap();  // a selection kept from before
     }
     apply();
     emit reloaded();
 }
 
 BoneEdit PoseController::boneEdit(int bone) const {
-    return bone >= 0 && bone < int(edits_.size()) ? edits_[std::size_t(bone)] : BoneEdit{};
+    return state().boneEdit(bone);
 }
 
 void PoseController::setBoneEdit(int bone, const BoneEdit& edit) {
-    if (bone < 0 || bone >= int(edits_.size())) return;
-    edits_[std::size_t(bone)] = edit;
-    apply();
+    state().setBoneEdit(bone, edit);  // viewStateChanged applies it
+}
+
+int PoseController::selectedBone() const {
+    return state().selectedBone();
 }
 
 void PoseController::resetBone(int bone) {
@@ -147,8 +151,8 @@ void PoseController::resetBone(int bone) {
 }
 
 void PoseController::resetAll() {
-    std::fill(edits_.begin(), edits_.end(), BoneEdit{});
     applying_ = true;
+    state().setBoneEdits(std::vector<BoneEdit>(state().boneEdits().size()));
     state().setFacsWeights(std::vector<float>(state().facsWeights().size(), 0.0f));
     state().setAnimation(-1, 0);
     applying_ = false;
@@ -156,12 +160,7 @@ void PoseController::resetAll() {
 }
 
 void PoseController::setSelectedBone(int bone) {
-    if (bone >= boneCount()) bone = -1;
-    if (bone == selectedBone_) return;
-    selectedBone_ = bone;
-    updateHeatMap();
-    updateOverlay();
-    emit selectedBoneChanged(bone);
+    state().setSelectedBone(bone < boneCount() ? bone : -1);  // the connection updates the view
 }
 
 void PoseController::setSkeletonVisible(bool visible) {
@@ -178,7 +177,7 @@ Mat4 PoseController::boneEditFrame(int bone) const {
         return Mat4::identity();
     // world[b] = world[parent] * inverse(bind[parent]) * bind[b] * local[b], and apply() builds
     // local[b] = animation * translation * rotation; the frame is everything before the edit.
-    const BoneEdit& e = edits_[std::size_t(bone)];
+    const BoneEdit e = state().boneEdit(bone);
     const Mat4 edit = translationMatrix(e.translation) * eulerXyzDegrees(e.rotation);
     const Mat4 animation = pose_.local[std::size_t(bone)] * inverse(edit);
     const Bone& b = s->bones[std::size_t(bone)];
@@ -402,8 +401,9 @@ void PoseController::apply() {
         facsRig() && facsWeights().size() == facsRig()->controlNames.size()
             ? std::span<const float>(facsWeights())
             : std::span<const float>();
-    for (std::size_t b = 0; b < n && b < edits_.size(); ++b) {
-        const BoneEdit& e = edits_[b];
+    const std::vector<BoneEdit>& edits = state().boneEdits();
+    for (std::size_t b = 0; b < n && b < edits.size(); ++b) {
+        const BoneEdit& e = edits[b];
         if (e.isIdentity()) continue;
         pose_.local[b] =
             pose_.local[b] * translationMatrix(e.translation) * eulerXyzDegrees(e.rotation);
@@ -437,13 +437,13 @@ void PoseController::updateOverlay() {
         view_->clearBones();
         return;
     }
-    view_->setBones(world_, overlayEvaluator_->order().parent, jointSize_, selectedBone_);
+    view_->setBones(world_, overlayEvaluator_->order().parent, jointSize_, state().selectedBone());
 }
 
 void PoseController::updateHeatMap() {
     const Asset& a = asset();
     for (const MeshPose& mp : meshes_) {
-        int bone = selectedBone_;
+        int bone = state().selectedBone();
         if (!mp.boneMap.empty() && bone >= 0) {
             // The same-named bone of the mesh's own skeleton; one past the last bone (weight 0
             // everywhere) when it has none.

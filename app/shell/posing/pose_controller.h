@@ -3,9 +3,10 @@
 // selected bone. Every change runs core's PoseEvaluator and skinVertices on the CPU and uploads
 // only the skinned positions/normals into the scene's vertex buffers (SkinnedMeshUpdater); the
 // skeleton overlay follows the posed bones and the selected bone's weights are shown as a heat
-// map. The skeleton dock and the bone drag in the 3D view edit the bone poses here; the FACS
-// weights and the animation shown (index and frame) live in the document's ViewState, which the
-// Face and Animation docks write and this object follows (and writes back while an animation's
+// map. The state itself — bone edits, selected bone, FACS weights and the animation shown (index
+// and frame) — lives in the document's ViewState: the skeleton dock and the bone drag in the 3D
+// view edit bones through this object, the Face and Animation docks write the view state, and
+// this object follows every change (and writes the weights back while an animation's
 // FaceControls curves move the face).
 //
 // Every skinned mesh is posed: meshes bound to the posed skeleton directly, and meshes bound to
@@ -20,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "document/view_state.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/pose.h"
 #include "meshscope/render/skinned_mesh_updater.h"
@@ -32,13 +34,6 @@ class SkeletonView;
 namespace meshscope::shell {
 
 class AssetDocument;
-class ViewState;
-
-struct BoneEdit {
-    Vec3 rotation;     // degrees, Roblox XYZ Euler order (core's eulerXyzDegrees)
-    Vec3 translation;  // in the bone's bind frame
-    bool isIdentity() const;
-};
 
 class PoseController : public QObject {
     Q_OBJECT
@@ -67,7 +62,7 @@ public:
     void resetAll();  // bones, FACS weights and animation
 
     // Selected bone: highlighted in the overlay, its weights shown as a heat map (-1: none).
-    int selectedBone() const { return selectedBone_; }
+    int selectedBone() const;
     void setSelectedBone(int bone);
     void setSkeletonVisible(bool visible);
     bool skeletonVisible() const { return skeletonVisible_; }
@@ -140,8 +135,6 @@ private:
 
     int skeleton_ = -1;
     int facs_ = -1;
-    std::vector<BoneEdit> edits_;
-    int selectedBone_ = -1;
     bool skeletonVisible_ = true;
 
     struct MeshPose {

@@ -162,8 +162,11 @@ void SkeletonDock::rebuild() {
         why->setFirstColumnSpanned(true);
         why->setToolTip(0, why->text(0));
     }
+    // A selection kept by the document's view state (an animation loaded onto the open rig).
+    const int kept = controller_->selectedBone();
+    if (kept >= 0 && kept < int(items_.size())) tree_->setCurrentItem(items_[std::size_t(kept)]);
     updating_ = false;
-    showBone(-1);
+    showBone(kept);
 }
 
 void SkeletonDock::selectBone(int bone) {

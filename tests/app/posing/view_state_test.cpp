@@ -19,6 +19,7 @@
 #include "posing/facs_dock.h"
 #include "posing/lod_dock.h"
 #include "posing/pose_controller.h"
+#include "posing/skeleton_dock.h"
 #include "support/rig_fixtures.h"
 #include "support/test_support.h"
 #include "vertex_compare.h"
@@ -94,6 +95,76 @@ TEST(ViewState, SettersClampAndSignalOnlyOnChange) {
     EXPECT_TRUE(state.pinnedLods().empty());
     EXPECT_TRUE(state.facsWeights().empty());
     EXPECT_EQ(state.speed(), 1.0);
+}
+
+TEST(ViewState, BoneEditsAndSelectionStayInsideTheSkeleton) {
+    ViewState state;
+    QSignalSpy edits(&state, &ViewState::boneEditsChanged);
+    QSignalSpy selected(&state, &ViewState::selectedBoneChanged);
+    state.setBoneEdit(0, {{10, 0, 0}, {}});  // no skeleton yet: ignored
+    state.setSelectedBone(0);
+    EXPECT_EQ(edits.count(), 0);
+    EXPECT_EQ(state.selectedBone(), -1);
+    state.setBoneEdits(std::vector<BoneEdit>(3));
+    state.setBoneEdit(2, {{0, 45, 0}, {0, 1, 0}});
+    state.setBoneEdit(2, {{0, 45, 0}, {0, 1, 0}});  // unchanged: no signal
+    EXPECT_EQ(edits.count(), 2);
+    EXPECT_EQ(state.boneEdit(2).rotation.y, 45.0f);
+    EXPECT_TRUE(state.boneEdit(9).isIdentity());
+    state.setSelectedBone(2);
+    EXPECT_EQ(state.selectedBone(), 2);
+    state.setBoneEdits(std::vector<BoneEdit>(2));  // a smaller skeleton drops the selection
+    EXPECT_EQ(state.selectedBone(), -1);
+    EXPECT_EQ(selected.count(), 2);
+    state.setSelectedBone(1);
+    state.reset();
+    EXPECT_TRUE(state.boneEdits().empty());
+    EXPECT_EQ(state.selectedBone(), -1);
+}
+
+TEST(ViewState, SkeletonDockEditsTheDocumentsBonesAndANewFileResetsThem) {
+    MainWindow window;
+    openShown(window, writeTube("bones.smesh"));
+    ViewState& state = window.document()->viewState();
+    PoseController* pose = window.poseController();
+    SkeletonDock* dock = window.skeletonDock();
+    ASSERT_GE(pose->boneCount(), 2);
+    ASSERT_EQ(state.boneEdits().size(), std::size_t(pose->boneCount()));
+    const std::vector<Vec3> rest = positionsOf(pose->uploadedVertices(0));
+
+    // The dock's selection and fields write the document's state.
+    dock->selectBone(1);
+    EXPECT_EQ(state.selectedBone(), 1);
+    EXPECT_EQ(pose->selectedBone(), 1);
+    dock->rotationField(2)->setValue(60.0);
+    EXPECT_FLOAT_EQ(state.boneEdit(1).rotation.z, 60.0f);
+    const std::vector<Vec3> bent = positionsOf(pose->uploadedVertices(0));
+    EXPECT_GT(maxDistance(bent, rest), 1e-3f);
+
+    // Written by someone else, the state poses the mesh and the dock shows it.
+    state.setBoneEdit(1, {});
+    EXPECT_LT(maxDistance(positionsOf(pose->uploadedVertices(0)), rest), 1e-5f);
+    EXPECT_EQ(dock->rotationField(2)->value(), 0.0);
+    state.setSelectedBone(0);
+    EXPECT_EQ(pose->selectedBone(), 0);
+
+    // An animation loaded onto the open rig keeps the edits and the selection.
+    state.setBoneEdit(0, {{0, 0, 30}, {}});
+    const UnigineWriteResult anim = writeUnigineAnimation(test::bendingTube(6, "more", 0.5f / 6));
+    ASSERT_TRUE(anim.ok()) << *anim.error;
+    const auto animPath = test::tempDir("app_view_state") / "bones.sanim";
+    test::writeFile(animPath, anim.bytes);
+    QString error;
+    ASSERT_TRUE(window.animationDock()->loadFile(QString::fromStdString(animPath.string()), &error))
+        << error.toStdString();
+    EXPECT_FLOAT_EQ(state.boneEdit(0).rotation.z, 30.0f);
+    EXPECT_EQ(state.selectedBone(), 0);
+
+    // A new file starts from nothing.
+    openShown(window, writeTube("other_bones.smesh"));
+    EXPECT_EQ(state.selectedBone(), -1);
+    ASSERT_EQ(state.boneEdits().size(), std::size_t(pose->boneCount()));
+    for (const BoneEdit& e : state.boneEdits()) EXPECT_TRUE(e.isIdentity());
 }
 
 TEST(ViewState, AnimationDockScrubsTheDocumentsStateAndANewFileResetsIt) {

@@ -16,6 +16,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Every Roblox model and place of the corpus (binary and XML, by extension), sorted.
+std::vector<fs::path> corpusModelFiles(const fs::path& corpus) {
+    std::vector<fs::path> out;
+    for (const char* top : {"rbxm", "rbxmx"}) {
+        if (!fs::exists(corpus / top)) continue;
+        for (const auto& e : fs::recursive_directory_iterator(corpus / top)) {
+            const std::string ext = e.path().extension().string();
+            if (ext == ".rbxm" || ext == ".rbxl" || ext == ".rbxmx" || ext == ".rbxlx")
+                out.push_back(e.path());
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 DecodeResult decodePath(const fs::path& p) {
     return decodeFile(p.string());
 }
@@ -78,37 +93,32 @@ TEST(RobloxModelCorpus, BinaryAndXmlTwinsAgree) {
 TEST(RobloxModelCorpus, EveryModelFileDecodes) {
     MESHSCOPE_REQUIRE_CORPUS(corpus);
     int files = 0;
-    for (const char* top : {"rbxm", "rbxmx"}) {
-        if (!fs::exists(corpus / top)) continue;
-        for (const auto& e : fs::recursive_directory_iterator(corpus / top)) {
-            const std::string ext = e.path().extension().string();
-            if (ext != ".rbxm" && ext != ".rbxl" && ext != ".rbxmx" && ext != ".rbxlx") continue;
-            SCOPED_TRACE(e.path().string());
-            const Bytes bytes = test::readFile(e.path());
-            const DecodeResult r = decodeBytes(bytes, {.fileName = e.path().string()});
-            ++files;
-            if (e.path().filename() == "test-output.rbxm") {
-                // An LZ4 frame magic (04 22 4d 18) sits where the first chunk's compressed
-                // length belongs: offset 32 (header) + 4 (chunk name) = 0x24.
-                ASSERT_FALSE(r.ok());
-                EXPECT_EQ(r.error->code, errc::kTruncated);
-                EXPECT_EQ(r.error->offset, 0x24u);
-                EXPECT_FALSE(r.asset.byteMap.empty());  // the header is still mapped
-                continue;
-            }
-            ASSERT_TRUE(r.ok()) << r.error->toString();
-            const bool binary = bytes.size() >= 8 && std::memcmp(bytes.data(), "<roblox!", 8) == 0;
-            if (binary) {
-                EXPECT_EQ(r.asset.format, "roblox-model");
-                EXPECT_EQ(std::int64_t(r.asset.nodes.size()), headerInstanceCount(bytes));
-            } else {
-                EXPECT_EQ(r.asset.format, "roblox-model-xml");
-                EXPECT_EQ(r.asset.nodes.size(), countItems(bytes));
-            }
-            for (std::size_t i = 0; i < r.asset.nodes.size(); ++i) {
-                EXPECT_FALSE(r.asset.kind(int(i)).empty());
-                EXPECT_GT(r.asset.nodes[i].length, 0u);
-            }
+    for (const fs::path& path : corpusModelFiles(corpus)) {
+        SCOPED_TRACE(path.string());
+        const Bytes bytes = test::readFile(path);
+        const DecodeResult r = decodeBytes(bytes, {.fileName = path.string()});
+        ++files;
+        if (path.filename() == "test-output.rbxm") {
+            // An LZ4 frame magic (04 22 4d 18) sits where the first chunk's compressed
+            // length belongs: offset 32 (header) + 4 (chunk name) = 0x24.
+            ASSERT_FALSE(r.ok());
+            EXPECT_EQ(r.error->code, errc::kTruncated);
+            EXPECT_EQ(r.error->offset, 0x24u);
+            EXPECT_FALSE(r.asset.byteMap.empty());  // the header is still mapped
+            continue;
+        }
+        ASSERT_TRUE(r.ok()) << r.error->toString();
+        const bool binary = bytes.size() >= 8 && std::memcmp(bytes.data(), "<roblox!", 8) == 0;
+        if (binary) {
+            EXPECT_EQ(r.asset.format, "roblox-model");
+            EXPECT_EQ(std::int64_t(r.asset.nodes.size()), headerInstanceCount(bytes));
+        } else {
+            EXPECT_EQ(r.asset.format, "roblox-model-xml");
+            EXPECT_EQ(r.asset.nodes.size(), countItems(bytes));
+        }
+        for (std::size_t i = 0; i < r.asset.nodes.size(); ++i) {
+            EXPECT_FALSE(r.asset.kind(int(i)).empty());
+            EXPECT_GT(r.asset.nodes[i].length, 0u);
         }
     }
     EXPECT_GE(files, 100);
@@ -119,38 +129,33 @@ TEST(RobloxModelCorpus, EveryModelFileDecodes) {
 TEST(RobloxModelCorpus, WithoutByteMapTheSameAsset) {
     MESHSCOPE_REQUIRE_CORPUS(corpus);
     int files = 0, mapped = 0;
-    for (const char* top : {"rbxm", "rbxmx"}) {
-        if (!fs::exists(corpus / top)) continue;
-        for (const auto& e : fs::recursive_directory_iterator(corpus / top)) {
-            const std::string ext = e.path().extension().string();
-            if (ext != ".rbxm" && ext != ".rbxl" && ext != ".rbxmx" && ext != ".rbxlx") continue;
-            SCOPED_TRACE(e.path().string());
-            const Bytes bytes = test::readFile(e.path());
-            const DecodeResult with = decodeBytes(bytes, {.fileName = e.path().string()});
-            const DecodeResult without =
-                decodeBytes(bytes, {.fileName = e.path().string(), .byteMap = false});
-            ++files;
-            if (!with.asset.byteMap.empty()) ++mapped;
-            EXPECT_TRUE(without.asset.byteMap.empty());
-            ASSERT_EQ(with.ok(), without.ok());
-            if (!with.ok()) {
-                EXPECT_EQ(with.error->toString(), without.error->toString());
-                continue;
-            }
-            test::TreeComparer cmp(with.asset, without.asset, {});
-            const auto diffs = cmp.run();
-            EXPECT_TRUE(diffs.empty()) << test::joinDiffs(diffs);
-            ASSERT_EQ(with.asset.diagnostics.size(), without.asset.diagnostics.size());
-            for (std::size_t i = 0; i < with.asset.diagnostics.size(); ++i)
-                EXPECT_EQ(with.asset.diagnostics[i].toString(),
-                          without.asset.diagnostics[i].toString());
-            ASSERT_EQ(with.asset.meshes.size(), without.asset.meshes.size());
-            for (std::size_t i = 0; i < with.asset.meshes.size(); ++i) {
-                EXPECT_EQ(with.asset.meshes[i].name, without.asset.meshes[i].name);
-                EXPECT_EQ(with.asset.meshes[i].indices, without.asset.meshes[i].indices);
-            }
-            EXPECT_EQ(with.asset.sharedStrings, without.asset.sharedStrings);
+    for (const fs::path& path : corpusModelFiles(corpus)) {
+        SCOPED_TRACE(path.string());
+        const Bytes bytes = test::readFile(path);
+        const DecodeResult with = decodeBytes(bytes, {.fileName = path.string()});
+        const DecodeResult without =
+            decodeBytes(bytes, {.fileName = path.string(), .byteMap = false});
+        ++files;
+        if (!with.asset.byteMap.empty()) ++mapped;
+        EXPECT_TRUE(without.asset.byteMap.empty());
+        ASSERT_EQ(with.ok(), without.ok());
+        if (!with.ok()) {
+            EXPECT_EQ(with.error->toString(), without.error->toString());
+            continue;
         }
+        test::TreeComparer cmp(with.asset, without.asset, {});
+        const auto diffs = cmp.run();
+        EXPECT_TRUE(diffs.empty()) << test::joinDiffs(diffs);
+        ASSERT_EQ(with.asset.diagnostics.size(), without.asset.diagnostics.size());
+        for (std::size_t i = 0; i < with.asset.diagnostics.size(); ++i)
+            EXPECT_EQ(with.asset.diagnostics[i].toString(),
+                      without.asset.diagnostics[i].toString());
+        ASSERT_EQ(with.asset.meshes.size(), without.asset.meshes.size());
+        for (std::size_t i = 0; i < with.asset.meshes.size(); ++i) {
+            EXPECT_EQ(with.asset.meshes[i].name, without.asset.meshes[i].name);
+            EXPECT_EQ(with.asset.meshes[i].indices, without.asset.meshes[i].indices);
+        }
+        EXPECT_EQ(with.asset.sharedStrings, without.asset.sharedStrings);
     }
     EXPECT_GE(files, 100);
     EXPECT_EQ(mapped, files);  // the default still maps every file

@@ -516,13 +516,18 @@ TEST(UnionContents, NestedChildDataIsBounded) {
 namespace meshscope {
 namespace {
 
+// A model of one union whose MeshData2 (a SharedString) is `mesh`, written with uncompressed
+// chunks so that the blob's bytes stand in the file as they are.
+RobloxModelWriteResult writeUncompressedUnion(const Bytes& mesh) {
+    RobloxModelWriteOptions o;
+    o.compression = RobloxChunkCompression::None;
+    return writeRobloxModel(unionModel("UnionOperation", "MeshData2", mesh), o);
+}
+
 // MeshData2 (a SharedString) in an uncompressed SSTR chunk: its ranges at its bytes there.
 TEST(UnionContents, SharedStringMeshDataMappedInTheSstrChunk) {
     const Bytes mesh = writeCsgGraphics(unionLocal());
-    const Asset model = unionModel("UnionOperation", "MeshData2", mesh);
-    RobloxModelWriteOptions o;
-    o.compression = RobloxChunkCompression::None;
-    const RobloxModelWriteResult w = writeRobloxModel(model, o);
+    const RobloxModelWriteResult w = writeUncompressedUnion(mesh);
     ASSERT_TRUE(w.ok());
     const DecodeResult d = decodeBytes(w.bytes);
     ASSERT_TRUE(d.ok()) << d.error->toString();
@@ -556,10 +561,7 @@ TEST(UnionContents, SharedStringMeshDataMappedInTheSstrChunk) {
 TEST(UnionContents, WithoutByteMapSharedStringBlobsAreStillFound) {
     const Bytes mesh = writeCsgGraphics(unionLocal());
     const Bytes cut(mesh.begin(), mesh.begin() + std::ptrdiff_t(mesh.size() * 2 / 3));
-    const Asset model = unionModel("UnionOperation", "MeshData2", cut);
-    RobloxModelWriteOptions o;
-    o.compression = RobloxChunkCompression::None;
-    const RobloxModelWriteResult w = writeRobloxModel(model, o);
+    const RobloxModelWriteResult w = writeUncompressedUnion(cut);
     ASSERT_TRUE(w.ok());
     const DecodeResult with = decodeBytes(w.bytes);
     const DecodeResult without = decodeBytes(w.bytes, {.byteMap = false});
