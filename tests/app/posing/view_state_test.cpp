@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QDoubleSpinBox>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>

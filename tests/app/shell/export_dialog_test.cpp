@@ -1,5 +1,7 @@
 // File › Export: the export function behind the dialog (FileMesh, glTF and OBJ from the open
 // asset, the level drawn, never over the open file) and its menu entry.
+#include "window/export_dialog.h"
+
 #include <gtest/gtest.h>
 
 #include <QAction>
@@ -9,7 +11,6 @@
 #include "meshscope/core/mesh_generators.h"
 #include "support/qt_test_support.h"
 #include "support/test_support.h"
-#include "window/export_dialog.h"
 #include "window/main_window.h"
 
 using namespace meshscope;
