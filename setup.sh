@@ -21,6 +21,8 @@ jobs="${MESHSCOPE_JOBS:-$(nproc)}"
 # is installed; without it nothing changes.
 if [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ] && command -v ccache > /dev/null 2>&1; then
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache
+  # The test executables use a precompiled header: ccache caches those compiles only with this.
+  export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros}"
 fi
 
 packages=(
