@@ -55,6 +55,16 @@ QString writeFacsHead() {
         test::writeFileMeshFixture("app_view_state", "head.mesh", makeFacsHead(), "5.00").string());
 }
 
+// A shown main window and the file it has open: the document's view state and the posing that
+// follows it.
+class ViewStateWindow : public ::testing::Test {
+protected:
+    void open(const QString& path) { openShown(window, path); }
+    ViewState& state() { return window.document()->viewState(); }
+    PoseController* pose() { return window.poseController(); }
+    MainWindow window;
+};
+
 }  // namespace
 
 TEST(ViewState, SettersClampAndSignalOnlyOnChange) {
@@ -123,11 +133,10 @@ TEST(ViewState, BoneEditsAndSelectionStayInsideTheSkeleton) {
     EXPECT_EQ(state.selectedBone(), -1);
 }
 
-TEST(ViewState, SkeletonDockEditsTheDocumentsBonesAndANewFileResetsThem) {
-    MainWindow window;
-    openShown(window, writeTube("bones.smesh"));
-    ViewState& state = window.document()->viewState();
-    PoseController* pose = window.poseController();
+TEST_F(ViewStateWindow, SkeletonDockEditsTheDocumentsBonesAndANewFileResetsThem) {
+    open(writeTube("bones.smesh"));
+    ViewState& state = this->state();
+    PoseController* pose = this->pose();
     SkeletonDock* dock = window.skeletonDock();
     ASSERT_GE(pose->boneCount(), 2);
     ASSERT_EQ(state.boneEdits().size(), std::size_t(pose->boneCount()));
@@ -162,18 +171,17 @@ TEST(ViewState, SkeletonDockEditsTheDocumentsBonesAndANewFileResetsThem) {
     EXPECT_EQ(state.selectedBone(), 0);
 
     // A new file starts from nothing.
-    openShown(window, writeTube("other_bones.smesh"));
+    open(writeTube("other_bones.smesh"));
     EXPECT_EQ(state.selectedBone(), -1);
     ASSERT_EQ(state.boneEdits().size(), std::size_t(pose->boneCount()));
     for (const BoneEdit& e : state.boneEdits()) EXPECT_TRUE(e.isIdentity());
 }
 
-TEST(ViewState, AnimationDockScrubsTheDocumentsStateAndANewFileResetsIt) {
-    MainWindow window;
-    openShown(window, writeTube("tube.smesh"));
-    ViewState& state = window.document()->viewState();
+TEST_F(ViewStateWindow, AnimationDockScrubsTheDocumentsStateAndANewFileResetsIt) {
+    open(writeTube("tube.smesh"));
+    ViewState& state = this->state();
     AnimationDock* dock = window.animationDock();
-    PoseController* pose = window.poseController();
+    PoseController* pose = this->pose();
     ASSERT_EQ(pose->animationCount(), 1);
     EXPECT_EQ(state.animationIndex(), -1) << "nothing plays until asked";
 
@@ -214,19 +222,18 @@ TEST(ViewState, AnimationDockScrubsTheDocumentsStateAndANewFileResetsIt) {
     EXPECT_EQ(state.speed(), 2.0);
 
     // A new file starts from nothing.
-    openShown(window, writeTube("other.smesh"));
+    open(writeTube("other.smesh"));
     EXPECT_EQ(state.animationIndex(), -1);
     EXPECT_EQ(state.animationFrame(), 0.0);
     EXPECT_EQ(state.speed(), 1.0);
     EXPECT_FALSE(state.playing());
 }
 
-TEST(ViewState, FaceDockShowsAndWritesTheDocumentsWeights) {
-    MainWindow window;
-    openShown(window, writeFacsHead());
-    ViewState& state = window.document()->viewState();
+TEST_F(ViewStateWindow, FaceDockShowsAndWritesTheDocumentsWeights) {
+    open(writeFacsHead());
+    ViewState& state = this->state();
     FacsDock* dock = window.facsDock();
-    PoseController* pose = window.poseController();
+    PoseController* pose = this->pose();
     ASSERT_NE(pose->facsRig(), nullptr);
     ASSERT_EQ(state.facsWeights().size(), pose->facsRig()->controlNames.size());
     ASSERT_GE(dock->sliderCount(), 2);
@@ -243,17 +250,16 @@ TEST(ViewState, FaceDockShowsAndWritesTheDocumentsWeights) {
     EXPECT_FLOAT_EQ(state.facsWeight(1), 0.5f);
 
     // Another file (no rig) empties them.
-    openShown(window, writeTube("after_head.smesh"));
+    open(writeTube("after_head.smesh"));
     EXPECT_TRUE(state.facsWeights().empty());
 }
 
-TEST(ViewState, PinnedLevelsOfDetailAreTheDocumentsAndSurviveARebuildOfTheLodPanel) {
+TEST_F(ViewStateWindow, PinnedLevelsOfDetailAreTheDocumentsAndSurviveARebuildOfTheLodPanel) {
     const QString path = QString::fromStdString(
         test::writeFileMeshFixture("app_view_state", "lods.mesh", makeLodSphere(3), "4.00")
             .string());
-    MainWindow window;
-    openShown(window, path);
-    ViewState& state = window.document()->viewState();
+    open(path);
+    ViewState& state = this->state();
     LodDock* dock = window.lodDock();
     ASSERT_EQ(dock->modelCount(), 1);
     ASSERT_EQ(dock->levelCount(), 3);
@@ -272,7 +278,7 @@ TEST(ViewState, PinnedLevelsOfDetailAreTheDocumentsAndSurviveARebuildOfTheLodPan
     EXPECT_EQ(state.pinnedLod(0), -1);
     dock->pinLevel(2);
     // Another file forgets it.
-    openShown(window, path);
+    open(path);
     EXPECT_EQ(state.pinnedLod(0), -1);
     EXPECT_TRUE(dock->isAuto());
 }
