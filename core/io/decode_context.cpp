@@ -46,12 +46,7 @@ void DecodeContext::info(std::uint64_t offset, std::string code, std::string mes
 
 int DecodeContext::mapRange(std::uint64_t offset, std::uint64_t length, RangeKind kind,
                             std::string_view name, int node) {
-    // Without a byte map, only the ranges a decoder reads back while decoding are kept: a binary
-    // model's SSTR records, where union_contents.cpp finds shared strings in the file. The
-    // registry drops them at the end.
-    if (!options_.byteMap &&
-        (kind != RangeKind::Record || !std::string_view(path_).starts_with("SSTR")))
-        return -1;
+    if (!options_.byteMap) return -1;  // DecodeOptions::byteMap: nobody reads it
     return asset_.byteMap.add(offset, length, joinPath(path_, name), kind, node);
 }
 

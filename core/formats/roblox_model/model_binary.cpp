@@ -135,6 +135,12 @@ class BinaryDecoder {
 public:
     explicit BinaryDecoder(DecodeContext& ctx) : ctx_(ctx), asset_(ctx.asset()) {}
 
+    // The file offset of each shared string's SSTR record (hash, length, bytes) where the chunk
+    // is stored uncompressed, by shared-string index: for addUnionContents.
+    const std::vector<std::optional<std::uint64_t>>& sharedStringRecords() const {
+        return sharedStringRecords_;
+    }
+
     void run() {
         asset_.version = "0";
         ByteReader r(ctx_, ctx_.bytes());
@@ -513,6 +519,9 @@ private:
             const std::uint32_t n = r.u32("shared string");
             shared.emplace_back(r.string(n, "shared string"));
             ++sharedCount_;
+            // Where the record stands in the file, when its bytes are the file's own.
+            sharedStringRecords_.resize(shared.size());
+            if (r.mapped()) sharedStringRecords_.back() = r.offsetOf(start);
             mapIn(r, start, r.pos() - start, RangeKind::Record,
                   "strings[" + std::to_string(i) + "]");
         }
@@ -1635,7 +1644,8 @@ private:
     DecodeContext& ctx_;
     Asset& asset_;
     std::int32_t classCount_ = 0, instanceCount_ = 0;
-    std::string scopeName_;                     // readProp's scope segment
+    std::string scopeName_;  // readProp's scope segment
+    std::vector<std::optional<std::uint64_t>> sharedStringRecords_;
     std::vector<std::uint32_t> propsPerClass_;  // PROP chunks framed, by class id (countProp)
     std::size_t propChunks_ = 0;  // PROP chunks framed (sizes each table's first column array)
 
@@ -1692,9 +1702,10 @@ void setInflatePathByInput(bool on) {
 }
 
 void decodeBinaryModel(DecodeContext& ctx) {
-    BinaryDecoder(ctx).run();
+    BinaryDecoder decoder(ctx);
+    decoder.run();
     addTerrain(ctx);
-    addUnionContents(ctx);
+    addUnionContents(ctx, decoder.sharedStringRecords());
 }
 
 }  // namespace meshscope::rbx

@@ -2,6 +2,10 @@
 // from the registry entries in model_format.cpp.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <span>
+
 #include "io/decode_context.h"
 
 namespace meshscope::rbx {
@@ -21,6 +25,9 @@ void addTerrain(DecodeContext& ctx);
 // decoded and its instances added under the union (Node::embedded, roots named "… (ChildData)"),
 // and its MeshData / MeshData2 / PhysicsData blobs' named ranges in the byte map where the
 // value's bytes are the file's own; problems inside become warnings (union_contents.cpp).
-void addUnionContents(DecodeContext& ctx);
+// `sharedStringRecords`: per shared string, the file offset of its SSTR record (16-byte hash,
+// u32 length, the bytes) where a binary model stores it uncompressed; empty for XML.
+void addUnionContents(DecodeContext& ctx,
+                      std::span<const std::optional<std::uint64_t>> sharedStringRecords = {});
 
 }  // namespace meshscope::rbx

@@ -44,13 +44,15 @@ bool sameBytes(ByteSpan file, std::uint64_t at, const Bytes& blob) {
 }
 
 // File offsets of the asset's shared strings whose bytes are the file's own (a binary model's
-// uncompressed SSTR chunk, each record mapped as "strings[i]": a 16-byte hash, a u32 length,
-// the bytes), found once from the byte map and checked byte for byte.
+// uncompressed SSTR chunk: the decoder's record offsets), checked byte for byte.
 class SharedStringPlaces {
 public:
+    explicit SharedStringPlaces(std::span<const std::optional<std::uint64_t>> records)
+        : records_(records) {}
+
     std::optional<std::uint64_t> find(const Asset& asset, ByteSpan file, std::uint32_t index) {
-        if (!built_) build(asset);
-        if (index >= records_.size() || !records_[index]) return std::nullopt;
+        if (index >= records_.size() || index >= asset.sharedStrings.size() || !records_[index])
+            return std::nullopt;
         const std::uint64_t at = *records_[index] + 20;
         const std::string_view s = asset.sharedString(index);
         if (at > file.size() || file.size() - at < s.size() ||
@@ -60,22 +62,7 @@ public:
     }
 
 private:
-    void build(const Asset& asset) {
-        built_ = true;
-        records_.assign(asset.sharedStrings.size(), std::nullopt);
-        static constexpr std::string_view kTag = "strings[";
-        for (const ByteRange& r : asset.byteMap.ranges()) {
-            if (r.kind != RangeKind::Record || r.path.rfind("SSTR", 0) != 0) continue;
-            const std::size_t p = r.path.rfind(kTag);
-            if (p == std::string::npos) continue;
-            std::size_t i = 0, k = p + kTag.size();
-            for (; k < r.path.size() && r.path[k] >= '0' && r.path[k] <= '9'; ++k)
-                i = std::min<std::size_t>(i * 10 + std::size_t(r.path[k] - '0'), SIZE_MAX / 20);
-            if (i < records_.size() && !records_[i]) records_[i] = r.offset;
-        }
-    }
-    bool built_ = false;
-    std::vector<std::optional<std::uint64_t>> records_;
+    std::span<const std::optional<std::uint64_t>> records_;
 };
 
 std::optional<Located> locate(const Asset& asset, ByteSpan file, int node, std::string_view name,
@@ -366,7 +353,8 @@ void mapCsgBlob(DecodeContext& ctx, int unionNode, const std::string& property, 
 
 }  // namespace
 
-void addUnionContents(DecodeContext& ctx) {
+void addUnionContents(DecodeContext& ctx,
+                      std::span<const std::optional<std::uint64_t>> sharedStringRecords) {
     Asset& asset = ctx.asset();
     std::vector<std::uint8_t> unionKind(asset.kinds.size());
     bool any = false;
@@ -374,7 +362,7 @@ void addUnionContents(DecodeContext& ctx) {
         any |= unionKind[k] = isUnionClass(asset.kinds[k]);
     if (!any) return;
     const ByteSpan file = ctx.bytes();
-    SharedStringPlaces shared;
+    SharedStringPlaces shared(sharedStringRecords);
     const std::size_t count = asset.nodes.size();  // nodes grafted below are not visited again
     for (std::size_t i = 0; i < count; ++i) {
         const Node& n = asset.nodes[i];
