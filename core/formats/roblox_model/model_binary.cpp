@@ -575,7 +575,8 @@ private:
                                                 asset_.kinds.intern(className), nodeCount_, 0};
         PropertyTable& table = asset_.propertyTables.emplace_back();
         table.name = className;
-        // Room for the file's average PROP chunks a class, so that most classes' columns (large
+        // Room for the class's PROP chunks as counted while framing (countProp), or, where they
+        // could not be counted (ZSTD chunks), for the file's average, so that the columns (large
         // records) are moved to a bigger array at most once as they come.
         table.columns.reserve(classId < propsPerClass_.size() && propsPerClass_[classId]
                                   ? propsPerClass_[classId]
