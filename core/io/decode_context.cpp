@@ -47,7 +47,7 @@ void DecodeContext::info(std::uint64_t offset, std::string code, std::string mes
 int DecodeContext::mapRange(std::uint64_t offset, std::uint64_t length, RangeKind kind,
                             std::string_view name, int node) {
     if (!options_.byteMap) return -1;  // DecodeOptions::byteMap: nobody reads it
-    return asset_.byteMap.add(offset, length, joinPath(path_, name), kind, node);
+    return asset_.byteMap.add(offset, length, path_, name, kind, node);
 }
 
 void DecodeContext::checkAllocation(std::uint64_t offset, std::uint64_t count,
