@@ -54,6 +54,8 @@ public:
     int add(std::uint64_t offset, std::uint64_t length, std::string_view parent,
             std::string_view child, RangeKind kind, int node = -1);
     void finalize(std::uint64_t fileSize);
+    // Room for `count` ranges in all (a decoder that knows how many it will add).
+    void reserve(std::size_t count) { ranges_.reserve(count); }
 
     const std::vector<ByteRange>& ranges() const { return ranges_; }
     // For changing offsets, lengths, kinds and nodes; a path must be one of this map's own (or a
