@@ -77,7 +77,7 @@ void AssetScene::clear() {
     emit statsChanged();
 }
 
-void AssetScene::setAsset(const Asset& asset) {
+void AssetScene::setAsset(const Asset& asset, const std::vector<std::vector<Bounds>>* framing) {
     clear();
     meshes_.reserve(asset.meshes.size());
     const int count = static_cast<int>(asset.meshes.size());
@@ -87,7 +87,12 @@ void AssetScene::setAsset(const Asset& asset) {
         if (!b.valid())
             for (const Vec3& p : mesh.positions) b.add(p);
         bounds_.add(b);
-        itemBounds_.push_back(b);
+        if (framing && std::size_t(i) < framing->size() && !(*framing)[std::size_t(i)].empty()) {
+            const std::vector<Bounds>& items = (*framing)[std::size_t(i)];
+            itemBounds_.insert(itemBounds_.end(), items.begin(), items.end());
+        } else {
+            itemBounds_.push_back(b);
+        }
         MeshItem& item = addItem(mesh, nullptr);
         item.material->setBaseColor(meshColor(i, count));
     }
