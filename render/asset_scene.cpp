@@ -19,12 +19,15 @@ using Qt3DCore::QAttribute;
 
 namespace {
 
+// One attribute of the packed vertices (VertexLayout). Qt 3D's OpenGL renderer declares every
+// attribute normalized, so unsigned bytes reach the shader as 0..1.
 QAttribute* vertexAttribute(Qt3DCore::QGeometry* g, Qt3DCore::QBuffer* buffer, const QString& name,
-                            int components, int offset, std::uint32_t count) {
+                            int components, int offset, std::uint32_t count,
+                            QAttribute::VertexBaseType type = QAttribute::Float) {
     auto* a = new QAttribute(g);
     a->setName(name);
     a->setAttributeType(QAttribute::VertexAttribute);
-    a->setVertexBaseType(QAttribute::Float);
+    a->setVertexBaseType(type);
     a->setVertexSize(uint(components));
     a->setBuffer(buffer);
     a->setByteOffset(uint(offset));
@@ -168,10 +171,7 @@ AssetScene::MeshItem& AssetScene::addItem(const Mesh& mesh,
     vertexAttribute(geometry, item.vertexBuffer, QAttribute::defaultNormalAttributeName(), 3,
                     VertexLayout::kNormalOffset, packed.vertexCount);
     vertexAttribute(geometry, item.vertexBuffer, QAttribute::defaultColorAttributeName(), 4,
-                    VertexLayout::kColorOffset, packed.vertexCount);
-    vertexAttribute(geometry, item.vertexBuffer,
-                    QAttribute::defaultTextureCoordinateAttributeName(), 2, VertexLayout::kUvOffset,
-                    packed.vertexCount);
+                    VertexLayout::kColorOffset, packed.vertexCount, QAttribute::UnsignedByte);
     auto* index = new QAttribute(geometry);
     index->setAttributeType(QAttribute::IndexAttribute);
     index->setVertexBaseType(QAttribute::UnsignedInt);
