@@ -8,6 +8,9 @@
 #include <QEventLoop>
 #include <QKeyEvent>
 #include <QMimeData>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <QSurfaceFormat>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -107,6 +110,30 @@ int& Viewport::windowSamples() {
 
 void Viewport::setWindowSamples(int samples) {
     windowSamples() = samples;
+}
+
+bool Viewport::isSoftwareRendererName(std::string_view renderer) {
+    for (std::string_view name :
+         {"llvmpipe", "softpipe", "Software Rasterizer", "swrast", "SwiftShader", "GDI Generic"})
+        if (renderer.find(name) != std::string_view::npos) return true;
+    return false;
+}
+
+bool Viewport::softwareRenderer() {
+    static const bool software = [] {
+        QOpenGLContext context;
+        if (!context.create()) return false;
+        QOffscreenSurface surface;
+        surface.setFormat(context.format());
+        surface.create();
+        if (!surface.isValid() || !context.makeCurrent(&surface)) return false;
+        const auto* name =
+            reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER));
+        const bool result = name && isSoftwareRendererName(name);
+        context.doneCurrent();
+        return result;
+    }();
+    return software;
 }
 
 Viewport::Viewport(QWidget* parent) : QWidget(parent) {

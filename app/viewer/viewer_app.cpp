@@ -376,6 +376,16 @@ int runViewer(QApplication& app, const ViewerOptions& options) {
         std::fflush(nullptr);
         std::_Exit(exitCode);
     }
+    // A multisampled window on a software rasterizer (llvmpipe in a VM or under Xvfb) costs far
+    // more than it shows: the 57 000-instance place of bench_place_first_frame reached its first
+    // frame in 1.5-1.9 s with Qt 3D's 4 samples and in 0.85-0.98 s with one, and every later
+    // frame is drawn by the CPU at that cost too. MESHSCOPE_SAMPLES=N chooses for any renderer.
+    bool samplesOk = false;
+    const int samples = qEnvironmentVariableIntValue("MESHSCOPE_SAMPLES", &samplesOk);
+    if (samplesOk)
+        render::Viewport::setWindowSamples(std::max(samples, 0));
+    else if (render::Viewport::softwareRenderer())
+        render::Viewport::setWindowSamples(0);
     MainWindow window;
     window.viewport()->setGridVisible(options.grid);
     window.restoreSettings();

@@ -11,6 +11,7 @@
 #include "meshscope/core/mesh_generators.h"
 #include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/core/unigine_writer.h"
+#include "meshscope/render/viewport.h"
 #include "support/qt_test_support.h"
 #include "support/test_support.h"
 
@@ -161,4 +162,17 @@ TEST(Screenshot, RigPosedByAnAnimationAtTwoTimes) {
         {"--screenshot", "/tmp/x.png", "--time", "soon", QString::fromStdString(rig.string())});
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_TRUE(bad.stderrText.contains("--time")) << bad.stderrText.toStdString();
+}
+
+// The viewer's window draws single-sampled on a software rasterizer (multisampling there costs
+// the CPU several times each frame): the GL_RENDERER names that mean one.
+TEST(Viewport, SoftwareRenderersAreToldByTheirGlRendererName) {
+    for (const char* software :
+         {"llvmpipe (LLVM 15.0.6, 256 bits)", "softpipe", "Software Rasterizer", "Mesa DRI swrast",
+          "Google SwiftShader", "GDI Generic"})
+        EXPECT_TRUE(render::Viewport::isSoftwareRendererName(software)) << software;
+    for (const char* hardware : {"NVIDIA GeForce RTX 4070/PCIe/SSE2",
+                                 "AMD Radeon RX 7800 XT (radeonsi, navi32, LLVM 15.0.7)",
+                                 "Mesa Intel(R) UHD Graphics 620 (KBL GT2)", "Apple M2", ""})
+        EXPECT_FALSE(render::Viewport::isSoftwareRendererName(hardware)) << hardware;
 }

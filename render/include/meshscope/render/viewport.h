@@ -8,6 +8,7 @@
 #include <QUrl>
 #include <QWidget>
 #include <functional>
+#include <string_view>
 
 #include "meshscope/core/asset.h"
 #include "meshscope/core/axes.h"
@@ -55,6 +56,12 @@ public:
     // 16 extra shader compilations (12 of them when the GL context is created), about a fifth
     // of the run's CPU time before the first frame.
     static void setWindowSamples(int samples);
+    // Whether the OpenGL implementation windows get is a software rasterizer (Mesa's llvmpipe,
+    // softpipe or swrast, SwiftShader, Microsoft's GDI Generic), where every sample is drawn by
+    // the CPU. Asked once, of a small offscreen context; false when none can be made.
+    static bool softwareRenderer();
+    // The test behind it, on a GL_RENDERER string.
+    static bool isSoftwareRendererName(std::string_view renderer);
 
     AssetScene* scene() const { return scene_; }
     // Normals and bounds (hidden until switched on); the bones are the pose controller's.
