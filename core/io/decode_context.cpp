@@ -11,43 +11,79 @@ DecodeContext::DecodeContext(ByteSpan bytes, const DecodeOptions& options, Asset
     : bytes_(bytes),
       options_(options),
       asset_(asset),
-      budget_(options.limits.decompressionBudget(bytes.size())) {}
+      budget_(options.limits.decompressionBudget(bytes.size())) {
+    segments_.reserve(16);
+}
 
-DecodeContext::Scope::Scope(DecodeContext& ctx, std::string_view segment)
-    : ctx_(ctx), previousLength_(ctx.path_.size()) {
-    appendPath(ctx_.path_, segment);
+DecodeContext::Scope::Scope(DecodeContext& ctx, std::string_view segment, bool copy)
+    : ctx_(ctx), segments_(ctx.segments_.size()), text_(ctx.text_.size()) {
+    if (segment.empty()) return;  // an empty segment adds nothing to the path
+    if (copy) {
+        ctx.text_.append(segment);
+        ctx.segments_.push_back({nullptr, segment.size(), text_, nullptr, nullptr, true});
+    } else {
+        ctx.segments_.push_back({segment.data(), segment.size(), 0, nullptr, nullptr, false});
+    }
+}
+
+DecodeContext::Scope::Scope(DecodeContext& ctx, AppendSegment append, const void* arg)
+    : ctx_(ctx), segments_(ctx.segments_.size()), text_(ctx.text_.size()) {
+    ctx.segments_.push_back({nullptr, 0, 0, append, arg, false});
 }
 
 DecodeContext::Scope::~Scope() {
-    ctx_.path_.resize(previousLength_);
+    ctx_.segments_.resize(segments_);
+    ctx_.text_.resize(text_);
+}
+
+void DecodeContext::appendPathTo(std::string& out) const {
+    for (const Segment& s : segments_) {
+        const std::size_t before = out.size();
+        if (!out.empty()) out.append(std::string_view(kPathSeparator));
+        const std::size_t at = out.size();
+        if (s.append)
+            s.append(out, s.arg);
+        else
+            out.append(s.owned ? text_.data() + s.at : s.data, s.size);
+        if (out.size() == at) out.resize(before);  // nothing appended: no separator either
+    }
+}
+
+const std::string& DecodeContext::path() const {
+    path_.clear();
+    appendPathTo(path_);
+    return path_;
 }
 
 void DecodeContext::fail(std::uint64_t offset, std::string code, std::string message) const {
-    throw DecodeFailure(DecodeError{std::move(code), offset, path_, std::move(message)});
+    throw DecodeFailure(DecodeError{std::move(code), offset, path(), std::move(message)});
 }
 
 void DecodeContext::warn(std::uint64_t offset, std::string code, std::string message) {
     // Cap the number of stored warnings so a hostile file cannot exhaust memory through them.
     constexpr std::size_t kMaxDiagnostics = 10000;
     if (asset_.diagnostics.size() == kMaxDiagnostics) {
-        asset_.diagnostics.push_back({Severity::Warning, errc::kTooManyWarnings, offset, path_,
+        asset_.diagnostics.push_back({Severity::Warning, errc::kTooManyWarnings, offset, path(),
                                       "further warnings are not recorded"});
     }
     if (asset_.diagnostics.size() > kMaxDiagnostics) return;
     asset_.diagnostics.push_back(
-        {Severity::Warning, std::move(code), offset, path_, std::move(message)});
+        {Severity::Warning, std::move(code), offset, path(), std::move(message)});
 }
 
 void DecodeContext::info(std::uint64_t offset, std::string code, std::string message) {
     if (asset_.diagnostics.size() > 10000) return;
     asset_.diagnostics.push_back(
-        {Severity::Info, std::move(code), offset, path_, std::move(message)});
+        {Severity::Info, std::move(code), offset, path(), std::move(message)});
 }
 
 int DecodeContext::mapRange(std::uint64_t offset, std::uint64_t length, RangeKind kind,
                             std::string_view name, int node) {
     if (!options_.byteMap) return -1;  // DecodeOptions::byteMap: nobody reads it
-    return asset_.byteMap.add(offset, length, joinPath(path_, name), kind, node);
+    std::string path;
+    appendPathTo(path);
+    appendPath(path, name);
+    return asset_.byteMap.add(offset, length, std::move(path), kind, node);
 }
 
 void DecodeContext::checkAllocation(std::uint64_t offset, std::uint64_t count,

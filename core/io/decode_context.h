@@ -33,21 +33,35 @@ public:
     const Limits& limits() const { return options_.limits; }
     Asset& asset() { return asset_; }
 
-    // Context path: push a segment for the lifetime of the returned guard.
+    // Context path: push a segment for the lifetime of the returned guard. The path is only
+    // put together when something reads it (fail, warn, info, mapRange, path()): a decoder
+    // pushes a segment per chunk or record, and nearly all of them are popped unread.
+    // A segment's text appends itself to `out` (nothing for none): for segments made of parts.
+    using AppendSegment = void (*)(std::string& out, const void* arg);
     class Scope {
     public:
-        Scope(DecodeContext& ctx, std::string_view segment);
+        // The text is copied, or, with `copy` false, referred to.
+        Scope(DecodeContext& ctx, std::string_view segment, bool copy = true);
+        Scope(DecodeContext& ctx, AppendSegment append, const void* arg);
         ~Scope();
         Scope(const Scope&) = delete;
         Scope& operator=(const Scope&) = delete;
 
     private:
         DecodeContext& ctx_;
-        std::size_t previousLength_;
+        std::size_t segments_;  // the segment count and own text size before this scope
+        std::size_t text_;
     };
-    // The segment is appended to the path in place (no string is built per scope).
+    // The segment's text is copied (a temporary string is fine).
     Scope scope(std::string_view segment) { return Scope(*this, segment); }
-    const std::string& path() const { return path_; }
+    // The segment's bytes are referred to, not copied: they must stay as they are until the
+    // returned guard is gone.
+    Scope scopeRef(std::string_view segment) { return Scope(*this, segment, false); }
+    // The segment is `append(out, arg)`, called whenever the path is read while the guard
+    // lives: what `arg` points to must stay as it is until then.
+    Scope scopeWith(AppendSegment append, const void* arg) { return Scope(*this, append, arg); }
+    // The current path (segments joined by kPathSeparator). Valid until the next call.
+    const std::string& path() const;
 
     [[noreturn]] void fail(std::uint64_t offset, std::string code, std::string message) const;
     void warn(std::uint64_t offset, std::string code, std::string message);
@@ -101,7 +115,20 @@ private:
     ByteSpan bytes_;
     const DecodeOptions& options_;
     Asset& asset_;
-    std::string path_;
+    // The context path's segments, innermost last: text copied into text_ (`append` null, at
+    // `at`), text referred to (`append` null, `at` unused: `data`), or a function's.
+    struct Segment {
+        const char* data = nullptr;
+        std::size_t size = 0;
+        std::size_t at = 0;
+        AppendSegment append = nullptr;
+        const void* arg = nullptr;
+        bool owned = false;
+    };
+    std::vector<Segment> segments_;
+    std::string text_;          // copied segments' text, back to back
+    mutable std::string path_;  // path(): put together when read
+    void appendPathTo(std::string& out) const;
     std::uint64_t decompressed_ = 0;
     std::uint64_t budget_ = 0;
     // Forwards to DecodeOptions::progress at most every 1/512 step, never backwards.

@@ -50,19 +50,34 @@ struct InstChunk {
 // The chunk names the decoder knows, told apart once when the chunk is framed.
 enum class ChunkKind : std::uint8_t { Other, Meta, Sstr, Inst, Prop, Prnt, Sign, End };
 
-ChunkKind chunkKind(std::string_view name) {
-    static constexpr std::pair<std::string_view, ChunkKind> kNames[] = {
-        {"PROP", ChunkKind::Prop}, {"INST", ChunkKind::Inst}, {"PRNT", ChunkKind::Prnt},
-        {"SSTR", ChunkKind::Sstr}, {"META", ChunkKind::Meta}, {"SIGN", ChunkKind::Sign},
-        {"END", ChunkKind::End}};
-    for (const auto& [n, k] : kNames)
-        if (name == n) return k;
+constexpr std::pair<std::string_view, ChunkKind> kChunkNames[] = {
+    {"PROP", ChunkKind::Prop}, {"INST", ChunkKind::Inst}, {"PRNT", ChunkKind::Prnt},
+    {"SSTR", ChunkKind::Sstr}, {"META", ChunkKind::Meta}, {"SIGN", ChunkKind::Sign},
+    {"END", ChunkKind::End}};
+
+// The kind of a chunk from its 4 stored name bytes: a known name, NUL-padded to 4 bytes (the
+// name printable() makes of them then is the known one, and only then).
+ChunkKind chunkKind(std::string_view raw) {
+    for (const auto& [n, k] : kChunkNames)
+        if (raw.size() >= n.size() && raw.substr(0, n.size()) == n &&
+            raw.find_first_not_of('\0', n.size()) == std::string_view::npos)
+            return k;
     return ChunkKind::Other;
 }
 
+std::string_view chunkName(ChunkKind kind) {
+    for (const auto& [n, k] : kChunkNames)
+        if (k == kind) return n;
+    return {};
+}
+
 struct Chunk {
-    std::string name;  // "INST" (trailing NULs removed)
+    std::string otherName;  // an unknown chunk's name, printable (trailing NULs removed)
     ChunkKind kind = ChunkKind::Other;
+    // "INST": the name's printable form (static text for the known kinds).
+    std::string_view name() const {
+        return kind == ChunkKind::Other ? std::string_view(otherName) : chunkName(kind);
+    }
     std::uint64_t offset = 0;  // chunk header offset
     std::uint64_t length = 0;  // header + body
     std::uint64_t bodyOffset = 0;
@@ -235,8 +250,9 @@ private:
             ctx_.checkCancel(c.offset);
             ctx_.progress(0.2 + 0.8 * double(i) / total);
             ByteSpan data = c.body;
-            // The chunk's context, for its inflation and its contents (one scope for both).
-            auto s = ctx_.scope(c.name);
+            // The chunk's context, for its inflation and its contents (one scope for both; the
+            // chunk array stays as it is meanwhile).
+            auto s = ctx_.scopeRef(c.name());
             if (c.compressed) {
                 payload_ = payload++;
                 if (ahead_)
@@ -314,10 +330,11 @@ private:
             Chunk c;
             c.offset = r.offset();
             const std::string_view rawName = r.string(4, "chunk name");
-            c.name = printable(rawName);
-            c.kind = chunkKind(c.name);
+            c.kind = chunkKind(rawName);
+            if (c.kind == ChunkKind::Other) c.otherName = printable(rawName);
             if (c.kind == ChunkKind::Prop) ++propChunks_;
-            auto s = ctx_.scope(c.name);
+            // A known name is static text; an unknown one is copied (`c` moves below).
+            DecodeContext::Scope s(ctx_, c.name(), c.kind == ChunkKind::Other);
             const std::uint32_t compressedLength = r.u32("compressed length");
             const std::uint32_t uncompressedLength = r.u32("uncompressed length");
             r.skip(4, "reserved");
@@ -328,7 +345,7 @@ private:
                 // The offset of the length field at fault: compressed (+4) or uncompressed (+8).
                 r.failAt(std::size_t(c.offset + (c.compressed ? 4 : 8)), errc::kTruncated,
                          std::string(c.compressed ? "compressed" : "uncompressed") + " length " +
-                             std::to_string(bodyLength) + " of chunk \"" + c.name +
+                             std::to_string(bodyLength) + " of chunk \"" + std::string(c.name()) +
                              "\" runs past the end of the file (" + std::to_string(r.remaining()) +
                              " bytes remain)");
             }
@@ -372,7 +389,7 @@ private:
             readEnd(cr);
         else {
             ctx_.warn(c.offset, errc::kUnknownChunk,
-                      "unknown chunk \"" + c.name + "\" kept as raw bytes");
+                      "unknown chunk \"" + std::string(c.name()) + "\" kept as raw bytes");
             if (!c.compressed) mapIn(cr, 0, cr.size(), RangeKind::Payload, "unknown data");
         }
         chunk_ = nullptr;
@@ -606,7 +623,8 @@ private:
     // into the column's typed array; the name, type and source range are stored once.
     void readProp(ByteReader& r) {
         const std::uint32_t classId = r.u32("class id");
-        std::string propName = readString(r, "property name");
+        // A view of the chunk's bytes, which stay as they are while the chunk is read.
+        const std::string_view propName = r.string(r.u32("property name"), "property name");
         auto cls = classes_.find(classId);
         if (cls == classes_.end()) {
             ctx_.warn(chunk_->offset, errc::kUnknownClassId,
@@ -617,10 +635,9 @@ private:
             return;
         }
         const ClassInfo& info = cls->second;
-        // "Class.Property", built in a buffer kept from chunk to chunk (the scope copies it).
-        scopeName_.assign(info.name).push_back('.');
-        appendPrintable(scopeName_, propName);
-        auto s = ctx_.scope(scopeName_);
+        // "Class.Property", put together only when the path is read.
+        propScope_ = {info.name, propName};
+        auto s = ctx_.scopeWith(&appendPropScope, &propScope_);
         mapIn(r, 0, r.pos(), RangeKind::Field, "property header");
         if (r.atEnd()) {
             // rojo-rbx/rbx-dom PR #168: Roblox ignores PROP chunks without a type byte.
@@ -648,7 +665,7 @@ private:
         // added before its values are read, so a chunk that fails part way keeps the rows read.
         auto& columns = asset_.propertyTables[std::size_t(info.table)].columns;
         PropertyColumn& col = columns.emplace_back();
-        col.name = std::move(propName);
+        col.name = propName;
         col.type = tname;
         col.offset = r.mapped() ? r.offsetOf(valuesPos) : chunk_->offset;
         col.length = r.mapped() ? r.size() - valuesPos : chunk_->length;
@@ -1645,7 +1662,16 @@ private:
     DecodeContext& ctx_;
     Asset& asset_;
     std::int32_t classCount_ = 0, instanceCount_ = 0;
-    std::string scopeName_;  // readProp's scope segment
+    // readProp's scope segment: "Class.Property" (the property name printable).
+    struct PropScope {
+        std::string_view className;
+        std::string_view propName;
+    } propScope_;
+    static void appendPropScope(std::string& out, const void* arg) {
+        const auto& p = *static_cast<const PropScope*>(arg);
+        out.append(p.className).push_back('.');
+        appendPrintable(out, p.propName);
+    }
     std::vector<std::optional<std::uint64_t>> sharedStringRecords_;
     std::vector<std::uint32_t> propsPerClass_;  // PROP chunks framed, by class id (countProp)
     std::size_t propChunks_ = 0;  // PROP chunks framed (sizes each table's first column array)
