@@ -15,36 +15,20 @@ DecodeContext::DecodeContext(ByteSpan bytes, const DecodeOptions& options, Asset
     segments_.reserve(16);
 }
 
-DecodeContext::Scope::Scope(DecodeContext& ctx, std::string_view segment, bool copy)
-    : ctx_(ctx), segments_(ctx.segments_.size()), text_(ctx.text_.size()) {
-    if (segment.empty()) return;  // an empty segment adds nothing to the path
-    if (copy) {
-        ctx.text_.append(segment);
-        ctx.segments_.push_back({nullptr, segment.size(), text_, nullptr, nullptr, true});
-    } else {
-        ctx.segments_.push_back({segment.data(), segment.size(), 0, nullptr, nullptr, false});
-    }
-}
-
-DecodeContext::Scope::Scope(DecodeContext& ctx, AppendSegment append, const void* arg)
-    : ctx_(ctx), segments_(ctx.segments_.size()), text_(ctx.text_.size()) {
-    ctx.segments_.push_back({nullptr, 0, 0, append, arg, false});
-}
-
-DecodeContext::Scope::~Scope() {
-    ctx_.segments_.resize(segments_);
-    ctx_.text_.resize(text_);
-}
-
 void DecodeContext::appendPathTo(std::string& out) const {
+    std::size_t own = 0;  // where the next copied segment's text begins in text_
     for (const Segment& s : segments_) {
         const std::size_t before = out.size();
         if (!out.empty()) out.append(std::string_view(kPathSeparator));
         const std::size_t at = out.size();
-        if (s.append)
-            s.append(out, s.arg);
-        else
-            out.append(s.owned ? text_.data() + s.at : s.data, s.size);
+        if (s.append) {
+            s.append(out, s.data);
+        } else if (s.data) {
+            out.append(static_cast<const char*>(s.data), s.size);
+        } else {
+            out.append(text_, own, s.size);
+            own += s.size;
+        }
         if (out.size() == at) out.resize(before);  // nothing appended: no separator either
     }
 }

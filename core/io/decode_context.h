@@ -41,9 +41,20 @@ public:
     class Scope {
     public:
         // The text is copied, or, with `copy` false, referred to.
-        Scope(DecodeContext& ctx, std::string_view segment, bool copy = true);
-        Scope(DecodeContext& ctx, AppendSegment append, const void* arg);
-        ~Scope();
+        Scope(DecodeContext& ctx, std::string_view segment, bool copy = true)
+            : ctx_(ctx), segments_(ctx.segments_.size()), text_(ctx.text_.size()) {
+            if (segment.empty()) return;  // an empty segment adds nothing to the path
+            if (copy) ctx.text_.append(segment);
+            ctx.segments_.push_back({copy ? nullptr : segment.data(), segment.size(), nullptr});
+        }
+        Scope(DecodeContext& ctx, AppendSegment append, const void* arg)
+            : ctx_(ctx), segments_(ctx.segments_.size()), text_(ctx.text_.size()) {
+            ctx.segments_.push_back({arg, 0, append});
+        }
+        ~Scope() {
+            ctx_.segments_.resize(segments_);
+            ctx_.text_.resize(text_);
+        }
         Scope(const Scope&) = delete;
         Scope& operator=(const Scope&) = delete;
 
@@ -115,15 +126,13 @@ private:
     ByteSpan bytes_;
     const DecodeOptions& options_;
     Asset& asset_;
-    // The context path's segments, innermost last: text copied into text_ (`append` null, at
-    // `at`), text referred to (`append` null, `at` unused: `data`), or a function's.
+    // The context path's segments, innermost last: text copied into text_ (`data` and
+    // `append` null: the next `size` bytes of text_), text referred to (`data`, `size`), or a
+    // function's (`append(out, data)`).
     struct Segment {
-        const char* data = nullptr;
+        const void* data = nullptr;
         std::size_t size = 0;
-        std::size_t at = 0;
         AppendSegment append = nullptr;
-        const void* arg = nullptr;
-        bool owned = false;
     };
     std::vector<Segment> segments_;
     std::string text_;          // copied segments' text, back to back
