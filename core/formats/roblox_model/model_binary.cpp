@@ -726,7 +726,7 @@ private:
     // A CFrame column stays as the chunk stores it (a Record of the three position planes, each
     // row headed by its rotation, found through u32s): a value is made when it is read.
     void readCFrameColumn(ByteReader& r, std::size_t n, bool quaternion, PropertyColumn& col) {
-        col.storage = Storage::CFrame;  // no rows until the positions are whole too
+        col.storage = Storage::Values;  // no rows until the positions are whole too
         col.u32s.resize(n);
         walkRotations(r, n, quaternion, col.u32s.data());
         const std::uint8_t* x = columns(r, n, 4, "position X");

@@ -231,12 +231,9 @@ struct PropertyColumn {
         Bool,    // bytes: 0 / 1                              -> bool
         Int32,   // u32s: bit pattern of an int32             -> int64
         UInt32,  // u32s                                      -> int64
-        Int64,   // i64s                                      -> int64
-        Float,   // floats                                    -> double
         Double,  // doubles                                   -> double
         Vec2,    // vec2s
         Vec3,    // vec3s
-        CFrame,  // cframes
         Ref,     // refs: node index, -1 for nil              -> NodeRef
         String,  // bytes + ends: row r is bytes[start(r), ends[r])  -> std::string
                  // (or rows of recordSize bytes each, see `ends`)
@@ -244,7 +241,8 @@ struct PropertyColumn {
         Tuple,   // doubles + ends                            -> std::vector<double>
         Record,  // bytes: recordSize byte planes of rows() bytes from `first` (byte b of row
                  // r at bytes[first + b * rows() + r]), after each row's head when headSize
-                 // is set; `record` turns one row's bytes into a Value
+                 // is set; `record` turns one row's bytes into a Value (int64, float, CFrame,
+                 // UDim ... values of a binary model)
         Values,  // values: anything else
         Shared,  // u32s: Asset::sharedStrings index, kNoSharedString for none  -> SharedStringRef
                  // (monostate for kNoSharedString)
@@ -252,19 +250,18 @@ struct PropertyColumn {
     static constexpr std::uint32_t kNoSharedString = 0xffffffffu;
 
     std::string name;
-    std::string type;  // Property::type
+    // Property::type: a static name ("int32", "CFrame" ...), not owned by the column (a place
+    // has thousands of columns and a few dozen types).
+    std::string_view type;
     Storage storage = Storage::Values;
     std::uint64_t offset = 0;  // source bytes of every value of the column
     std::uint64_t length = 0;
 
     UninitializedBytes bytes;  // resize() leaves new bytes unset
     std::vector<std::uint32_t> u32s;
-    std::vector<std::int64_t> i64s;
-    std::vector<float> floats;
     std::vector<double> doubles;
     std::vector<Vec2> vec2s;
     std::vector<Vec3> vec3s;
-    std::vector<CFrame> cframes;
     std::vector<std::int32_t> refs;
     // String / Binary / Tuple: end of row r. String and Binary row r starts at start(r) =
     // (r ? ends[r - 1] : first) + rowPrefix; Tuple row r at r ? ends[r - 1] : 0. A String or
