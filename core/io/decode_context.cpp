@@ -12,12 +12,13 @@ DecodeContext::DecodeContext(ByteSpan bytes, const DecodeOptions& options, Asset
       options_(options),
       asset_(asset),
       budget_(options.limits.decompressionBudget(bytes.size())) {
-    segments_.reserve(16);
+    segments_.resize(16);
 }
 
 void DecodeContext::appendPathTo(std::string& out) const {
     std::size_t own = 0;  // where the next copied segment's text begins in text_
-    for (const Segment& s : segments_) {
+    for (std::size_t i = 0; i < depth_; ++i) {
+        const Segment& s = segments_[i];
         const std::size_t before = out.size();
         if (!out.empty()) out.append(std::string_view(kPathSeparator));
         const std::size_t at = out.size();

@@ -6,6 +6,7 @@
 // built so far is returned as a partial result.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -42,25 +43,25 @@ public:
     public:
         // The text is copied, or, with `copy` false, referred to.
         Scope(DecodeContext& ctx, std::string_view segment, bool copy = true)
-            : ctx_(ctx), segments_(ctx.segments_.size()), text_(ctx.text_.size()) {
+            : ctx_(ctx), depth_(ctx.depth_), text_(ctx.text_.size()) {
             if (segment.empty()) return;  // an empty segment adds nothing to the path
             if (copy) ctx.text_.append(segment);
-            ctx.segments_.push_back({copy ? nullptr : segment.data(), segment.size(), nullptr});
+            ctx.push({copy ? nullptr : segment.data(), segment.size(), nullptr});
         }
         Scope(DecodeContext& ctx, AppendSegment append, const void* arg)
-            : ctx_(ctx), segments_(ctx.segments_.size()), text_(ctx.text_.size()) {
-            ctx.segments_.push_back({arg, 0, append});
+            : ctx_(ctx), depth_(ctx.depth_), text_(ctx.text_.size()) {
+            ctx.push({arg, 0, append});
         }
         ~Scope() {
-            ctx_.segments_.resize(segments_);
-            ctx_.text_.resize(text_);
+            ctx_.depth_ = depth_;
+            if (ctx_.text_.size() != text_) ctx_.text_.resize(text_);
         }
         Scope(const Scope&) = delete;
         Scope& operator=(const Scope&) = delete;
 
     private:
         DecodeContext& ctx_;
-        std::size_t segments_;  // the segment count and own text size before this scope
+        std::size_t depth_;  // the segment count and own text size before this scope
         std::size_t text_;
     };
     // The segment's text is copied (a temporary string is fine).
@@ -134,7 +135,13 @@ private:
         std::size_t size = 0;
         AppendSegment append = nullptr;
     };
+    // Segments [0, depth_) are the path; the array only grows (a push is a store).
     std::vector<Segment> segments_;
+    std::size_t depth_ = 0;
+    void push(const Segment& s) {
+        if (depth_ == segments_.size()) segments_.resize(std::max<std::size_t>(16, 2 * depth_));
+        segments_[depth_++] = s;
+    }
     std::string text_;          // copied segments' text, back to back
     mutable std::string path_;  // path(): put together when read
     void appendPathTo(std::string& out) const;
