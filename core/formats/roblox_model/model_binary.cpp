@@ -148,7 +148,8 @@ bool inflateAhead(std::size_t compressedBytes, std::size_t chunks) {
 
 class BinaryDecoder {
 public:
-    explicit BinaryDecoder(DecodeContext& ctx) : ctx_(ctx), asset_(ctx.asset()) {}
+    explicit BinaryDecoder(DecodeContext& ctx)
+        : ctx_(ctx), asset_(ctx.asset()), mapping_(ctx.options().byteMap) {}
 
     // The file offset of each shared string's SSTR record (hash, length, bytes) where the chunk
     // is stored uncompressed, by shared-string index: for addUnionContents.
@@ -350,14 +351,17 @@ private:
                              " bytes remain)");
             }
             c.length = 16 + bodyLength;
-            ctx_.mapRange(c.offset, c.length, RangeKind::Chunk);
-            ctx_.mapRange(c.offset, 16, RangeKind::Header, "chunk header");
+            if (mapping_) {
+                ctx_.mapRange(c.offset, c.length, RangeKind::Chunk);
+                ctx_.mapRange(c.offset, 16, RangeKind::Header, "chunk header");
+            }
             c.body = r.bytes(std::size_t(bodyLength), "chunk body");
             c.uncompressedLength = uncompressedLength;
             if (c.compressed) {
                 c.zstd = looksLikeZstd(c.body);
-                ctx_.mapRange(c.bodyOffset, bodyLength, RangeKind::Payload,
-                              c.zstd ? "ZSTD frame" : "LZ4 block");
+                if (mapping_)
+                    ctx_.mapRange(c.bodyOffset, bodyLength, RangeKind::Payload,
+                                  c.zstd ? "ZSTD frame" : "LZ4 block");
             }
             if (c.kind == ChunkKind::Prop) countProp(c, chunks.capacity());
             const bool end = c.kind == ChunkKind::End;
@@ -423,7 +427,7 @@ private:
     // Maps a range inside the current chunk's data when the data has file offsets (raw chunk).
     void mapIn(const ByteReader& cr, std::size_t pos, std::size_t length, RangeKind kind,
                std::string_view name) {
-        if (cr.mapped() && length) ctx_.mapRange(cr.offsetOf(pos), length, kind, name);
+        if (mapping_ && cr.mapped() && length) ctx_.mapRange(cr.offsetOf(pos), length, kind, name);
     }
 
     std::string readString(ByteReader& r, const char* what) {
@@ -513,8 +517,9 @@ private:
             const std::size_t start = r.pos();
             std::string key = readString(r, "metadata key");
             std::string value = readString(r, "metadata value");
-            std::string label = printable(key) + " = " + printable(value.substr(0, 64));
-            mapIn(r, start, r.pos() - start, RangeKind::Record, label);
+            if (mapping_)
+                mapIn(r, start, r.pos() - start, RangeKind::Record,
+                      printable(key) + " = " + printable(value.substr(0, 64)));
         }
     }
 
@@ -539,8 +544,9 @@ private:
             // Where the record stands in the file, when its bytes are the file's own.
             sharedStringRecords_.resize(shared.size());
             if (r.mapped()) sharedStringRecords_.back() = r.offsetOf(start);
-            mapIn(r, start, r.pos() - start, RangeKind::Record,
-                  "strings[" + std::to_string(i) + "]");
+            if (mapping_)
+                mapIn(r, start, r.pos() - start, RangeKind::Record,
+                      "strings[" + std::to_string(i) + "]");
         }
     }
 
@@ -558,7 +564,7 @@ private:
         std::string className = readString(r, "class name");
         const std::uint8_t objectFormat = r.u8("object format");
         const std::uint32_t count = r.u32("instance count");
-        mapIn(r, 0, r.pos(), RangeKind::Field, "class " + printable(className));
+        if (mapping_) mapIn(r, 0, r.pos(), RangeKind::Field, "class " + printable(className));
         if (objectFormat > 1)
             r.warn(errc::kBadObjectFormat,
                    "object format " + std::to_string(objectFormat) + " (expected 0 or 1)");
@@ -665,7 +671,7 @@ private:
         // added before its values are read, so a chunk that fails part way keeps the rows read.
         auto& columns = asset_.propertyTables[std::size_t(info.table)].columns;
         PropertyColumn& col = columns.emplace_back();
-        col.name = propName;
+        col.name = std::string(propName);
         col.type = tname;
         col.offset = r.mapped() ? r.offsetOf(valuesPos) : chunk_->offset;
         col.length = r.mapped() ? r.size() - valuesPos : chunk_->length;
@@ -1301,8 +1307,9 @@ private:
                 break;
             }
             r.skip(len, "signature");
-            mapIn(r, start, r.pos() - start, RangeKind::Record,
-                  "signatures[" + std::to_string(i) + "]");
+            if (mapping_)
+                mapIn(r, start, r.pos() - start, RangeKind::Record,
+                      "signatures[" + std::to_string(i) + "]");
         }
         if (!r.atEnd()) mapIn(r, r.pos(), r.remaining(), RangeKind::Payload, "raw signature data");
         ctx_.info(chunk_->offset, errc::kSigned,
@@ -1661,6 +1668,8 @@ private:
 
     DecodeContext& ctx_;
     Asset& asset_;
+    // DecodeOptions::byteMap: ranges are mapped (and their names made) only when it is set.
+    const bool mapping_;
     std::int32_t classCount_ = 0, instanceCount_ = 0;
     // readProp's scope segment: "Class.Property" (the property name printable).
     struct PropScope {
