@@ -417,11 +417,38 @@ private:
     // be had, else a copy. Positions in the chunk stay positions in `col.bytes`.
     void keepChunk(const ByteReader& r, PropertyColumn& col, std::size_t end) {
         if (UninitializedBytes whole = adoptChunk(r); !whole.empty()) {
-            whole.resize(end);
-            col.bytes = std::move(whole);
+            // Kept by the asset, viewed by the column.
+            auto kept = std::make_shared<const UninitializedBytes>(std::move(whole));
+            col.bytes.view(kept->data(), std::min(end, kept->size()));
+            asset_.storage.push_back(std::move(kept));
         } else {
-            col.bytes.assign(r.data().data(), r.data().data() + end);
+            col.bytes.view(keepBytes(r.data().data(), end), end);
         }
+    }
+
+    // A copy of [data, data + size) in a block the asset keeps: the columns of small chunks
+    // (a place's thousands of one-row PROP chunks) share blocks instead of each its own
+    // allocation. Chunks over a quarter of a block get a block of their own.
+    const std::uint8_t* keepBytes(const std::uint8_t* data, std::size_t size) {
+        constexpr std::size_t kBlock = 64 << 10;
+        if (size == 0) return nullptr;
+        if (size > kBlock / 4) {
+            std::shared_ptr<std::uint8_t[]> own(new std::uint8_t[size]);
+            std::memcpy(own.get(), data, size);
+            const std::uint8_t* at = own.get();
+            asset_.storage.push_back(std::move(own));
+            return at;
+        }
+        if (kBlock - blockUsed_ < size || !block_) {
+            std::shared_ptr<std::uint8_t[]> fresh(new std::uint8_t[kBlock]);
+            asset_.storage.push_back(fresh);
+            block_ = fresh.get();
+            blockUsed_ = 0;
+        }
+        std::uint8_t* at = block_ + blockUsed_;
+        std::memcpy(at, data, size);
+        blockUsed_ += size;
+        return at;
     }
 
     // Maps a range inside the current chunk's data when the data has file offsets (raw chunk).
@@ -908,7 +935,7 @@ private:
                 for (std::size_t i = 0; i < n; ++i) {
                     const std::uint32_t len = r.u32("bytecode length");
                     const ByteSpan b = r.bytes(len, "bytecode");
-                    col.bytes.insert(col.bytes.end(), b.begin(), b.end());
+                    col.bytes.append(b.data(), b.data() + b.size());
                     col.ends.push_back(col.bytes.size());
                 }
                 break;
@@ -1716,7 +1743,10 @@ private:
     // Scratch arrays reused by every PROP chunk.
     std::vector<std::uint32_t> u32_;
     std::vector<CFrame> cframes_;
-    InflateBuffer inflated_;   // the current chunk's data, when it is compressed
+    InflateBuffer inflated_;  // the current chunk's data, when it is compressed
+    // keepBytes' current block (in Asset::storage) and how much of it is used.
+    std::uint8_t* block_ = nullptr;
+    std::size_t blockUsed_ = 0;
     std::size_t payload_ = 0;  // the current chunk's payload index in ahead_
     // Nodes built ahead by the worker (postNodes); prebuiltDone_ once they are whole,
     // namedAhead_ once the worker has named them too (postNames).
