@@ -2,7 +2,9 @@
 #include "meshscope/core/byte_map.h"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
+#include <utility>
 
 namespace meshscope {
 
@@ -44,9 +46,102 @@ void appendPath(std::string& path, std::string_view child) {
     path.append(child);
 }
 
-int ByteMap::add(std::uint64_t offset, std::uint64_t length, std::string path, RangeKind kind,
+ByteMap::ByteMap(const ByteMap& other) {
+    copyFrom(other);
+}
+
+ByteMap& ByteMap::operator=(const ByteMap& other) {
+    if (this != &other) {
+        ByteMap copy(other);
+        *this = std::move(copy);
+    }
+    return *this;
+}
+
+ByteMap::ByteMap(ByteMap&& other) noexcept
+    : ranges_(std::move(other.ranges_)),
+      maxLength_(std::exchange(other.maxLength_, 0)),
+      text_(std::move(other.text_)),
+      textFree_(std::exchange(other.textFree_, nullptr)),
+      textLeft_(std::exchange(other.textLeft_, 0)),
+      textBlock_(std::exchange(other.textBlock_, 0)) {
+    other.ranges_.clear();
+    other.text_.clear();
+}
+
+ByteMap& ByteMap::operator=(ByteMap&& other) noexcept {
+    if (this != &other) {
+        ranges_ = std::move(other.ranges_);
+        maxLength_ = std::exchange(other.maxLength_, 0);
+        text_ = std::move(other.text_);
+        textFree_ = std::exchange(other.textFree_, nullptr);
+        textLeft_ = std::exchange(other.textLeft_, 0);
+        textBlock_ = std::exchange(other.textBlock_, 0);
+        other.ranges_.clear();
+        other.text_.clear();
+    }
+    return *this;
+}
+
+void ByteMap::copyFrom(const ByteMap& other) {
+    ranges_ = other.ranges_;
+    maxLength_ = other.maxLength_;
+    // One block for every path of the other map, and the views moved onto it.
+    std::size_t total = 0;
+    for (const ByteRange& r : ranges_) total += r.path.size();
+    if (total == 0) return;
+    char* out = reserveText(total);
+    for (ByteRange& r : ranges_) {
+        if (r.path.empty()) continue;
+        std::memcpy(out, r.path.data(), r.path.size());
+        r.path = std::string_view(out, r.path.size());
+        out += r.path.size();
+    }
+    textFree_ = out;
+    textLeft_ -= total;
+}
+
+char* ByteMap::reserveText(std::size_t size) {
+    if (size > textLeft_) {
+        // Blocks grow with the map (4 KiB up to 256 KiB), and a longer path gets its own.
+        constexpr std::size_t kFirst = 4096, kLargest = 256 * 1024;
+        textBlock_ = textBlock_ == 0 ? kFirst : std::min(textBlock_ * 2, kLargest);
+        const std::size_t block = std::max(textBlock_, size);
+        text_.push_back(std::make_unique_for_overwrite<char[]>(block));
+        textFree_ = text_.back().get();
+        textLeft_ = block;
+    }
+    return textFree_;
+}
+
+int ByteMap::add(std::uint64_t offset, std::uint64_t length, std::string_view path, RangeKind kind,
                  int node) {
-    ranges_.push_back({offset, length, std::move(path), kind, node});
+    return add(offset, length, path, {}, kind, node);
+}
+
+int ByteMap::add(std::uint64_t offset, std::uint64_t length, std::string_view parent,
+                 std::string_view child, RangeKind kind, int node) {
+    constexpr std::string_view separator = kPathSeparator;
+    const std::size_t size =
+        parent.size() + child.size() + (parent.empty() || child.empty() ? 0 : separator.size());
+    std::string_view path;
+    if (size) {
+        char* out = reserveText(size);
+        char* at = out;
+        if (!parent.empty()) {
+            std::memcpy(at, parent.data(), parent.size());
+            at += parent.size();
+            if (!child.empty()) {
+                std::memcpy(at, separator.data(), separator.size());
+                at += separator.size();
+            }
+        }
+        if (!child.empty()) std::memcpy(at, child.data(), child.size());
+        path = std::string_view(out, size);
+        textFree_ += size;
+        textLeft_ -= size;
+    }
+    ranges_.push_back({offset, length, path, kind, node});
     return static_cast<int>(ranges_.size() - 1);
 }
 

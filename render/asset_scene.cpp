@@ -19,12 +19,15 @@ using Qt3DCore::QAttribute;
 
 namespace {
 
+// One attribute of the packed vertices (VertexLayout). Qt 3D's OpenGL renderer declares every
+// attribute normalized, so unsigned bytes reach the shader as 0..1.
 QAttribute* vertexAttribute(Qt3DCore::QGeometry* g, Qt3DCore::QBuffer* buffer, const QString& name,
-                            int components, int offset, std::uint32_t count) {
+                            int components, int offset, std::uint32_t count,
+                            QAttribute::VertexBaseType type = QAttribute::Float) {
     auto* a = new QAttribute(g);
     a->setName(name);
     a->setAttributeType(QAttribute::VertexAttribute);
-    a->setVertexBaseType(QAttribute::Float);
+    a->setVertexBaseType(type);
     a->setVertexSize(uint(components));
     a->setBuffer(buffer);
     a->setByteOffset(uint(offset));
@@ -77,7 +80,7 @@ void AssetScene::clear() {
     emit statsChanged();
 }
 
-void AssetScene::setAsset(const Asset& asset) {
+void AssetScene::setAsset(const Asset& asset, const std::vector<std::vector<Bounds>>* framing) {
     clear();
     meshes_.reserve(asset.meshes.size());
     const int count = static_cast<int>(asset.meshes.size());
@@ -87,7 +90,12 @@ void AssetScene::setAsset(const Asset& asset) {
         if (!b.valid())
             for (const Vec3& p : mesh.positions) b.add(p);
         bounds_.add(b);
-        itemBounds_.push_back(b);
+        if (framing && std::size_t(i) < framing->size() && !(*framing)[std::size_t(i)].empty()) {
+            const std::vector<Bounds>& items = (*framing)[std::size_t(i)];
+            itemBounds_.insert(itemBounds_.end(), items.begin(), items.end());
+        } else {
+            itemBounds_.push_back(b);
+        }
         MeshItem& item = addItem(mesh, nullptr);
         item.material->setBaseColor(meshColor(i, count));
     }
@@ -163,10 +171,7 @@ AssetScene::MeshItem& AssetScene::addItem(const Mesh& mesh,
     vertexAttribute(geometry, item.vertexBuffer, QAttribute::defaultNormalAttributeName(), 3,
                     VertexLayout::kNormalOffset, packed.vertexCount);
     vertexAttribute(geometry, item.vertexBuffer, QAttribute::defaultColorAttributeName(), 4,
-                    VertexLayout::kColorOffset, packed.vertexCount);
-    vertexAttribute(geometry, item.vertexBuffer,
-                    QAttribute::defaultTextureCoordinateAttributeName(), 2, VertexLayout::kUvOffset,
-                    packed.vertexCount);
+                    VertexLayout::kColorOffset, packed.vertexCount, QAttribute::UnsignedByte);
     auto* index = new QAttribute(geometry);
     index->setAttributeType(QAttribute::IndexAttribute);
     index->setVertexBaseType(QAttribute::UnsignedInt);

@@ -1,6 +1,8 @@
 // GLSL materials (see materials.h). Every material has one OpenGL 3.2 core technique.
 #include "meshscope/render/materials.h"
 
+#include <QByteArray>
+#include <QHash>
 #include <QUrl>
 #include <QVector3D>
 #include <Qt3DRender/QBlendEquation>
@@ -26,13 +28,25 @@ namespace {
 
 using namespace Qt3DRender;
 
+// The source of a shader of the resources, loaded once: every LitMaterial makes three programs,
+// and QShaderProgram::loadSource reads the resource and resolves its #includes each time (a
+// place drawing a few hundred translucent parts one by one makes a material for each). The
+// shared QByteArray is implicitly shared, not copied. GUI thread only, as the materials are.
+QByteArray shaderSource(const char* file) {
+    static QHash<QByteArray, QByteArray> loaded;
+    const QByteArray key(file);
+    auto it = loaded.find(key);
+    if (it == loaded.end())
+        it = loaded.insert(key, QShaderProgram::loadSource(
+                                    QUrl(QStringLiteral("qrc:/meshscope/shaders/%1").arg(file))));
+    return *it;
+}
+
 QShaderProgram* program(const char* vert, const char* frag, Qt3DCore::QNode* parent) {
     resources::initialize();
     auto* p = new QShaderProgram(parent);
-    p->setVertexShaderCode(
-        QShaderProgram::loadSource(QUrl(QStringLiteral("qrc:/meshscope/shaders/%1").arg(vert))));
-    p->setFragmentShaderCode(
-        QShaderProgram::loadSource(QUrl(QStringLiteral("qrc:/meshscope/shaders/%1").arg(frag))));
+    p->setVertexShaderCode(shaderSource(vert));
+    p->setFragmentShaderCode(shaderSource(frag));
     return p;
 }
 

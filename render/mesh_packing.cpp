@@ -30,31 +30,17 @@ PackedMesh packMesh(const Mesh& mesh) {
     char* dst = out.vertices.data();
     const bool hasNormals = mesh.normals.size() == n;
     const bool hasColors = mesh.colors.size() == n;
-    const bool hasUv = mesh.uv0.size() == n;
+    static_assert(sizeof(Rgba8) == 4);
     for (std::size_t i = 0; i < n; ++i, dst += VertexLayout::kStride) {
-        float v[12];
-        std::memcpy(v, &mesh.positions[i], sizeof(Vec3));
+        std::memcpy(dst + VertexLayout::kPositionOffset, &mesh.positions[i], sizeof(Vec3));
         if (hasNormals) {
-            std::memcpy(v + 3, &mesh.normals[i], sizeof(Vec3));
+            std::memcpy(dst + VertexLayout::kNormalOffset, &mesh.normals[i], sizeof(Vec3));
         } else {
-            v[3] = v[4] = v[5] = 0.f;
+            std::memset(dst + VertexLayout::kNormalOffset, 0, sizeof(Vec3));
         }
-        if (hasColors) {
-            const Rgba8 c = mesh.colors[i];
-            v[6] = c.r / 255.f;
-            v[7] = c.g / 255.f;
-            v[8] = c.b / 255.f;
-            v[9] = c.a / 255.f;
-        } else {
-            v[6] = v[7] = v[8] = v[9] = 1.f;
-        }
-        if (hasUv) {
-            v[10] = mesh.uv0[i].x;
-            v[11] = mesh.uv0[i].y;
-        } else {
-            v[10] = v[11] = 0.f;
-        }
-        std::memcpy(dst, v, sizeof v);
+        const Rgba8 c = hasColors ? mesh.colors[i] : Rgba8{255, 255, 255, 255};
+        const std::uint8_t rgba[4] = {c.r, c.g, c.b, c.a};
+        std::memcpy(dst + VertexLayout::kColorOffset, rgba, 4);
     }
 
     out.indexCount = static_cast<std::uint32_t>(mesh.indices.size());

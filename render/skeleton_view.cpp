@@ -18,21 +18,29 @@ namespace meshscope::render {
 
 using Qt3DCore::QAttribute;
 
+namespace {
+// The overlay's own vertex layout, 12 floats a vertex: position, normal (zero), colour RGBA, and
+// two unused floats. Its few hundred vertices do not need the meshes' compact layout.
+constexpr int kStride = 48;
+constexpr int kPositionOffset = 0;
+constexpr int kNormalOffset = 12;
+constexpr int kColorOffset = 24;
+}  // namespace
+
 SkeletonView::SkeletonView(Qt3DCore::QNode* parent) : QEntity(parent) {
     setObjectName(QStringLiteral("skeleton overlay"));
     auto* geometry = new Qt3DCore::QGeometry(this);
     buffer_ = new Qt3DCore::QBuffer(geometry);
     auto add = [&](const QString& name, int components, int offset) {
         auto* a = new QAttribute(buffer_, name, QAttribute::Float, uint(components), 0,
-                                 uint(offset), VertexLayout::kStride, geometry);
+                                 uint(offset), kStride, geometry);
         geometry->addAttribute(a);
         return a;
     };
     geometry->setBoundingVolumePositionAttribute(
-        add(QAttribute::defaultPositionAttributeName(), 3, VertexLayout::kPositionOffset));
-    add(QAttribute::defaultNormalAttributeName(), 3, VertexLayout::kNormalOffset);
-    add(QAttribute::defaultColorAttributeName(), 4, VertexLayout::kColorOffset);
-    add(QAttribute::defaultTextureCoordinateAttributeName(), 2, VertexLayout::kUvOffset);
+        add(QAttribute::defaultPositionAttributeName(), 3, kPositionOffset));
+    add(QAttribute::defaultNormalAttributeName(), 3, kNormalOffset);
+    add(QAttribute::defaultColorAttributeName(), 4, kColorOffset);
     renderer_ = new Qt3DRender::QGeometryRenderer(this);
     renderer_->setGeometry(geometry);
     renderer_->setPrimitiveType(Qt3DRender::QGeometryRenderer::Lines);

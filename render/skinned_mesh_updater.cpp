@@ -42,7 +42,8 @@ void writeBoneWeightColors(QByteArray& vertices, const Mesh& mesh, int bone) {
         }
         if (sum > 0) w /= sum;
         const QColor c = weightHeatColor(w);
-        const float rgba[4] = {float(c.redF()), float(c.greenF()), float(c.blueF()), 1.0f};
+        const std::uint8_t rgba[4] = {std::uint8_t(c.red()), std::uint8_t(c.green()),
+                                      std::uint8_t(c.blue()), 255};
         std::memcpy(dst + VertexLayout::kColorOffset, rgba, sizeof rgba);
     }
 }
@@ -54,7 +55,7 @@ void copyColors(QByteArray& vertices, const QByteArray& from) {
     const char* src = from.constData();
     for (std::size_t i = 0; i < n; ++i)
         std::memcpy(dst + i * VertexLayout::kStride + VertexLayout::kColorOffset,
-                    src + i * VertexLayout::kStride + VertexLayout::kColorOffset, 16);
+                    src + i * VertexLayout::kStride + VertexLayout::kColorOffset, 4);
 }
 
 void SkinnedMeshUpdater::setAsset(const Asset& asset) {

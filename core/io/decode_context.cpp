@@ -65,10 +65,7 @@ void DecodeContext::info(std::uint64_t offset, std::string code, std::string mes
 int DecodeContext::mapRange(std::uint64_t offset, std::uint64_t length, RangeKind kind,
                             std::string_view name, int node) {
     if (!options_.byteMap) return -1;  // DecodeOptions::byteMap: nobody reads it
-    std::string path;
-    appendPathTo(path);
-    appendPath(path, name);
-    return asset_.byteMap.add(offset, length, std::move(path), kind, node);
+    return asset_.byteMap.add(offset, length, path(), name, kind, node);
 }
 
 void DecodeContext::checkAllocation(std::uint64_t offset, std::uint64_t count,

@@ -7,7 +7,9 @@
 // place with Terrain also gets its decode time with the terrain meshed, in its own column. One
 // line a file, sorted worst ratio first, so an outlier is seen at the top. Times are the fastest of
 // several runs of a warm process (the file read once, before timing), in wall time and in process
-// CPU time (worker threads included; far steadier than wall time on a loaded machine).
+// CPU time (worker threads included; far steadier than wall time on a loaded machine). The decode
+// builds the byte map, as the viewer's does; "no-map cpu" is the same decode without it
+// (DecodeOptions::byteMap off, as meshscope-cli info and tree ask).
 //
 //   bench_corpus_models [CORPUS_DIR] [--min-ms N]
 // The corpus is CORPUS_DIR, else $MESHSCOPE_CORPUS, else ../shared/corpus (from the working
@@ -136,7 +138,7 @@ struct Row {
     std::string path;
     std::size_t size = 0;
     bool binary = false;
-    Time decode, bare, scan, withTerrain;
+    Time decode, bare, scan, withTerrain, noMap;
     bool terrain = false;  // the default decode meshes terrain: withTerrain is timed
     std::size_t nodes = 0;
     bool ok = true;
@@ -170,7 +172,7 @@ int main(int argc, char** argv) {
     }
     std::sort(files.begin(), files.end());
     std::vector<Row> rows;
-    double decodeTotal = 0, bareTotal = 0, decodeCpu = 0, bareCpu = 0;
+    double decodeTotal = 0, bareTotal = 0, decodeCpu = 0, bareCpu = 0, noMapCpu = 0;
     for (const fs::path& path : files) {
         std::ifstream in(path, std::ios::binary);
         const Bytes bytes{std::istreambuf_iterator<char>(in), {}};
@@ -184,6 +186,8 @@ int main(int argc, char** argv) {
         noTerrain.robloxTerrain = false;
         DecodeOptions defaults;
         defaults.fileName = name;
+        DecodeOptions noMap = noTerrain;  // what meshscope-cli info and tree ask for
+        noMap.byteMap = false;
         {
             const DecodeResult r = decodeBytes(bytes, noTerrain);
             row.ok = r.ok();
@@ -193,6 +197,12 @@ int main(int argc, char** argv) {
         row.decode = fastest(
             [&] {
                 const DecodeResult r = decodeBytes(bytes, noTerrain);
+                sink = sink + r.asset.nodes.size();
+            },
+            minSeconds);
+        row.noMap = fastest(
+            [&] {
+                const DecodeResult r = decodeBytes(bytes, noMap);
                 sink = sink + r.asset.nodes.size();
             },
             minSeconds);
@@ -210,27 +220,30 @@ int main(int argc, char** argv) {
         bareTotal += row.bare.wall;
         decodeCpu += row.decode.cpu;
         bareCpu += row.bare.cpu;
+        noMapCpu += row.noMap.cpu;
         rows.push_back(std::move(row));
     }
     std::sort(rows.begin(), rows.end(),
               [](const Row& a, const Row& b) { return a.ratio() > b.ratio(); });
-    std::printf("%8s %11s %11s %9s %10s %10s %8s %-6s %10s %11s %s\n", "ratio", "decode ms",
-                "bare ms", "cpu ratio", "decode cpu", "bytes", "nodes", "bare", "scan ms",
-                "+terrain ms", "file (worst first)");
+    std::printf("%8s %11s %11s %9s %10s %10s %10s %8s %-6s %10s %11s %s\n", "ratio", "decode ms",
+                "bare ms", "cpu ratio", "decode cpu", "no-map cpu", "bytes", "nodes", "bare",
+                "scan ms", "+terrain ms", "file (worst first)");
     for (const Row& r : rows) {
         char scan[32] = "-", terrain[32] = "-";
         if (!r.binary) std::snprintf(scan, sizeof scan, "%.3f", r.scan.wall * 1e3);
         if (r.terrain) std::snprintf(terrain, sizeof terrain, "%.3f", r.withTerrain.wall * 1e3);
-        std::printf("%8.2f %11.3f %11.3f %9.2f %10.3f %10zu %8zu %-6s %10s %11s %s%s\n", r.ratio(),
-                    r.decode.wall * 1e3, r.bare.wall * 1e3, r.cpuRatio(), r.decode.cpu * 1e3,
-                    r.size, r.nodes, r.binary ? "chunks" : "pugixml", scan, terrain, r.path.c_str(),
+        std::printf("%8.2f %11.3f %11.3f %9.2f %10.3f %10.3f %10zu %8zu %-6s %10s %11s %s%s\n",
+                    r.ratio(), r.decode.wall * 1e3, r.bare.wall * 1e3, r.cpuRatio(),
+                    r.decode.cpu * 1e3, r.noMap.cpu * 1e3, r.size, r.nodes,
+                    r.binary ? "chunks" : "pugixml", scan, terrain, r.path.c_str(),
                     r.ok ? "" : "  (decode error)");
     }
     std::printf(
         "%zu files: decode %.2f ms in all, bare %.2f ms in all, ratio of sums %.2f (CPU: %.2f ms "
-        "vs %.2f ms, %.2f)\n",
+        "vs %.2f ms, %.2f; without the byte map %.2f ms, %.2f)\n",
         rows.size(), decodeTotal * 1e3, bareTotal * 1e3,
         bareTotal > 0 ? decodeTotal / bareTotal : 0.0, decodeCpu * 1e3, bareCpu * 1e3,
-        bareCpu > 0 ? decodeCpu / bareCpu : 0.0);
+        bareCpu > 0 ? decodeCpu / bareCpu : 0.0, noMapCpu * 1e3,
+        bareCpu > 0 ? noMapCpu / bareCpu : 0.0);
     return 0;
 }

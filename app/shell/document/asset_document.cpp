@@ -1,6 +1,8 @@
 // The open document (see asset_document.h).
 #include "document/asset_document.h"
 
+#include <type_traits>
+
 namespace meshscope::shell {
 
 namespace {
@@ -58,6 +60,27 @@ void AssetDocument::clear() {
     selectionOffset_ = selectionLength_ = 0;
     emit assetChanged();
     emit selectionChanged(-1, 0, 0);
+}
+
+std::size_t AssetDocument::releaseStaticMeshArrays() {
+    if (!result_) return 0;
+    std::size_t freed = 0;
+    const auto release = [&freed](auto& v) {
+        freed += v.capacity() * sizeof(v[0]);
+        std::remove_reference_t<decltype(v)>().swap(v);
+    };
+    for (Mesh& m : result_->asset.meshes) {
+        if (m.skinned() || !m.morphTargets.empty() || m.facs >= 0) continue;
+        if (!m.bounds.valid()) m.computeBounds();
+        release(m.positions);
+        release(m.normals);
+        release(m.uv0);
+        release(m.uv1);
+        release(m.tangents);
+        release(m.colors);
+        release(m.indices);
+    }
+    return freed;
 }
 
 void AssetDocument::selectNode(int node) {

@@ -47,6 +47,14 @@ public:
                     DecodeResult result, PartMeshes parts = {});
     void clear();
 
+    // Frees the vertex and index arrays of the asset's meshes that cannot be posed (no
+    // skin, morph targets or face rig) and returns the bytes freed. For a run that only draws
+    // the view it has set up (--screenshot): the 3D view keeps its own packed copy, and nothing
+    // else reads these arrays once it has it (the normals overlay, built when first shown, then
+    // finds none). Mesh bounds are kept (computed first when unset), so framing still works.
+    // Posable meshes keep theirs: posing reads them.
+    std::size_t releaseStaticMeshArrays();
+
     // The innermost node at a byte of bytes(), or -1: the node whose own extent (Node::offset,
     // length) or node-owned byte-map range covering the byte is shortest. Nodes without offsets
     // of their own are known only through the byte map.

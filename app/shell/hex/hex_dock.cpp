@@ -235,7 +235,7 @@ void HexDock::updateCursorInfo(quint64 offset) {
         const auto& r = view_->byteMap()->ranges()[index];
         text +=
             QStringLiteral("&nbsp;&nbsp;%1&nbsp;&nbsp;<span style='color:gray'>%2, 0x%3+%4</span>")
-                .arg(QString::fromStdString(r.path).toHtmlEscaped(),
+                .arg(QString::fromUtf8(r.path.data(), qsizetype(r.path.size())).toHtmlEscaped(),
                      QString::fromLatin1(rangeKindName(r.kind)), hex(r.offset))
                 .arg(r.length);
     }

@@ -899,7 +899,9 @@ QString HexView::toolTipAt(std::uint64_t offset) const {
     std::uint64_t fieldSize = 0;
     if (index >= 0) {
         const auto& r = map_->ranges()[index];
-        html += QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(r.path).toHtmlEscaped());
+        html +=
+            QStringLiteral("<b>%1</b><br>")
+                .arg(QString::fromUtf8(r.path.data(), qsizetype(r.path.size())).toHtmlEscaped());
         html += tr("%1 · offset 0x%2 (%3) · %4 byte(s)")
                     .arg(QString::fromLatin1(rangeKindName(r.kind)), hexOffset(r.offset, 1))
                     .arg(r.offset)

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "formats/roblox_mesh/mesh_decoder.h"
+#include "io/huge_pages.h"
 #include "meshscope/core/error_codes.h"
 
 namespace meshscope::filemesh {
@@ -54,6 +55,11 @@ void readVertices(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t 
     m.uv0.reserve(n);
     m.tangents.reserve(n);
     if (colors) m.colors.reserve(n);
+    adviseHugePages(m.positions);
+    adviseHugePages(m.normals);
+    adviseHugePages(m.uv0);
+    adviseHugePages(m.tangents);
+    if (colors) adviseHugePages(m.colors);
     // Records: px py pz nx ny nz tu tv (floats), tx ty tz ts, [r g b a]. One pass per block of
     // kFillBlock records, every stream of the block written while it is in cache.
     const std::uint8_t* p = block.data();
@@ -140,6 +146,7 @@ void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t fac
     // only a bad one leads to the slow search for the first offending offset.
     Mesh& m = b.mesh();
     m.indices.reserve(n * 3);
+    adviseHugePages(m.indices);
     std::uint32_t maxIndex = 0;
     const std::uint8_t* p = block.data();
     for (std::size_t base = 0; base < n; base += kFillBlock) {

@@ -219,6 +219,10 @@ private:
         // bytes; framing them grows the array that far anyway).
         chunks.reserve(
             std::min<std::uint64_t>(countChunks(r), ctx_.limits().maxAllocation / sizeof(Chunk)));
+        // Framing names three ranges a compressed chunk (chunk, header, payload): room for them,
+        // so that the map is not moved as it grows.
+        if (ctx_.options().byteMap)
+            asset_.byteMap.reserve(asset_.byteMap.size() + 3 * chunks.capacity() + 16);
         std::optional<DecodeFailure> failure;
         bool sawEnd = false;
         try {

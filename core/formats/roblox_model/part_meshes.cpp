@@ -52,6 +52,7 @@ PartMeshes resolvePartMeshes(const Asset& asset, const PartMeshOptions& options)
         }
         ++it->second.parts;
     };
+    UnionBlobCache unionBlobs;               // MeshData2 blobs shared by many unions
     std::vector<std::string> unionsWithout;  // "name: why", for one warning
     std::size_t firstUnionWithout = 0;
     for (std::size_t i = 0; i < out.parts.size(); ++i) {
@@ -68,7 +69,7 @@ PartMeshes resolvePartMeshes(const Asset& asset, const PartMeshOptions& options)
             }
             RobloxPart at = p;
             if (options.partFrame) at.cframe = CFrame{};
-            UnionMesh u = unionPartMesh(asset, at, &resolver);
+            UnionMesh u = unionPartMesh(asset, at, &resolver, &unionBlobs);
             if (u.ok()) {
                 PartMesh placed{i, std::move(*u.placed), -1};
                 placed.mesh.name = std::string(asset.nameOrKind(p.node));

@@ -254,8 +254,7 @@ void graft(DecodeContext& ctx, const Asset& inner, int unionNode, const std::str
             r.node >= 0 && std::size_t(r.node) < count && newIndex[std::size_t(r.node)] >= 0
                 ? newIndex[std::size_t(r.node)]
                 : unionNode;
-        ctx.mapRange(*v.at + r.offset, r.length, r.kind,
-                     r.path.empty() ? context : context + kPathSeparator + r.path, node);
+        ctx.mapRange(*v.at + r.offset, r.length, r.kind, joinPath(context, r.path), node);
     }
 }
 
@@ -346,8 +345,7 @@ void mapCsgBlob(DecodeContext& ctx, int unionNode, const std::string& property, 
     }
     for (const ByteRange& r : inner.byteMap.ranges())
         if (r.kind != RangeKind::Unparsed)
-            ctx.mapRange(*v.at + r.offset, r.length, r.kind,
-                         r.path.empty() ? context : context + kPathSeparator + r.path, unionNode);
+            ctx.mapRange(*v.at + r.offset, r.length, r.kind, joinPath(context, r.path), unionNode);
     if (error) asset.diagnostics.push_back(moved(error->asDiagnostic(), v, context));
 }
 

@@ -30,21 +30,38 @@ std::span<const std::uint8_t> blobOf(const Asset& asset, const Value& v) {
 
 // Looks for a geometry blob in MeshData2, then MeshData, of `node`. Fills `out` and returns true
 // with a mesh; else leaves the reason in out.why (true when a blob was found at all).
-bool fromProperties(const Asset& asset, int node, UnionMesh& out, bool& reference) {
+bool fromProperties(const Asset& asset, int node, UnionMesh& out, bool& reference,
+                    UnionBlobCache* cache = nullptr) {
     for (const char* name : {"MeshData2", "MeshData"}) {
         const auto p = asset.property(node, name);
         if (!p) continue;
         const auto blob = blobOf(asset, p->value);
         if (blob.empty()) continue;
-        CsgMeshResult r = decodeCsgMesh(blob);
-        out.format = r.format;
-        if (r.mesh) {
-            out.local = std::move(r.mesh);
+        // A shared string is decoded once per cache; other values each time.
+        const auto* shared = std::get_if<SharedStringRef>(&p->value);
+        UnionBlobCache::Entry decoded;
+        UnionBlobCache::Entry* r = &decoded;
+        bool fresh = true;
+        if (cache && shared) {
+            const auto [it, added] = cache->shared.try_emplace(shared->index);
+            r = &it->second;
+            fresh = added;
+        }
+        if (fresh) {
+            CsgMeshResult d = decodeCsgMesh(blob);
+            r->mesh = std::move(d.mesh);
+            r->format = std::move(d.format);
+            r->why = std::move(d.why);
+            r->reference = d.reference;
+        }
+        out.format = r->format;
+        if (r->mesh) {
+            out.local = r == &decoded ? std::move(r->mesh) : r->mesh;
             out.source = name;
             return true;
         }
-        reference = reference || r.reference;
-        if (out.why.empty()) out.why = "its " + std::string(name) + " blob " + r.why;
+        reference = reference || r->reference;
+        if (out.why.empty()) out.why = "its " + std::string(name) + " blob " + r->why;
     }
     return false;
 }
@@ -130,7 +147,8 @@ Mesh placeUnionMesh(const Mesh& local, const RobloxPart& part) {
     return placed;
 }
 
-UnionMesh unionPartMesh(const Asset& asset, const RobloxPart& part, const AssetResolver* resolver) {
+UnionMesh unionPartMesh(const Asset& asset, const RobloxPart& part, const AssetResolver* resolver,
+                        UnionBlobCache* cache) {
     UnionMesh out;
     try {
         if (part.node < 0 || std::size_t(part.node) >= asset.nodes.size()) {
@@ -138,7 +156,7 @@ UnionMesh unionPartMesh(const Asset& asset, const RobloxPart& part, const AssetR
             return out;
         }
         bool reference = false;
-        bool found = fromProperties(asset, part.node, out, reference);
+        bool found = fromProperties(asset, part.node, out, reference, cache);
         if (!found && resolver) found = fromAssetId(asset, part.node, *resolver, out);
         if (!found) {
             if (out.why.empty()) {

@@ -13,11 +13,14 @@
 #include <QThread>
 #include <QTimer>
 #include <QToolButton>
+#include <Qt3DRender/QCamera>
 #include <algorithm>
 #include <cstdio>
 
 #include "document/asset_document.h"
 #include "fixtures.h"
+#include "meshscope/render/asset_scene.h"
+#include "meshscope/render/viewport.h"
 #include "support/image_baseline.h"
 #include "viewer_app.h"
 #include "window/main_window.h"
@@ -141,6 +144,70 @@ TEST(CommandLine, AFileThatCannotBeOpenedStillLeavesTheOthersScreenshots) {
     EXPECT_EQ(writeScreenshots(window, options), 1);
     EXPECT_FALSE(QFileInfo::exists(dir + QStringLiteral("/shot-1.png")));
     EXPECT_EQ(QImage(dir + QStringLiteral("/shot-2.png")).size(), QSize(64, 48));
+}
+
+// A --screenshot run frees the decoded vertex and index arrays of a mesh that cannot be posed once
+// the view holds its packed copy (the peak memory of a 1M-triangle run is reached while llvmpipe
+// renders), and the picture is the one a window that keeps them captures. A skinned mesh keeps
+// its arrays: posing reads them.
+TEST(CommandLine, ScreenshotRunFreesTheArraysOfMeshesThatCannotBePosed) {
+    const Asset sphereAsset = makeUvSphere(16, 24);
+    const QString sphere = writeFileMeshFixture("cli_shot_free_a", "sphere.mesh", sphereAsset);
+    const QString cylinder =
+        writeFileMeshFixture("cli_shot_free_b", "cylinder.mesh", makeSkinnedCylinder(3));
+    const QString dir = QString::fromStdString(test::tempDir("cli_shot_free_out").string());
+
+    QImage kept;
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.viewport()->setOnscreenDrawing(false);
+        window.show();
+        window.viewport()->camera()->setAspectRatio(160.0f / 120.0f);
+        ASSERT_TRUE(window.openFileNow(sphere));
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(window.viewport()->renderWindow()));
+        ASSERT_TRUE(
+            window.exportScreenshot(dir + QStringLiteral("/kept.png"), QSize(160, 120), false));
+        EXPECT_EQ(window.document()->asset().meshes.at(0).positions.size(),
+                  sphereAsset.meshes[0].positions.size())
+            << "an interactive open keeps the decoded arrays";
+        kept = QImage(dir + QStringLiteral("/kept.png"));
+    }
+    {
+        MainWindow window;
+        const ViewerOptions options =
+            parse({QStringLiteral("--screenshot"), dir + QStringLiteral("/freed.png"),
+                   QStringLiteral("--size"), QStringLiteral("160x120"), sphere});
+        ASSERT_EQ(writeScreenshots(window, options), 0);
+        ASSERT_TRUE(window.document()->hasAsset());
+        const Mesh& m = window.document()->asset().meshes.at(0);
+        EXPECT_TRUE(m.positions.empty());
+        EXPECT_TRUE(m.normals.empty());
+        EXPECT_TRUE(m.uv0.empty());
+        EXPECT_TRUE(m.indices.empty());
+        EXPECT_EQ(m.positions.capacity(), 0u) << "freed, not only cleared";
+        EXPECT_TRUE(m.bounds.valid());
+        EXPECT_NEAR(m.bounds.max.x, sphereAsset.meshes[0].bounds.max.x, 1e-3);
+        EXPECT_EQ(window.viewport()->scene()->stats().triangles,
+                  sphereAsset.meshes[0].triangleCount())
+            << "the view still draws every triangle";
+    }
+    const QImage freed(dir + QStringLiteral("/freed.png"));
+    ASSERT_EQ(freed.size(), QSize(160, 120));
+    ASSERT_EQ(kept.size(), QSize(160, 120));
+    EXPECT_LT(test::differingPixels(freed, kept, 8), 160 * 120 / 100);
+    EXPECT_NE(freed.pixel(80, 60), freed.pixel(2, 2)) << "the mesh is drawn";
+    {
+        MainWindow window;
+        const ViewerOptions options =
+            parse({QStringLiteral("--screenshot"), dir + QStringLiteral("/skinned.png"),
+                   QStringLiteral("--size"), QStringLiteral("64x48"), cylinder});
+        ASSERT_EQ(writeScreenshots(window, options), 0);
+        const Mesh& m = window.document()->asset().meshes.at(0);
+        EXPECT_TRUE(m.skinned());
+        EXPECT_FALSE(m.positions.empty()) << "a posable mesh keeps its arrays";
+        EXPECT_FALSE(m.indices.empty());
+    }
 }
 
 // A model large enough that decoding takes a while (about two seconds on the development

@@ -133,12 +133,12 @@ TEST(MultiMeshPosing, MeshOnACopyOfTheRigFollowsTheBonesByName) {
         for (int k = 0; k < 4; ++k)
             if (int(inf.joints[std::size_t(k)]) == own) w += inf.weights[std::size_t(k)];
         if (w < 0.999f) continue;
-        float rgba[4];
+        std::uint8_t rgba[4];
         std::memcpy(
             rgba,
             up.constData() + i * render::VertexLayout::kStride + render::VertexLayout::kColorOffset,
             sizeof rgba);
-        EXPECT_GT(rgba[0], 0.9f) << i;
+        EXPECT_GT(rgba[0] / 255.f, 0.9f) << i;
         sawRed = true;
     }
     EXPECT_TRUE(sawRed);

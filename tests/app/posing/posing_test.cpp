@@ -112,7 +112,7 @@ TEST(SkinnedUpload, WrittenVerticesCarryPositionsAndHeatColours) {
     // Colours by the weight of bone 1: weight 1 is the heat map's red end, weight 0 its blue end.
     render::writeBoneWeightColors(packed, mesh, 1);
     for (std::size_t i = 0; i < mesh.skin.size(); ++i) {
-        float rgba[4];
+        std::uint8_t rgba[4];
         std::memcpy(rgba,
                     packed.constData() + i * render::VertexLayout::kStride +
                         render::VertexLayout::kColorOffset,
@@ -121,8 +121,8 @@ TEST(SkinnedUpload, WrittenVerticesCarryPositionsAndHeatColours) {
         const float w = (inf.joints[0] == 1 ? inf.weights[0] : 0.f) +
                         (inf.joints[1] == 1 ? inf.weights[1] : 0.f);
         const QColor expected = render::weightHeatColor(w);
-        EXPECT_NEAR(rgba[0], expected.redF(), 1e-3) << i;
-        EXPECT_NEAR(rgba[2], expected.blueF(), 1e-3) << i;
+        EXPECT_NEAR(rgba[0] / 255.0, expected.redF(), 1.0 / 255) << i;
+        EXPECT_NEAR(rgba[2] / 255.0, expected.blueF(), 1.0 / 255) << i;
     }
     EXPECT_GT(render::weightHeatColor(1).redF(), 0.9);
     EXPECT_GT(render::weightHeatColor(0).blueF(), 0.9);
@@ -337,13 +337,13 @@ TEST(SkeletonPanel, ListsTheBonesAndPosesTheSelectedOne) {
     for (std::size_t i = 0; i < mesh.skin.size(); ++i) {
         const auto& inf = mesh.skin[i];
         if (!(inf.joints[1] == 2 && inf.weights[1] > 0.999f)) continue;
-        float rgba[4];
+        std::uint8_t rgba[4];
         std::memcpy(
             rgba,
             up.constData() + i * render::VertexLayout::kStride + render::VertexLayout::kColorOffset,
             sizeof rgba);
-        EXPECT_GT(rgba[0], 0.9f);
-        EXPECT_LT(rgba[2], 0.2f);
+        EXPECT_GT(rgba[0] / 255.f, 0.9f);
+        EXPECT_LT(rgba[2] / 255.f, 0.2f);
         sawRed = true;
     }
     EXPECT_TRUE(sawRed);

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
+
 #include "io/decompress.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/core/error_codes.h"
@@ -70,6 +73,46 @@ TEST(ByteMap, FinalizeFillsGapsAndFindsInnermost) {
     EXPECT_EQ(map.ranges()[map.innermostAt(9)].path, "chunk");
     EXPECT_EQ(map.stackAt(7).size(), 2u);
     EXPECT_EQ(map.ranges()[map.innermostAt(13)].kind, RangeKind::Unparsed);
+}
+
+// Paths live in the map's own text blocks: they outlive the strings they were made from, a
+// copy of the map has its own (valid after the original is gone), and a moved-from map is empty
+// and can be filled again.
+TEST(ByteMap, PathsAreTheMapsOwnAcrossCopiesAndMoves) {
+    auto map = std::make_unique<ByteMap>();
+    {
+        std::string parent = "PROP Part.Size";
+        map->add(0, 4, parent, "values", RangeKind::Array);
+        map->add(4, 4, parent, {}, RangeKind::Field);
+        map->add(8, 4, {}, "chunk header", RangeKind::Header);
+        // Enough ranges with long paths to fill several text blocks.
+        for (int i = 0; i < 3000; ++i)
+            map->add(12 + std::uint64_t(i), 1, std::string(60, char('a' + i % 26)),
+                     std::to_string(i), RangeKind::Field);
+        parent.assign(parent.size(), '#');  // the map kept no view of it
+    }
+    EXPECT_EQ(map->ranges()[0].path, "PROP Part.Size › values");
+    EXPECT_EQ(map->ranges()[1].path, "PROP Part.Size");
+    EXPECT_EQ(map->ranges()[2].path, "chunk header");
+    EXPECT_EQ(map->ranges()[2999 + 3].path, std::string(60, char('a' + 2999 % 26)) + " › 2999");
+
+    ByteMap copy = *map;
+    ByteMap assigned;
+    assigned.add(0, 1, "old", RangeKind::Field);
+    assigned = copy;
+    map.reset();
+    for (const ByteMap* m : {&copy, &assigned}) {
+        ASSERT_EQ(m->size(), 3003u);
+        EXPECT_EQ(m->ranges()[0].path, "PROP Part.Size › values");
+        EXPECT_EQ(m->ranges()[1500 + 3].path, std::string(60, char('a' + 1500 % 26)) + " › 1500");
+    }
+
+    ByteMap moved = std::move(copy);
+    EXPECT_EQ(moved.ranges()[2].path, "chunk header");
+    EXPECT_TRUE(copy.empty());  // NOLINT(bugprone-use-after-move): moved-from is defined empty
+    copy.add(0, 2, "again", "x", RangeKind::Field);
+    EXPECT_EQ(copy.ranges()[0].path, "again › x");
+    EXPECT_EQ(moved.ranges()[0].path, "PROP Part.Size › values");
 }
 
 TEST(Decompress, ZlibBombIsCappedByBudget) {

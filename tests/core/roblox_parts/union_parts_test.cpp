@@ -236,6 +236,57 @@ TEST(UnionParts, BinaryModelRoundTrip) {
 namespace meshscope {
 namespace {
 
+// Unions sharing one MeshData2 (a SharedString) through one cache: the blob is decoded once and
+// each union gets the same local mesh, placed at its own CFrame; a broken shared blob gives each
+// union the same reason. Without a cache the result is the same.
+TEST(UnionParts, SharedMeshData2IsDecodedOncePerCache) {
+    const Mesh local = unionLocal();
+    Asset a = unionModel("UnionOperation", "MeshData2", writeCsgGraphics(local), false);
+    const int ws = a.roots().at(0);
+    const int second = a.addNode("Union2", "UnionOperation", ws);
+    CFrame cf;
+    cf.position = {-20, 0, 0};
+    a.addProperty(second, prop("CFrame", "CFrame", cf));
+    a.addProperty(second, prop("size", "Vector3", Vec3{8, 2, 4}));
+    a.addProperty(second, prop("UsePartColor", "bool", false));
+    a.addProperty(second, prop("MeshData2", "SharedString", asString(writeCsgGraphics(local))));
+    const int broken = a.addNode("Broken", "UnionOperation", ws);
+    a.addProperty(broken, prop("size", "Vector3", Vec3{1, 1, 1}));
+    a.addProperty(broken, prop("MeshData2", "SharedString", std::string("CSGMDL\x02garbage")));
+    const RobloxModelWriteResult w = writeRobloxModel(a);
+    ASSERT_TRUE(w.ok()) << *w.error;
+    const DecodeResult d = decodeBytes(w.bytes);
+    ASSERT_TRUE(d.ok()) << d.error->toString();
+    ASSERT_EQ(d.asset.sharedStrings.size(), 2u) << "equal blobs are one shared string";
+    const auto parts = extractRobloxParts(d.asset);
+    ASSERT_EQ(parts.size(), 3u);
+
+    UnionBlobCache cache;
+    std::vector<UnionMesh> cached, plain;
+    for (const RobloxPart& p : parts) {
+        cached.push_back(unionPartMesh(d.asset, p, nullptr, &cache));
+        plain.push_back(unionPartMesh(d.asset, p));
+    }
+    EXPECT_EQ(cache.shared.size(), 2u) << "one entry per shared string, not per union";
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_EQ(cached[i].ok(), plain[i].ok());
+        EXPECT_EQ(cached[i].why, plain[i].why);
+        EXPECT_EQ(cached[i].format, plain[i].format);
+        if (!plain[i].ok()) continue;
+        EXPECT_EQ(cached[i].source, "MeshData2");
+        EXPECT_EQ(cached[i].placed->positions, plain[i].placed->positions);
+        EXPECT_EQ(cached[i].placed->indices, plain[i].placed->indices);
+    }
+    ASSERT_TRUE(cached[0].ok() && cached[1].ok());
+    EXPECT_FALSE(cached[2].ok());
+    EXPECT_FALSE(cached[2].why.empty());
+    EXPECT_EQ(cached[0].local->positions, cached[1].local->positions);
+    EXPECT_NEAR(cached[1].placed->bounds.center().x - cached[0].placed->bounds.center().x, -30,
+                1e-3)
+        << "each placed at its own CFrame";
+}
+
 // A place of 500 unions (a 418-vertex, 720-triangle blob each, in MeshData): every union
 // resolves, and the time to decode the place and then all its unions is printed (the figure in
 // the notes: decoding the unions next to decoding the place without them).

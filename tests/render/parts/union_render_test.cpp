@@ -89,6 +89,62 @@ TEST(UnionRender, DecodedGeometryTranslucentBoxAndNoNegate) {
     EXPECT_GT(view.scene()->bounds().min.x, -5.0f);
 }
 
+// Several opaque unions share one batched scene mesh (a place with a thousand unions would
+// otherwise make a thousand entities and materials); a translucent one keeps a mesh of its own,
+// so it can be sorted. Every union's triangles are drawn, and each still frames the view as a box
+// of its own.
+TEST(UnionRender, OpaqueUnionsShareABatchedMesh) {
+    Mesh local = test::csg::fixtureMesh();
+    local.colors.assign(local.positions.size(), Rgba8{250, 20, 20, 255});
+    const Bytes blob = writeCsgGraphics(local);
+    Asset a;
+    a.format = "roblox-model";
+    const int model = a.addNode("Unions", "Model");
+    const int opaque = 6;
+    for (int i = 0; i <= opaque; ++i) {
+        const int n = a.addNode(i < opaque ? "Solid" : "Glass", "UnionOperation", model);
+        CFrame cf;
+        cf.position = {float(i) * 8, 1, 0};
+        a.addProperty(n, prop("Name", "string", std::string(i < opaque ? "Solid" : "Glass")));
+        a.addProperty(n, prop("CFrame", "CFrame", cf));
+        a.addProperty(n, prop("size", "Vector3", Vec3{4, 2, 4}));
+        a.addProperty(n, prop("Color3uint8", "Color3uint8", Vec3{0, 0, 1}));
+        a.addProperty(n, prop("Transparency", "float", i < opaque ? 0.0 : 0.5));
+        a.addProperty(n, prop("UsePartColor", "bool", false));
+        a.addProperty(n, prop("MeshData", "BinaryString", std::string(blob.begin(), blob.end())));
+    }
+    const auto written = writeRobloxModel(a);
+    ASSERT_TRUE(written.ok());
+    const DecodeResult d = decodeBytes(written.bytes);
+    ASSERT_TRUE(d.ok());
+    const PartMeshes resolved = resolvePartMeshes(d.asset);
+    ASSERT_EQ(resolved.meshes.size(), std::size_t(opaque + 1));
+
+    render::Viewport view;
+    view.resize(640, 480);
+    view.setAsset(d.asset, &resolved);
+    render::RobloxPartsView* parts = view.robloxParts();
+    EXPECT_EQ(parts->resolvedMeshCount(), opaque + 1);
+    ASSERT_EQ(view.scene()->meshCount(), 2) << "one batch and the translucent union";
+    const Asset& scene = parts->sceneAsset();
+    ASSERT_EQ(scene.meshes.size(), 2u);
+    const Mesh& batch = scene.meshes[0];
+    EXPECT_EQ(batch.name, "part meshes");
+    EXPECT_EQ(batch.triangleCount(), opaque * local.triangleCount());
+    EXPECT_EQ(batch.positions.size(), opaque * local.positions.size());
+    EXPECT_EQ(batch.colors.size(), batch.positions.size());
+    EXPECT_EQ(batch.colors.back(), (Rgba8{250, 20, 20, 255}));
+    // The last solid union's vertices sit at x = 40 ± 2, and its triangles point at them.
+    EXPECT_NEAR(batch.bounds.max.x, 8 * (opaque - 1) + 2, 1e-3);
+    EXPECT_GE(batch.indices.back(), std::uint32_t((opaque - 1) * local.positions.size()));
+    EXPECT_LT(batch.indices.back(), std::uint32_t(batch.positions.size()));
+    EXPECT_EQ(scene.meshes[1].name, "Glass");
+    EXPECT_EQ(parts->translucentMeshes(), std::vector<int>{1});
+    EXPECT_EQ(view.scene()->stats().triangles, std::uint64_t(opaque + 1) * local.triangleCount());
+    EXPECT_EQ(view.scene()->framingItems().size(), std::size_t(opaque + 1))
+        << "each union frames the view as its own box";
+}
+
 // `meshscope --screenshot` of the fixture: the decoded union (its own red vertex colours) and
 // the translucent blue box of the union without geometry, compared with a stored baseline
 // (tests/data/baselines/union_model.png; MESHSCOPE_UPDATE_BASELINES=1 rewrites it).

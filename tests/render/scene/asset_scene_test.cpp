@@ -51,16 +51,22 @@ TEST(MeshPacking, InterleavesEveryStreamOfAGeneratedSphere) {
     const Mesh& mesh = asset.meshes[0];
     const PackedMesh packed = packMesh(mesh);
     EXPECT_EQ(packed.vertexCount, mesh.positions.size());
-    EXPECT_EQ(std::size_t(packed.vertices.size()), mesh.positions.size() * 48);
+    EXPECT_EQ(std::size_t(packed.vertices.size()), mesh.positions.size() * 28);
     EXPECT_EQ(std::size_t(packed.indices.size()), mesh.indices.size() * 4);
     EXPECT_EQ(packed.clampedIndices, 0u);
-    // Vertex 5 carries its own position, normal, colour and UV at the documented offsets.
+    // Vertex 5 carries its own position, normal and colour (bytes) at the documented offsets.
     const std::size_t v = 5;
     EXPECT_EQ(floatAt(packed.vertices, v, VertexLayout::kPositionOffset, 1), mesh.positions[v].y);
     EXPECT_EQ(floatAt(packed.vertices, v, VertexLayout::kNormalOffset, 2), mesh.normals[v].z);
-    EXPECT_FLOAT_EQ(floatAt(packed.vertices, v, VertexLayout::kColorOffset, 0),
-                    mesh.colors[v].r / 255.f);
-    EXPECT_EQ(floatAt(packed.vertices, v, VertexLayout::kUvOffset, 0), mesh.uv0[v].x);
+    for (std::size_t i = 0; i < mesh.colors.size(); ++i) {
+        const Rgba8 c = mesh.colors[i];
+        const std::uint8_t expected[4] = {c.r, c.g, c.b, c.a};
+        EXPECT_EQ(std::memcmp(packed.vertices.constData() + i * VertexLayout::kStride +
+                                  VertexLayout::kColorOffset,
+                              expected, 4),
+                  0)
+            << i;
+    }
     // Every position lies on the sphere of radius 2 (an independent check of the layout).
     for (std::size_t i = 0; i < packed.vertexCount; ++i) {
         const float x = floatAt(packed.vertices, i, 0, 0), y = floatAt(packed.vertices, i, 0, 1),
@@ -77,7 +83,11 @@ TEST(MeshPacking, MissingStreamsGetNeutralValuesAndBadIndicesAreClamped) {
     std::memcpy(&last, packed.indices.constData() + 5 * 4, 4);
     EXPECT_EQ(last, 0u);
     EXPECT_EQ(floatAt(packed.vertices, 1, VertexLayout::kNormalOffset, 0), 0.f);
-    EXPECT_EQ(floatAt(packed.vertices, 1, VertexLayout::kColorOffset, 3), 1.f);
+    for (int k = 0; k < 4; ++k)
+        EXPECT_EQ(std::uint8_t(packed.vertices.at(1 * VertexLayout::kStride +
+                                                  VertexLayout::kColorOffset + k)),
+                  255)
+            << "white";
     ASSERT_EQ(packed.lods.size(), 1u);
     EXPECT_EQ(packed.lods[0], (IndexRange{0, 6}));
 }
@@ -117,7 +127,8 @@ TEST(AssetScene, UploadsOneVertexAndOneIndexBufferPerMesh) {
     scene.setAsset(asset);
     ASSERT_EQ(scene.meshCount(), 1);
     const Mesh& mesh = asset.meshes[0];
-    EXPECT_EQ(std::size_t(scene.vertexBuffer(0)->data().size()), mesh.positions.size() * 48);
+    EXPECT_EQ(std::size_t(scene.vertexBuffer(0)->data().size()),
+              mesh.positions.size() * VertexLayout::kStride);
     EXPECT_EQ(std::size_t(scene.indexBuffer(0)->data().size()), mesh.indices.size() * 4);
     EXPECT_NE(scene.vertexBuffer(0), scene.indexBuffer(0));
     // One entity per mesh under the scene's own root entity.
@@ -173,7 +184,8 @@ TEST(AssetScene, InstancedMeshCountsEveryCopyAndGrowsTheBounds) {
     ASSERT_EQ(mesh, 0);
     ASSERT_EQ(scene.meshCount(), 1);
     EXPECT_EQ(scene.instanceCount(0), 4);
-    EXPECT_EQ(std::size_t(scene.vertexBuffer(0)->data().size()), unit.positions.size() * 48);
+    EXPECT_EQ(std::size_t(scene.vertexBuffer(0)->data().size()),
+              unit.positions.size() * VertexLayout::kStride);
     EXPECT_EQ(scene.meshRenderer(0)->instanceCount(), 4);
     const SceneStats s = scene.stats();
     EXPECT_EQ(s.vertices, 4 * unit.positions.size());

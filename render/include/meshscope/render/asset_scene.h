@@ -39,8 +39,10 @@ public:
                         QObject* parent = nullptr);
     ~AssetScene() override;
 
-    // Replaces the scene with `asset`'s meshes (the asset is not kept).
-    void setAsset(const Asset& asset);
+    // Replaces the scene with `asset`'s meshes (the asset is not kept). `framing`, when given,
+    // holds per mesh the boxes that frame it in place of its bounds when non-empty (the parts a
+    // batched mesh merges, so that framing weighs them one by one as before they were merged).
+    void setAsset(const Asset& asset, const std::vector<std::vector<Bounds>>* framing = nullptr);
     // Adds a mesh drawn once per instance (one draw call): `unit` placed by each instance's
     // transform and tinted by its colour (the material's base colour is white). Stats count
     // every instance's vertices and triangles; bounds grow by every placed copy. Returns the

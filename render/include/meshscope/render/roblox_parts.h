@@ -45,7 +45,9 @@ public:
     static bool hasParts(const Asset& asset);
     // Builds the scene asset for `asset` (its parts' shapes + the meshes `meshes` resolved for
     // them) and shows it in `scene` with white base colours (vertex colours carry the part
-    // colours). Opaque shapes come first, batched; then each translucent shape as a mesh of its own
+    // colours). Resolved meshes come first: the opaque ones that nothing poses and that draw one
+    // level merged into batches (when there are several), the others one by one. Opaque shapes
+    // are instanced; each translucent shape is a mesh of its own
     // (up to kMaxSortedTranslucentParts; more are batched, their parts drawn back to front from the
     // camera), translucent, on translucentLayer(). Returns false and does nothing when the asset
     // has no parts; the selection and pick list are cleared then. `meshes` (resolvePartMeshes of
