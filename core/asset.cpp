@@ -72,18 +72,12 @@ std::size_t PropertyColumn::rows() const {
         case Storage::Int32:
         case Storage::UInt32:
             return u32s.size();
-        case Storage::Int64:
-            return i64s.size();
-        case Storage::Float:
-            return floats.size();
         case Storage::Double:
             return doubles.size();
         case Storage::Vec2:
             return vec2s.size();
         case Storage::Vec3:
             return vec3s.size();
-        case Storage::CFrame:
-            return cframes.size();
         case Storage::Ref:
             return refs.size();
         case Storage::String:
@@ -173,18 +167,12 @@ Value PropertyColumn::value(std::size_t row) const {
             return std::int64_t(std::int32_t(u32s[row]));
         case Storage::UInt32:
             return std::int64_t(u32s[row]);
-        case Storage::Int64:
-            return i64s[row];
-        case Storage::Float:
-            return double(floats[row]);
         case Storage::Double:
             return doubles[row];
         case Storage::Vec2:
             return vec2s[row];
         case Storage::Vec3:
             return vec3s[row];
-        case Storage::CFrame:
-            return cframes[row];
         case Storage::Ref:
             return NodeRef{refs[row]};
         case Storage::String:
@@ -333,7 +321,7 @@ std::vector<Property> Asset::properties(int node) const {
     if (n.table >= 0 && std::size_t(n.table) < propertyTables.size()) {
         for (const auto& c : propertyTables[std::size_t(n.table)].columns)
             if (n.row < c.rows())
-                out.push_back({c.name, c.type, c.value(n.row), c.offset, c.length});
+                out.push_back({c.name, std::string(c.type), c.value(n.row), c.offset, c.length});
     }
     return out;
 }
@@ -355,7 +343,7 @@ std::optional<Property> Asset::property(int node, std::string_view name) const {
     if (n.table >= 0 && std::size_t(n.table) < propertyTables.size()) {
         for (const auto& c : propertyTables[std::size_t(n.table)].columns)
             if (c.name == name && n.row < c.rows())
-                return Property{c.name, c.type, c.value(n.row), c.offset, c.length};
+                return Property{c.name, std::string(c.type), c.value(n.row), c.offset, c.length};
     }
     return std::nullopt;
 }

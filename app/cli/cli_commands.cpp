@@ -2,6 +2,7 @@
 #include "cli_commands.h"
 
 #include <cstdlib>
+#include <memory>
 #include <ostream>
 
 #include "export_command.h"
@@ -101,7 +102,15 @@ void printTree(const Asset& a, int node, int depth, int maxDepth, std::ostream& 
             printTree(a, c, depth + 1, maxDepth, out);
 }
 
+bool gExitAfterRun = false;
+// The decoded asset left to the process's exit (setExitAfterRun): reachable from here.
+DecodeResult* gKeptResult = nullptr;
+
 }  // namespace
+
+void setExitAfterRun(bool on) {
+    gExitAfterRun = on;
+}
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     for (const auto& a : args) {
@@ -148,7 +157,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         return 2;
     }
     const std::string& file = p.files.front();
-    DecodeResult result;
+    auto kept = std::make_unique<DecodeResult>();
+    DecodeResult& result = *kept;
     DecodeOptions options;
     options.byteMap = p.command == "map";  // only `map` prints it
     if (!decodeOrReport(file, result, err, options)) return 1;
@@ -165,6 +175,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             out << dumpJson(treeJson(asset, {p.depth, p.values})) << "\n";
         else
             for (int r : asset.roots()) printTree(asset, r, 0, p.depth, out);
+    }
+    if (gExitAfterRun) {
+        delete gKeptResult;  // a second run() in the same process (never from main)
+        gKeptResult = kept.release();
     }
     return 0;
 }

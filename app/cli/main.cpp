@@ -16,5 +16,6 @@ int main(int argc, char** argv) {
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
 #endif
     std::ios::sync_with_stdio(false);
+    meshscope::cli::setExitAfterRun(true);
     return meshscope::cli::run({argv + 1, argv + argc}, std::cout, std::cerr);
 }

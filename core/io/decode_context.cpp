@@ -11,43 +11,61 @@ DecodeContext::DecodeContext(ByteSpan bytes, const DecodeOptions& options, Asset
     : bytes_(bytes),
       options_(options),
       asset_(asset),
-      budget_(options.limits.decompressionBudget(bytes.size())) {}
-
-DecodeContext::Scope::Scope(DecodeContext& ctx, std::string_view segment)
-    : ctx_(ctx), previousLength_(ctx.path_.size()) {
-    appendPath(ctx_.path_, segment);
+      budget_(options.limits.decompressionBudget(bytes.size())) {
+    segments_.resize(16);
 }
 
-DecodeContext::Scope::~Scope() {
-    ctx_.path_.resize(previousLength_);
+void DecodeContext::appendPathTo(std::string& out) const {
+    std::size_t own = 0;  // where the next copied segment's text begins in text_
+    for (std::size_t i = 0; i < depth_; ++i) {
+        const Segment& s = segments_[i];
+        const std::size_t before = out.size();
+        if (!out.empty()) out.append(std::string_view(kPathSeparator));
+        const std::size_t at = out.size();
+        if (s.append) {
+            s.append(out, s.data);
+        } else if (s.data) {
+            out.append(static_cast<const char*>(s.data), s.size);
+        } else {
+            out.append(text_, own, s.size);
+            own += s.size;
+        }
+        if (out.size() == at) out.resize(before);  // nothing appended: no separator either
+    }
+}
+
+const std::string& DecodeContext::path() const {
+    path_.clear();
+    appendPathTo(path_);
+    return path_;
 }
 
 void DecodeContext::fail(std::uint64_t offset, std::string code, std::string message) const {
-    throw DecodeFailure(DecodeError{std::move(code), offset, path_, std::move(message)});
+    throw DecodeFailure(DecodeError{std::move(code), offset, path(), std::move(message)});
 }
 
 void DecodeContext::warn(std::uint64_t offset, std::string code, std::string message) {
     // Cap the number of stored warnings so a hostile file cannot exhaust memory through them.
     constexpr std::size_t kMaxDiagnostics = 10000;
     if (asset_.diagnostics.size() == kMaxDiagnostics) {
-        asset_.diagnostics.push_back({Severity::Warning, errc::kTooManyWarnings, offset, path_,
+        asset_.diagnostics.push_back({Severity::Warning, errc::kTooManyWarnings, offset, path(),
                                       "further warnings are not recorded"});
     }
     if (asset_.diagnostics.size() > kMaxDiagnostics) return;
     asset_.diagnostics.push_back(
-        {Severity::Warning, std::move(code), offset, path_, std::move(message)});
+        {Severity::Warning, std::move(code), offset, path(), std::move(message)});
 }
 
 void DecodeContext::info(std::uint64_t offset, std::string code, std::string message) {
     if (asset_.diagnostics.size() > 10000) return;
     asset_.diagnostics.push_back(
-        {Severity::Info, std::move(code), offset, path_, std::move(message)});
+        {Severity::Info, std::move(code), offset, path(), std::move(message)});
 }
 
 int DecodeContext::mapRange(std::uint64_t offset, std::uint64_t length, RangeKind kind,
                             std::string_view name, int node) {
     if (!options_.byteMap) return -1;  // DecodeOptions::byteMap: nobody reads it
-    return asset_.byteMap.add(offset, length, path_, name, kind, node);
+    return asset_.byteMap.add(offset, length, path(), name, kind, node);
 }
 
 void DecodeContext::checkAllocation(std::uint64_t offset, std::uint64_t count,

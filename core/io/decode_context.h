@@ -6,6 +6,7 @@
 // built so far is returned as a partial result.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -33,21 +34,46 @@ public:
     const Limits& limits() const { return options_.limits; }
     Asset& asset() { return asset_; }
 
-    // Context path: push a segment for the lifetime of the returned guard.
+    // Context path: push a segment for the lifetime of the returned guard. The path is only
+    // put together when something reads it (fail, warn, info, mapRange, path()): a decoder
+    // pushes a segment per chunk or record, and nearly all of them are popped unread.
+    // A segment's text appends itself to `out` (nothing for none): for segments made of parts.
+    using AppendSegment = void (*)(std::string& out, const void* arg);
     class Scope {
     public:
-        Scope(DecodeContext& ctx, std::string_view segment);
-        ~Scope();
+        // The text is copied, or, with `copy` false, referred to.
+        Scope(DecodeContext& ctx, std::string_view segment, bool copy = true)
+            : ctx_(ctx), depth_(ctx.depth_), text_(ctx.text_.size()) {
+            if (segment.empty()) return;  // an empty segment adds nothing to the path
+            if (copy) ctx.text_.append(segment);
+            ctx.push({copy ? nullptr : segment.data(), segment.size(), nullptr});
+        }
+        Scope(DecodeContext& ctx, AppendSegment append, const void* arg)
+            : ctx_(ctx), depth_(ctx.depth_), text_(ctx.text_.size()) {
+            ctx.push({arg, 0, append});
+        }
+        ~Scope() {
+            ctx_.depth_ = depth_;
+            if (ctx_.text_.size() != text_) ctx_.text_.resize(text_);
+        }
         Scope(const Scope&) = delete;
         Scope& operator=(const Scope&) = delete;
 
     private:
         DecodeContext& ctx_;
-        std::size_t previousLength_;
+        std::size_t depth_;  // the segment count and own text size before this scope
+        std::size_t text_;
     };
-    // The segment is appended to the path in place (no string is built per scope).
+    // The segment's text is copied (a temporary string is fine).
     Scope scope(std::string_view segment) { return Scope(*this, segment); }
-    const std::string& path() const { return path_; }
+    // The segment's bytes are referred to, not copied: they must stay as they are until the
+    // returned guard is gone.
+    Scope scopeRef(std::string_view segment) { return Scope(*this, segment, false); }
+    // The segment is `append(out, arg)`, called whenever the path is read while the guard
+    // lives: what `arg` points to must stay as it is until then.
+    Scope scopeWith(AppendSegment append, const void* arg) { return Scope(*this, append, arg); }
+    // The current path (segments joined by kPathSeparator). Valid until the next call.
+    const std::string& path() const;
 
     [[noreturn]] void fail(std::uint64_t offset, std::string code, std::string message) const;
     void warn(std::uint64_t offset, std::string code, std::string message);
@@ -101,7 +127,24 @@ private:
     ByteSpan bytes_;
     const DecodeOptions& options_;
     Asset& asset_;
-    std::string path_;
+    // The context path's segments, innermost last: text copied into text_ (`data` and
+    // `append` null: the next `size` bytes of text_), text referred to (`data`, `size`), or a
+    // function's (`append(out, data)`).
+    struct Segment {
+        const void* data = nullptr;
+        std::size_t size = 0;
+        AppendSegment append = nullptr;
+    };
+    // Segments [0, depth_) are the path; the array only grows (a push is a store).
+    std::vector<Segment> segments_;
+    std::size_t depth_ = 0;
+    void push(const Segment& s) {
+        if (depth_ == segments_.size()) segments_.resize(std::max<std::size_t>(16, 2 * depth_));
+        segments_[depth_++] = s;
+    }
+    std::string text_;          // copied segments' text, back to back
+    mutable std::string path_;  // path(): put together when read
+    void appendPathTo(std::string& out) const;
     std::uint64_t decompressed_ = 0;
     std::uint64_t budget_ = 0;
     // Forwards to DecodeOptions::progress at most every 1/512 step, never backwards.

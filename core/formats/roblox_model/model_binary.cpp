@@ -50,19 +50,34 @@ struct InstChunk {
 // The chunk names the decoder knows, told apart once when the chunk is framed.
 enum class ChunkKind : std::uint8_t { Other, Meta, Sstr, Inst, Prop, Prnt, Sign, End };
 
-ChunkKind chunkKind(std::string_view name) {
-    static constexpr std::pair<std::string_view, ChunkKind> kNames[] = {
-        {"PROP", ChunkKind::Prop}, {"INST", ChunkKind::Inst}, {"PRNT", ChunkKind::Prnt},
-        {"SSTR", ChunkKind::Sstr}, {"META", ChunkKind::Meta}, {"SIGN", ChunkKind::Sign},
-        {"END", ChunkKind::End}};
-    for (const auto& [n, k] : kNames)
-        if (name == n) return k;
+constexpr std::pair<std::string_view, ChunkKind> kChunkNames[] = {
+    {"PROP", ChunkKind::Prop}, {"INST", ChunkKind::Inst}, {"PRNT", ChunkKind::Prnt},
+    {"SSTR", ChunkKind::Sstr}, {"META", ChunkKind::Meta}, {"SIGN", ChunkKind::Sign},
+    {"END", ChunkKind::End}};
+
+// The kind of a chunk from its 4 stored name bytes: a known name, NUL-padded to 4 bytes (the
+// name printable() makes of them then is the known one, and only then).
+ChunkKind chunkKind(std::string_view raw) {
+    for (const auto& [n, k] : kChunkNames)
+        if (raw.size() >= n.size() && raw.substr(0, n.size()) == n &&
+            raw.find_first_not_of('\0', n.size()) == std::string_view::npos)
+            return k;
     return ChunkKind::Other;
 }
 
+std::string_view chunkName(ChunkKind kind) {
+    for (const auto& [n, k] : kChunkNames)
+        if (k == kind) return n;
+    return {};
+}
+
 struct Chunk {
-    std::string name;  // "INST" (trailing NULs removed)
+    std::string otherName;  // an unknown chunk's name, printable (trailing NULs removed)
     ChunkKind kind = ChunkKind::Other;
+    // "INST": the name's printable form (static text for the known kinds).
+    std::string_view name() const {
+        return kind == ChunkKind::Other ? std::string_view(otherName) : chunkName(kind);
+    }
     std::uint64_t offset = 0;  // chunk header offset
     std::uint64_t length = 0;  // header + body
     std::uint64_t bodyOffset = 0;
@@ -133,7 +148,8 @@ bool inflateAhead(std::size_t compressedBytes, std::size_t chunks) {
 
 class BinaryDecoder {
 public:
-    explicit BinaryDecoder(DecodeContext& ctx) : ctx_(ctx), asset_(ctx.asset()) {}
+    explicit BinaryDecoder(DecodeContext& ctx)
+        : ctx_(ctx), asset_(ctx.asset()), mapping_(ctx.options().byteMap) {}
 
     // The file offset of each shared string's SSTR record (hash, length, bytes) where the chunk
     // is stored uncompressed, by shared-string index: for addUnionContents.
@@ -239,8 +255,9 @@ private:
             ctx_.checkCancel(c.offset);
             ctx_.progress(0.2 + 0.8 * double(i) / total);
             ByteSpan data = c.body;
-            // The chunk's context, for its inflation and its contents (one scope for both).
-            auto s = ctx_.scope(c.name);
+            // The chunk's context, for its inflation and its contents (one scope for both; the
+            // chunk array stays as it is meanwhile).
+            auto s = ctx_.scopeRef(c.name());
             if (c.compressed) {
                 payload_ = payload++;
                 if (ahead_)
@@ -318,10 +335,11 @@ private:
             Chunk c;
             c.offset = r.offset();
             const std::string_view rawName = r.string(4, "chunk name");
-            c.name = printable(rawName);
-            c.kind = chunkKind(c.name);
+            c.kind = chunkKind(rawName);
+            if (c.kind == ChunkKind::Other) c.otherName = printable(rawName);
             if (c.kind == ChunkKind::Prop) ++propChunks_;
-            auto s = ctx_.scope(c.name);
+            // A known name is static text; an unknown one is copied (`c` moves below).
+            DecodeContext::Scope s(ctx_, c.name(), c.kind == ChunkKind::Other);
             const std::uint32_t compressedLength = r.u32("compressed length");
             const std::uint32_t uncompressedLength = r.u32("uncompressed length");
             r.skip(4, "reserved");
@@ -332,19 +350,22 @@ private:
                 // The offset of the length field at fault: compressed (+4) or uncompressed (+8).
                 r.failAt(std::size_t(c.offset + (c.compressed ? 4 : 8)), errc::kTruncated,
                          std::string(c.compressed ? "compressed" : "uncompressed") + " length " +
-                             std::to_string(bodyLength) + " of chunk \"" + c.name +
+                             std::to_string(bodyLength) + " of chunk \"" + std::string(c.name()) +
                              "\" runs past the end of the file (" + std::to_string(r.remaining()) +
                              " bytes remain)");
             }
             c.length = 16 + bodyLength;
-            ctx_.mapRange(c.offset, c.length, RangeKind::Chunk);
-            ctx_.mapRange(c.offset, 16, RangeKind::Header, "chunk header");
+            if (mapping_) {
+                ctx_.mapRange(c.offset, c.length, RangeKind::Chunk);
+                ctx_.mapRange(c.offset, 16, RangeKind::Header, "chunk header");
+            }
             c.body = r.bytes(std::size_t(bodyLength), "chunk body");
             c.uncompressedLength = uncompressedLength;
             if (c.compressed) {
                 c.zstd = looksLikeZstd(c.body);
-                ctx_.mapRange(c.bodyOffset, bodyLength, RangeKind::Payload,
-                              c.zstd ? "ZSTD frame" : "LZ4 block");
+                if (mapping_)
+                    ctx_.mapRange(c.bodyOffset, bodyLength, RangeKind::Payload,
+                                  c.zstd ? "ZSTD frame" : "LZ4 block");
             }
             if (c.kind == ChunkKind::Prop) countProp(c, chunks.capacity());
             const bool end = c.kind == ChunkKind::End;
@@ -376,7 +397,7 @@ private:
             readEnd(cr);
         else {
             ctx_.warn(c.offset, errc::kUnknownChunk,
-                      "unknown chunk \"" + c.name + "\" kept as raw bytes");
+                      "unknown chunk \"" + std::string(c.name()) + "\" kept as raw bytes");
             if (!c.compressed) mapIn(cr, 0, cr.size(), RangeKind::Payload, "unknown data");
         }
         chunk_ = nullptr;
@@ -400,17 +421,44 @@ private:
     // be had, else a copy. Positions in the chunk stay positions in `col.bytes`.
     void keepChunk(const ByteReader& r, PropertyColumn& col, std::size_t end) {
         if (UninitializedBytes whole = adoptChunk(r); !whole.empty()) {
-            whole.resize(end);
-            col.bytes = std::move(whole);
+            // Kept by the asset, viewed by the column.
+            auto kept = std::make_shared<const UninitializedBytes>(std::move(whole));
+            col.bytes.view(kept->data(), std::min(end, kept->size()));
+            asset_.storage.push_back(std::move(kept));
         } else {
-            col.bytes.assign(r.data().data(), r.data().data() + end);
+            col.bytes.view(keepBytes(r.data().data(), end), end);
         }
+    }
+
+    // A copy of [data, data + size) in a block the asset keeps: the columns of small chunks
+    // (a place's thousands of one-row PROP chunks) share blocks instead of each its own
+    // allocation. Chunks over a quarter of a block get a block of their own.
+    const std::uint8_t* keepBytes(const std::uint8_t* data, std::size_t size) {
+        constexpr std::size_t kBlock = 64 << 10;
+        if (size == 0) return nullptr;
+        if (size > kBlock / 4) {
+            std::shared_ptr<std::uint8_t[]> own(new std::uint8_t[size]);
+            std::memcpy(own.get(), data, size);
+            const std::uint8_t* at = own.get();
+            asset_.storage.push_back(std::move(own));
+            return at;
+        }
+        if (kBlock - blockUsed_ < size || !block_) {
+            std::shared_ptr<std::uint8_t[]> fresh(new std::uint8_t[kBlock]);
+            asset_.storage.push_back(fresh);
+            block_ = fresh.get();
+            blockUsed_ = 0;
+        }
+        std::uint8_t* at = block_ + blockUsed_;
+        std::memcpy(at, data, size);
+        blockUsed_ += size;
+        return at;
     }
 
     // Maps a range inside the current chunk's data when the data has file offsets (raw chunk).
     void mapIn(const ByteReader& cr, std::size_t pos, std::size_t length, RangeKind kind,
                std::string_view name) {
-        if (cr.mapped() && length) ctx_.mapRange(cr.offsetOf(pos), length, kind, name);
+        if (mapping_ && cr.mapped() && length) ctx_.mapRange(cr.offsetOf(pos), length, kind, name);
     }
 
     std::string readString(ByteReader& r, const char* what) {
@@ -500,8 +548,9 @@ private:
             const std::size_t start = r.pos();
             std::string key = readString(r, "metadata key");
             std::string value = readString(r, "metadata value");
-            std::string label = printable(key) + " = " + printable(value.substr(0, 64));
-            mapIn(r, start, r.pos() - start, RangeKind::Record, label);
+            if (mapping_)
+                mapIn(r, start, r.pos() - start, RangeKind::Record,
+                      printable(key) + " = " + printable(value.substr(0, 64)));
         }
     }
 
@@ -526,8 +575,9 @@ private:
             // Where the record stands in the file, when its bytes are the file's own.
             sharedStringRecords_.resize(shared.size());
             if (r.mapped()) sharedStringRecords_.back() = r.offsetOf(start);
-            mapIn(r, start, r.pos() - start, RangeKind::Record,
-                  "strings[" + std::to_string(i) + "]");
+            if (mapping_)
+                mapIn(r, start, r.pos() - start, RangeKind::Record,
+                      "strings[" + std::to_string(i) + "]");
         }
     }
 
@@ -545,7 +595,7 @@ private:
         std::string className = readString(r, "class name");
         const std::uint8_t objectFormat = r.u8("object format");
         const std::uint32_t count = r.u32("instance count");
-        mapIn(r, 0, r.pos(), RangeKind::Field, "class " + printable(className));
+        if (mapping_) mapIn(r, 0, r.pos(), RangeKind::Field, "class " + printable(className));
         if (objectFormat > 1)
             r.warn(errc::kBadObjectFormat,
                    "object format " + std::to_string(objectFormat) + " (expected 0 or 1)");
@@ -610,7 +660,8 @@ private:
     // into the column's typed array; the name, type and source range are stored once.
     void readProp(ByteReader& r) {
         const std::uint32_t classId = r.u32("class id");
-        std::string propName = readString(r, "property name");
+        // A view of the chunk's bytes, which stay as they are while the chunk is read.
+        const std::string_view propName = r.string(r.u32("property name"), "property name");
         auto cls = classes_.find(classId);
         if (cls == classes_.end()) {
             ctx_.warn(chunk_->offset, errc::kUnknownClassId,
@@ -621,10 +672,9 @@ private:
             return;
         }
         const ClassInfo& info = cls->second;
-        // "Class.Property", built in a buffer kept from chunk to chunk (the scope copies it).
-        scopeName_.assign(info.name).push_back('.');
-        appendPrintable(scopeName_, propName);
-        auto s = ctx_.scope(scopeName_);
+        // "Class.Property", put together only when the path is read.
+        propScope_ = {info.name, propName};
+        auto s = ctx_.scopeWith(&appendPropScope, &propScope_);
         mapIn(r, 0, r.pos(), RangeKind::Field, "property header");
         if (r.atEnd()) {
             // rojo-rbx/rbx-dom PR #168: Roblox ignores PROP chunks without a type byte.
@@ -652,7 +702,7 @@ private:
         // added before its values are read, so a chunk that fails part way keeps the rows read.
         auto& columns = asset_.propertyTables[std::size_t(info.table)].columns;
         PropertyColumn& col = columns.emplace_back();
-        col.name = std::move(propName);
+        col.name = std::string(propName);
         col.type = tname;
         col.offset = r.mapped() ? r.offsetOf(valuesPos) : chunk_->offset;
         col.length = r.mapped() ? r.size() - valuesPos : chunk_->length;
@@ -713,7 +763,7 @@ private:
     // A CFrame column stays as the chunk stores it (a Record of the three position planes, each
     // row headed by its rotation, found through u32s): a value is made when it is read.
     void readCFrameColumn(ByteReader& r, std::size_t n, bool quaternion, PropertyColumn& col) {
-        col.storage = Storage::CFrame;  // no rows until the positions are whole too
+        col.storage = Storage::Values;  // no rows until the positions are whole too
         col.u32s.resize(n);
         walkRotations(r, n, quaternion, col.u32s.data());
         const std::uint8_t* x = columns(r, n, 4, "position X");
@@ -889,7 +939,7 @@ private:
                 for (std::size_t i = 0; i < n; ++i) {
                     const std::uint32_t len = r.u32("bytecode length");
                     const ByteSpan b = r.bytes(len, "bytecode");
-                    col.bytes.insert(col.bytes.end(), b.begin(), b.end());
+                    col.bytes.append(b.data(), b.data() + b.size());
                     col.ends.push_back(col.bytes.size());
                 }
                 break;
@@ -1288,8 +1338,9 @@ private:
                 break;
             }
             r.skip(len, "signature");
-            mapIn(r, start, r.pos() - start, RangeKind::Record,
-                  "signatures[" + std::to_string(i) + "]");
+            if (mapping_)
+                mapIn(r, start, r.pos() - start, RangeKind::Record,
+                      "signatures[" + std::to_string(i) + "]");
         }
         if (!r.atEnd()) mapIn(r, r.pos(), r.remaining(), RangeKind::Payload, "raw signature data");
         ctx_.info(chunk_->offset, errc::kSigned,
@@ -1648,8 +1699,19 @@ private:
 
     DecodeContext& ctx_;
     Asset& asset_;
+    // DecodeOptions::byteMap: ranges are mapped (and their names made) only when it is set.
+    const bool mapping_;
     std::int32_t classCount_ = 0, instanceCount_ = 0;
-    std::string scopeName_;  // readProp's scope segment
+    // readProp's scope segment: "Class.Property" (the property name printable).
+    struct PropScope {
+        std::string_view className;
+        std::string_view propName;
+    } propScope_;
+    static void appendPropScope(std::string& out, const void* arg) {
+        const auto& p = *static_cast<const PropScope*>(arg);
+        out.append(p.className).push_back('.');
+        appendPrintable(out, p.propName);
+    }
     std::vector<std::optional<std::uint64_t>> sharedStringRecords_;
     std::vector<std::uint32_t> propsPerClass_;  // PROP chunks framed, by class id (countProp)
     std::size_t propChunks_ = 0;  // PROP chunks framed (sizes each table's first column array)
@@ -1685,7 +1747,10 @@ private:
     // Scratch arrays reused by every PROP chunk.
     std::vector<std::uint32_t> u32_;
     std::vector<CFrame> cframes_;
-    InflateBuffer inflated_;   // the current chunk's data, when it is compressed
+    InflateBuffer inflated_;  // the current chunk's data, when it is compressed
+    // keepBytes' current block (in Asset::storage) and how much of it is used.
+    std::uint8_t* block_ = nullptr;
+    std::size_t blockUsed_ = 0;
     std::size_t payload_ = 0;  // the current chunk's payload index in ahead_
     // Nodes built ahead by the worker (postNodes); prebuiltDone_ once they are whole,
     // namedAhead_ once the worker has named them too (postNames).

@@ -169,7 +169,8 @@ TEST(PropertyColumn, TextsWalkStringRows) {
     // Rows as a binary model keeps them: each after a 4-byte length, from `first`.
     const std::string bytes = std::string("HEAD") + std::string("\x02\0\0\0ab", 6) +
                               std::string("\0\0\0\0", 4) + std::string("\x03\0\0\0xyz", 7);
-    c.bytes.assign(bytes.begin(), bytes.end());
+    const auto* raw = reinterpret_cast<const std::uint8_t*>(bytes.data());
+    c.bytes.assign(raw, raw + bytes.size());
     c.first = 4;
     c.rowPrefix = 4;
     c.ends = {10, 14, 21};
@@ -186,7 +187,8 @@ TEST(PropertyColumn, TextsWalkStringRows) {
     PropertyColumn u;
     u.storage = PropertyColumn::Storage::String;
     const std::string same = std::string("\x01\0\0\0p", 5) + std::string("\x01\0\0\0q", 5);
-    u.bytes.assign(same.begin(), same.end());
+    const auto* sameRaw = reinterpret_cast<const std::uint8_t*>(same.data());
+    u.bytes.assign(sameRaw, sameRaw + same.size());
     u.rowPrefix = 4;
     u.recordSize = 5;
     ASSERT_EQ(u.texts(0, 2, out), 2u);
@@ -197,6 +199,39 @@ TEST(PropertyColumn, TextsWalkStringRows) {
     b.storage = PropertyColumn::Storage::Bool;
     b.bytes = {1, 0};
     EXPECT_EQ(b.texts(0, 2, out), 0u);
+}
+
+// A column's bytes: a view of bytes kept elsewhere is never written through; copies of a view
+// view the same bytes, copies of own bytes are copies; editing a view makes the bytes its own.
+TEST(ColumnBytes, ViewsAndOwnBytes) {
+    const std::uint8_t kept[4] = {1, 2, 3, 4};
+    ColumnBytes v;
+    v.view(kept, 4);
+    EXPECT_TRUE(v.isView());
+    ColumnBytes copy = v;
+    EXPECT_EQ(std::as_const(copy).data(), kept);  // (data() for writing makes them its own)
+    copy.resize(6);  // now its own: the 4 bytes copied, the view's bytes untouched
+    EXPECT_FALSE(copy.isView());
+    EXPECT_NE(copy.data(), kept);
+    ASSERT_EQ(copy.size(), 6u);
+    EXPECT_EQ(copy[3], 4);
+    copy.data()[0] = 9;
+    EXPECT_EQ(kept[0], 1);
+    EXPECT_EQ(v[0], 1);
+    ColumnBytes own = {5, 6};
+    ColumnBytes ownCopy = own;
+    EXPECT_NE(ownCopy.data(), own.data());
+    const std::uint8_t more[2] = {7, 8};
+    ownCopy.append(more, more + 2);
+    ASSERT_EQ(ownCopy.size(), 4u);
+    EXPECT_EQ(ownCopy[0], 5);
+    EXPECT_EQ(ownCopy[3], 8);
+    EXPECT_EQ(own.size(), 2u);
+    ColumnBytes moved = std::move(ownCopy);
+    EXPECT_EQ(moved.size(), 4u);
+    EXPECT_TRUE(ownCopy.empty());
+    moved.clear();
+    EXPECT_TRUE(moved.empty());
 }
 
 TEST(UninitializedBytes, GrowWithoutZeroingAndFillWhenAsked) {

@@ -3,9 +3,12 @@
 // byte map. Nothing here knows about a particular file format or about Qt.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <new>
 #include <optional>
@@ -205,6 +208,94 @@ struct UninitializedAllocator : std::allocator<T> {
 // Bytes that resize() does not zero.
 using UninitializedBytes = std::vector<std::uint8_t, UninitializedAllocator<std::uint8_t>>;
 
+// A property column's bytes: bytes of its own, or a view of bytes its Asset keeps alive
+// (Asset::storage: a binary model's chunks, several columns' bytes in one block). resize(),
+// assign() and append() make them the column's own (a view's bytes are copied first); new
+// bytes are left unset. A copy of a view is a view of the same bytes: it must not outlive the
+// Asset's storage.
+class ColumnBytes {
+public:
+    ColumnBytes() = default;
+    ColumnBytes(std::initializer_list<std::uint8_t> bytes) { assign(bytes.begin(), bytes.end()); }
+    ColumnBytes(const ColumnBytes& o) {
+        if (o.capacity_)
+            assign(o.data_, o.data_ + o.size_);
+        else
+            view(o.data_, o.size_);
+    }
+    ColumnBytes(ColumnBytes&& o) noexcept
+        : data_(std::exchange(o.data_, nullptr)),
+          size_(std::exchange(o.size_, 0)),
+          capacity_(std::exchange(o.capacity_, 0)) {}
+    ColumnBytes& operator=(ColumnBytes o) noexcept {
+        std::swap(data_, o.data_);
+        std::swap(size_, o.size_);
+        std::swap(capacity_, o.capacity_);
+        return *this;
+    }
+    ~ColumnBytes() { release(); }
+
+    // Refers to [data, data + size) without copying them (kept alive by the Asset's storage).
+    void view(const std::uint8_t* data, std::size_t size) {
+        release();
+        data_ = const_cast<std::uint8_t*>(data);
+        size_ = size;
+    }
+    bool isView() const { return capacity_ == 0 && size_ != 0; }
+
+    const std::uint8_t* data() const { return data_; }
+    std::uint8_t* data() { return own(size_); }
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const std::uint8_t* begin() const { return data_; }
+    const std::uint8_t* end() const { return data_ + size_; }
+    std::uint8_t operator[](std::size_t i) const { return data_[i]; }
+
+    void clear() { release(); }
+    void resize(std::size_t n) {
+        own(n);
+        size_ = n;
+    }
+    void assign(const std::uint8_t* first, const std::uint8_t* last) {
+        const std::size_t n = std::size_t(last - first);
+        release();
+        if (n) std::memcpy(own(n), first, n);
+        size_ = n;
+    }
+    void append(const std::uint8_t* first, const std::uint8_t* last) {
+        const std::size_t n = std::size_t(last - first), at = size_;
+        if (!n) return;
+        std::uint8_t* p = own(at + n);
+        std::memcpy(p + at, first, n);
+        size_ = at + n;
+    }
+
+private:
+    // Owned room for `n` bytes at least, the current ones kept; returns the data.
+    std::uint8_t* own(std::size_t n) {
+        if (capacity_ && n <= capacity_) return data_;
+        if (!capacity_ && !n) return data_;
+        const std::size_t room = std::max(n, capacity_ * 2);
+        const std::size_t keep = std::min(size_, n);
+        auto* p = static_cast<std::uint8_t*>(::operator new(room));
+        if (keep) std::memcpy(p, data_, keep);
+        release();
+        data_ = p;
+        size_ = keep;
+        capacity_ = room;
+        return data_;
+    }
+    void release() {
+        if (capacity_) ::operator delete(data_);
+        data_ = nullptr;
+        size_ = 0;
+        capacity_ = 0;
+    }
+    std::uint8_t* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;  // 0: a view (or empty)
+};
+
 // A typed property value. `std::vector<double>` holds numeric tuples (UDim2, Rect, ranges,
 // sequences ...); its meaning is given by Property::type. A decoded SharedString is a
 // SharedStringRef into its Asset (a std::string value is accepted too, e.g. by the writer).
@@ -231,12 +322,9 @@ struct PropertyColumn {
         Bool,    // bytes: 0 / 1                              -> bool
         Int32,   // u32s: bit pattern of an int32             -> int64
         UInt32,  // u32s                                      -> int64
-        Int64,   // i64s                                      -> int64
-        Float,   // floats                                    -> double
         Double,  // doubles                                   -> double
         Vec2,    // vec2s
         Vec3,    // vec3s
-        CFrame,  // cframes
         Ref,     // refs: node index, -1 for nil              -> NodeRef
         String,  // bytes + ends: row r is bytes[start(r), ends[r])  -> std::string
                  // (or rows of recordSize bytes each, see `ends`)
@@ -244,7 +332,8 @@ struct PropertyColumn {
         Tuple,   // doubles + ends                            -> std::vector<double>
         Record,  // bytes: recordSize byte planes of rows() bytes from `first` (byte b of row
                  // r at bytes[first + b * rows() + r]), after each row's head when headSize
-                 // is set; `record` turns one row's bytes into a Value
+                 // is set; `record` turns one row's bytes into a Value (int64, float, CFrame,
+                 // UDim ... values of a binary model)
         Values,  // values: anything else
         Shared,  // u32s: Asset::sharedStrings index, kNoSharedString for none  -> SharedStringRef
                  // (monostate for kNoSharedString)
@@ -252,19 +341,18 @@ struct PropertyColumn {
     static constexpr std::uint32_t kNoSharedString = 0xffffffffu;
 
     std::string name;
-    std::string type;  // Property::type
+    // Property::type: a static name ("int32", "CFrame" ...), not owned by the column (a place
+    // has thousands of columns and a few dozen types).
+    std::string_view type;
     Storage storage = Storage::Values;
     std::uint64_t offset = 0;  // source bytes of every value of the column
     std::uint64_t length = 0;
 
-    UninitializedBytes bytes;  // resize() leaves new bytes unset
+    ColumnBytes bytes;  // resize() leaves new bytes unset
     std::vector<std::uint32_t> u32s;
-    std::vector<std::int64_t> i64s;
-    std::vector<float> floats;
     std::vector<double> doubles;
     std::vector<Vec2> vec2s;
     std::vector<Vec3> vec3s;
-    std::vector<CFrame> cframes;
     std::vector<std::int32_t> refs;
     // String / Binary / Tuple: end of row r. String and Binary row r starts at start(r) =
     // (r ? ends[r - 1] : first) + rowPrefix; Tuple row r at r ? ends[r - 1] : 0. A String or
@@ -392,6 +480,9 @@ struct Asset {
     std::vector<Animation> animations;
     std::vector<Diagnostic> diagnostics;
     ByteMap byteMap;
+    // Blocks that columns' bytes refer to (ColumnBytes views), kept as long as the Asset (or a
+    // copy of it).
+    std::vector<std::shared_ptr<const void>> storage;
 
     // Adds a node under `parent` (or as a root) and returns its index.
     int addNode(std::string_view name, std::string_view kind, int parent = -1);
