@@ -6,6 +6,8 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <cstdio>
 #include <memory>
 
@@ -31,5 +33,13 @@ int main(int argc, char** argv) {
 #endif
     QCoreApplication::setOrganizationName(QStringLiteral("MeshscopeTests"));
     QCoreApplication::setApplicationName(QStringLiteral("MeshscopeTests"));
+    // Each test process keeps its settings in a folder of its own (removed when it ends): ctest
+    // runs the test cases as parallel processes, and a window closing in one (which saves its
+    // options and layout) would otherwise write over the settings another is checking.
+    QTemporaryDir settingsDir;
+    if (settingsDir.isValid()) {
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
+    }
     return RUN_ALL_TESTS();
 }
