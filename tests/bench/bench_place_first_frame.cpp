@@ -51,14 +51,6 @@ std::string text(const Bytes& b) {
     return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
 
-CFrame placed(Vec3 position, float yawDegrees) {
-    CFrame cf;
-    cf.position = position;
-    const float r = yawDegrees * 3.14159265f / 180.0f, c = std::cos(r), s = std::sin(r);
-    cf.rotation = {c, 0, s, 0, 1, 0, -s, 0, c};
-    return cf;
-}
-
 // The properties every BasePart of a real place carries (about twenty).
 void basePart(Asset& a, int node, Rng& rnd, const std::string& name, const CFrame& cf, Vec3 size,
               Vec3 color, double transparency) {
@@ -156,7 +148,7 @@ Asset makeLargePlace(std::size_t instances, std::size_t sharedSizes[2]) {
     for (int i = 0; i < 200; ++i) addScript(sss);
 
     const int base = a.addNode("Baseplate", "Part", ws);
-    basePart(a, base, rnd, "Baseplate", placed({0, -8, 0}, 0), {2400, 16, 2400},
+    basePart(a, base, rnd, "Baseplate", yawedCFrame({0, -8, 0}, 0), {2400, 16, 2400},
              {0.39f, 0.37f, 0.36f}, 0);
     const int city = a.addNode("City", "Model", ws);
     add(a, city, "Name", "string", std::string("City"));
@@ -203,7 +195,8 @@ Asset makeLargePlace(std::size_t instances, std::size_t sharedSizes[2]) {
                      : p <= 4 ? "Wall"
                      : p == 5 ? "Roof"
                               : "Ledge",
-                     placed(pos, 0), size, p >= 1 && p <= 4 ? wall : Vec3{0.3f, 0.3f, 0.32f}, 0);
+                     yawedCFrame(pos, 0), size, p >= 1 && p <= 4 ? wall : Vec3{0.3f, 0.3f, 0.32f},
+                     0);
             add(a, node, "shape", "Enum", std::int64_t(1));
             parts.push_back(node);
         }
@@ -214,7 +207,7 @@ Asset makeLargePlace(std::size_t instances, std::size_t sharedSizes[2]) {
             const Vec3 size{2 + rnd() * 3, 6 + rnd() * 10, 2 + rnd() * 3};
             const Vec3 pos{at.x + (p % 2 ? 17.f : -17.f), size.y / 2,
                            at.z + (p / 2 ? 17.f : -17.f)};
-            basePart(a, node, rnd, p % 2 ? "Lamp" : "Tree", placed(pos, rnd() * 360), size,
+            basePart(a, node, rnd, p % 2 ? "Lamp" : "Tree", yawedCFrame(pos, rnd() * 360), size,
                      {0.2f, 0.5f + rnd() * 0.3f, 0.2f}, 0);
             add(a, node, "MeshId", "string", "rbxassetid://" + std::to_string(4'000'000 + kind));
             add(a, node, "TextureID", "string", "rbxassetid://" + std::to_string(5'000'000 + kind));
@@ -229,7 +222,7 @@ Asset makeLargePlace(std::size_t instances, std::size_t sharedSizes[2]) {
             const int node = a.addNode("Union", "UnionOperation", model);
             const Vec3 size{6 + rnd() * 10, 3 + rnd() * 6, 6 + rnd() * 10};
             basePart(a, node, rnd, "Union",
-                     placed({at.x, height + 1 + size.y / 2, at.z}, rnd() * 90), size,
+                     yawedCFrame({at.x, height + 1 + size.y / 2, at.z}, rnd() * 90), size,
                      {0.8f, 0.7f, 0.5f}, 0);
             add(a, node, "UsePartColor", "bool", rnd() < 0.5f);
             add(a, node, "MeshData2", "SharedString",
@@ -255,7 +248,7 @@ Asset makeLargePlace(std::size_t instances, std::size_t sharedSizes[2]) {
         }
         const int att = a.addNode("Attachment", "Attachment", parts[5]);
         add(a, att, "Name", "string", std::string("Attachment"));
-        add(a, att, "CFrame", "CFrame", placed({0, 0.5f, 0}, 0));
+        add(a, att, "CFrame", "CFrame", yawedCFrame({0, 0.5f, 0}, 0));
         ++building;
     }
     while (a.nodes.size() < instances) addScript(sss);

@@ -560,14 +560,6 @@ void add(std::vector<Property>& properties, std::string name, std::string type, 
     properties.push_back(Property{std::move(name), std::move(type), std::move(v), 0, 0});
 }
 
-CFrame rotated(Vec3 pos, float yawDegrees) {
-    CFrame cf;
-    cf.position = pos;
-    const float a = yawDegrees * 3.14159265f / 180.0f, c = std::cos(a), s = std::sin(a);
-    cf.rotation = {c, 0, s, 0, 1, 0, -s, 0, c};
-    return cf;
-}
-
 }  // namespace
 
 RobloxModelWriteResult writeRobloxModel(const Asset& asset,
@@ -616,7 +608,7 @@ Asset makeRobloxTypesModel() {
         add(n, "Anchor", "Vector2", Vec2{-100.8f * s, 200.55f});
         add(n, "Position", "Vector3", Vec3{1, -2.5f * s, 3e7f});
         add(n, "Cell", "Vector2int16", Vec2{-32768.0f + i, 32767.0f - i});
-        CFrame cf = i == 0 ? CFrame{} : i == 1 ? rotated({4, 5, 6}, 33) : CFrame{};
+        CFrame cf = i == 0 ? CFrame{} : i == 1 ? yawedCFrame({4, 5, 6}, 33) : CFrame{};
         if (i == 2) cf.rotation = *specialRotation(0x07);
         cf.position = {float(i) * 1.5f, -2.0f, 1e-5f};
         add(n, "Pivot", "CFrame", cf);
@@ -639,7 +631,7 @@ Asset makeRobloxTypesModel() {
             std::string(i == 1 ? "other blob" : "shared \x01\x02 blob", i == 1 ? 10 : 14));
         add(n, "Code", "Bytecode", Bytes{0x1b, 'L', 'u', 'a', std::uint8_t(i), 0xff});
         add(n, "WorldPivotData", "OptionalCFrame",
-            i == 1 ? Value() : Value(rotated({7, 8, 9}, -90)));
+            i == 1 ? Value() : Value(yawedCFrame({7, 8, 9}, -90)));
         add(n, "HistoryId", "UniqueId",
             formatUniqueId(std::uint32_t(i + 1), 0x12345678u, i == 1 ? -2 : 0x0123456789abcdefll));
         add(n, "FontFace", "Font",
@@ -689,7 +681,7 @@ Asset makeRobloxPlace(std::size_t partCount) {
         add(n, "CanCollide", "bool", true);
         add(n, "CastShadow", "bool", i % 7 != 0);
         add(n, "Locked", "bool", false);
-        CFrame cf = i % 4 == 0 ? rotated({}, rnd() * 360) : CFrame{};
+        CFrame cf = i % 4 == 0 ? yawedCFrame({}, rnd() * 360) : CFrame{};
         cf.position = {rnd() * 2048 - 1024, rnd() * 256, rnd() * 2048 - 1024};
         add(n, "CFrame", "CFrame", cf);
         add(n, "size", "Vector3", Vec3{std::floor(rnd() * 16) + 1, 1.2f, 4});
@@ -711,6 +703,14 @@ Asset makeRobloxPlace(std::size_t partCount) {
             formatUniqueId(std::uint32_t(i), 0x0a0b0c0du, std::int64_t(i) * 7919));
     }
     return a;
+}
+
+CFrame yawedCFrame(Vec3 position, float yawDegrees) {
+    CFrame cf;
+    cf.position = position;
+    const float a = yawDegrees * 3.14159265f / 180.0f, c = std::cos(a), s = std::sin(a);
+    cf.rotation = {c, 0, s, 0, 1, 0, -s, 0, c};
+    return cf;
 }
 
 }  // namespace meshscope

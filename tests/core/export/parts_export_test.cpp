@@ -24,14 +24,6 @@ void add(Asset& a, int n, const char* name, const char* type, Value v) {
     a.addProperty(n, Property{name, type, std::move(v), 0, 0});
 }
 
-CFrame yawed(Vec3 pos, float degrees) {
-    CFrame cf;
-    cf.position = pos;
-    const float r = degrees * 3.14159265f / 180.0f, c = std::cos(r), s = std::sin(r);
-    cf.rotation = {c, 0, s, 0, 1, 0, -s, 0, c};
-    return cf;
-}
-
 struct Expect {
     std::string name;
     std::string mesh;  // primitive mesh name
@@ -49,7 +41,7 @@ Asset shapesModel(std::vector<Expect>& expected) {
                     const char* mesh, Vec3 scale, int parent = -1, float yaw = 0) {
         const int n = a.addNode(name, cls, parent < 0 ? model : parent);
         add(a, n, "Name", "string", std::string(name));
-        add(a, n, "CFrame", "CFrame", yawed(pos, yaw));
+        add(a, n, "CFrame", "CFrame", yawedCFrame(pos, yaw));
         add(a, n, "size", "Vector3", size);
         if (shape >= 0) add(a, n, "shape", "Enum", std::int64_t(shape));
         add(a, n, "Color", "Color3uint8", Vec3{1.0f, 0.0f, 0.0f});
@@ -247,7 +239,7 @@ TEST(PartsExport, MaterialsFollowRobloxMaterialReflectanceAndTransparency) {
     auto part = [&](const char* name, std::int64_t material, double reflectance,
                     double transparency) {
         const int n = a.addNode(name, "Part", ws);
-        add(a, n, "CFrame", "CFrame", yawed({0, 0, 0}, 0));
+        add(a, n, "CFrame", "CFrame", yawedCFrame({0, 0, 0}, 0));
         add(a, n, "size", "Vector3", Vec3{1, 1, 1});
         add(a, n, "Color", "Color3uint8", Vec3{1.0f, 0.5f, 0.0f});
         add(a, n, "Material", "Enum", material);

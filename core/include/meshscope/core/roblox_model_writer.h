@@ -48,4 +48,7 @@ Asset makeRobloxTypesModel();
 // properties each (CFrame, Size, Color, Material ...), plus Lighting. Deterministic.
 Asset makeRobloxPlace(std::size_t partCount);
 
+// A CFrame at `position`, turned `yawDegrees` about +Y (Roblox's up): for building models.
+CFrame yawedCFrame(Vec3 position, float yawDegrees);
+
 }  // namespace meshscope
