@@ -55,24 +55,23 @@ Bounds meshBounds(const Mesh& m) {
 
 // `meshes` (triangles, each drawn whole at level 0) merged into one, as AssetScene would draw
 // them one by one: a stream that some mesh lacks gets packMesh's defaults for its vertices
-// (normal 0, white, UV 0); indices past a mesh's vertices point at its first vertex.
+// (normal 0, white); indices past a mesh's vertices point at its first vertex. Texture
+// coordinates are left out: the packed vertex has none.
 Mesh mergeMeshes(std::span<const Mesh* const> meshes, std::string name) {
     Mesh out;
     out.name = std::move(name);
     std::size_t vertices = 0, indices = 0;
-    bool normals = false, colors = false, uv = false;
+    bool normals = false, colors = false;
     for (const Mesh* m : meshes) {
         const std::size_t n = m->positions.size();
         vertices += n;
         indices += lodRange(*m, 0).count;
         normals |= m->normals.size() == n;
         colors |= m->colors.size() == n;
-        uv |= m->uv0.size() == n;
     }
     out.positions.reserve(vertices);
     if (normals) out.normals.reserve(vertices);
     if (colors) out.colors.reserve(vertices);
-    if (uv) out.uv0.reserve(vertices);
     out.indices.reserve(indices);
     for (const Mesh* m : meshes) {
         const std::size_t n = m->positions.size();
@@ -89,12 +88,6 @@ Mesh mergeMeshes(std::span<const Mesh* const> meshes, std::string name) {
                 out.colors.insert(out.colors.end(), m->colors.begin(), m->colors.end());
             else
                 out.colors.resize(out.positions.size(), Rgba8{255, 255, 255, 255});
-        }
-        if (uv) {
-            if (m->uv0.size() == n)
-                out.uv0.insert(out.uv0.end(), m->uv0.begin(), m->uv0.end());
-            else
-                out.uv0.resize(out.positions.size(), Vec2{0, 0});
         }
         const IndexRange r = lodRange(*m, 0);
         for (std::uint32_t i = r.first; i < r.first + r.count; ++i) {
