@@ -103,7 +103,12 @@ namespace {
 // partial — never has a stream of the wrong length or an index past its vertices. Decoders
 // validate as they read; this catches a partial result cut mid-array and any decoder slip.
 void sanitizeMesh(Asset& asset, Mesh& m) {
-    const std::size_t n = m.positions.size();
+    // A mesh whose arrays were left in the file (Mesh::unloaded) has empty streams and indices
+    // that its decoder checked where they lie; its LODs and surfaces are held to its counts.
+    if (m.unloaded && (!m.positions.empty() || !m.indices.empty() || m.unloaded->indices % 3 ||
+                       m.primitive != Primitive::Triangles))
+        m.unloaded.reset();
+    const std::size_t n = m.vertexCount();
     auto fixStream = [&](auto& stream, const char* name) {
         if (!stream.empty() && stream.size() != n) {
             asset.diagnostics.push_back({Severity::Warning, errc::kInconsistentMesh, 0, m.name,
@@ -131,10 +136,11 @@ void sanitizeMesh(Asset& asset, Mesh& m) {
     // An OR-reduction of compares: vectorises (SSE2 and up), so this pass costs about a memory
     // read of the index buffer.
     const std::uint32_t limit = n > UINT32_MAX ? UINT32_MAX : std::uint32_t(n);
-    std::uint32_t bad = 0;
+    std::uint32_t bad = m.unloaded && !m.unloaded->indicesValid;
     const std::uint32_t* idx = m.indices.data();
-    const std::size_t count = m.indices.size();
-    for (std::size_t k = 0; k < count; ++k) bad |= std::uint32_t(idx[k] >= limit);
+    const std::size_t stored = m.indices.size();
+    for (std::size_t k = 0; k < stored; ++k) bad |= std::uint32_t(idx[k] >= limit);
+    const std::size_t count = m.indexCount();
     const std::size_t per = m.primitive == Primitive::Triangles ? 3 : 2;
     if (bad || m.indices.size() % per != 0) {
         asset.diagnostics.push_back({Severity::Warning, errc::kInconsistentMesh, 0, m.name,
@@ -142,10 +148,11 @@ void sanitizeMesh(Asset& asset, Mesh& m) {
                                          " vertices, or the index count " + std::to_string(count) +
                                          " is not a whole number of primitives"});
         m.indices.clear();
+        if (m.unloaded) m.unloaded->indices = 0;
         m.lods.clear();
         m.surfaces.clear();
     }
-    const std::uint64_t prims = m.indices.size() / per;
+    const std::uint64_t prims = m.indexCount() / per;
     std::erase_if(m.lods, [&](const LodLevel& l) {
         return std::uint64_t(l.firstTriangle) + l.triangleCount > prims;
     });

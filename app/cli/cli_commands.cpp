@@ -161,6 +161,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     DecodeResult& result = *kept;
     DecodeOptions options;
     options.byteMap = p.command == "map";  // only `map` prints it
+    // None of the three prints a vertex or an index: a FileMesh's arrays stay in the file.
+    options.loadGeometry = false;
     if (!decodeOrReport(file, result, err, options)) return 1;
     const Asset& asset = result.asset;
     if (p.command == "info") {

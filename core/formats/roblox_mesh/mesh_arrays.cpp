@@ -49,6 +49,27 @@ void readVertices(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t 
     b.vertexOffset = at;
 
     Mesh& m = b.mesh();
+    if (b.leaveArrays) {
+        // The records are read where they lie, once: the bounds, the non-finite positions and
+        // the tangent-less vertices a full decode reports; nothing is written but the count.
+        const std::uint8_t* p = block.data();
+        std::size_t zero = 0;
+        for (std::size_t base = 0; base < n; base += kFillBlock, p += kFillBlock * vertexSize) {
+            if (base % (kFillBlock * kCancelBlocks) == 0) b.ctx.checkCancel(at + base * vertexSize);
+            const std::size_t k = std::min(kFillBlock, n - base);
+            b.scanPoints(p, vertexSize, base, k);
+            for (std::size_t i = 0; i < k; ++i) {
+                std::uint32_t t;
+                std::memcpy(&t, p + i * vertexSize + 32, 4);
+                zero += t == 0;
+            }
+        }
+        m.unloaded.emplace();
+        m.unloaded->vertices = n;
+        b.positionsScanned = true;
+        b.zeroTangents += zero;
+        return;
+    }
     const bool colors = vertexSize >= 40;  // 36-byte records have no RGBA: it means 255s
     m.positions.reserve(n);
     m.normals.reserve(n);
@@ -107,18 +128,19 @@ void readVertices(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t 
     b.zeroTangents += zero;
 }
 
-void failFaceIndex(Builder& b, std::uint64_t firstIndexOffset, std::uint32_t faceSize) {
-    const Mesh& m = b.mesh();
-    const std::size_t vc = m.positions.size();
-    for (std::size_t i = 0; i < m.indices.size(); ++i) {
-        if (m.indices[i] < vc) continue;
-        const std::uint64_t at =
-            faceSize ? firstIndexOffset + (i / 3) * faceSize + (i % 3) * 4 : firstIndexOffset;
-        b.ctx.fail(at, errc::kIndexOutOfRange,
-                   "faces[" + str(i / 3) + "]: face index " + str(m.indices[i]) +
-                       " >= vertex count " + str(vc));
-    }
-    b.ctx.fail(firstIndexOffset, errc::kIndexOutOfRange, "a face index >= the vertex count");
+void failFaceIndex(Builder& b, std::uint64_t at, ByteSpan block, std::uint32_t faceSize) {
+    const std::size_t vc = b.mesh().vertexCount();
+    const std::size_t faces = faceSize ? block.size() / faceSize : 0;
+    for (std::size_t f = 0; f < faces; ++f)
+        for (std::size_t k = 0; k < 3; ++k) {
+            std::uint32_t index;
+            std::memcpy(&index, block.data() + f * faceSize + k * 4, 4);
+            if (index < vc) continue;
+            b.ctx.fail(at + f * faceSize + k * 4, errc::kIndexOutOfRange,
+                       "faces[" + str(f) + "]: face index " + str(index) + " >= vertex count " +
+                           str(vc));
+        }
+    b.ctx.fail(at, errc::kIndexOutOfRange, "a face index >= the vertex count");
 }
 
 void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t faceSize, int parent) {
@@ -142,9 +164,42 @@ void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t fac
     b.facesOffset = at;
     b.faceSize = faceSize;
 
+    Mesh& m = b.mesh();
+    if (b.leaveArrays) {
+        // Checked where they lie (the largest index of each block), then only counted.
+        std::uint32_t maxIndex = 0;
+        const std::uint8_t* p = block.data();
+        for (std::size_t base = 0; base < n; base += kFillBlock) {
+            if (base % (kFillBlock * kCancelBlocks) == 0) b.ctx.checkCancel(at + base * faceSize);
+            const std::size_t k = std::min(kFillBlock, n - base);
+            std::uint32_t mx = 0;
+            if (faceSize == 12) {
+                for (std::size_t i = 0; i < k * 3; ++i) {
+                    std::uint32_t v;
+                    std::memcpy(&v, p + i * 4, 4);
+                    mx = v > mx ? v : mx;
+                }
+            } else {
+                for (std::size_t i = 0; i < k; ++i)
+                    for (std::size_t j = 0; j < 3; ++j) {
+                        std::uint32_t v;
+                        std::memcpy(&v, p + i * faceSize + j * 4, 4);
+                        mx = v > mx ? v : mx;
+                    }
+            }
+            p += k * faceSize;
+            maxIndex = mx > maxIndex ? mx : maxIndex;
+        }
+        if (!m.unloaded) m.unloaded.emplace();
+        m.unloaded->indices = n * 3;
+        if (n && maxIndex >= m.vertexCount()) {
+            m.unloaded->indicesValid = false;
+            failFaceIndex(b, at, block, faceSize);
+        }
+        return;
+    }
     // Copied in blocks; the largest index is taken over each block just copied (in cache), and
     // only a bad one leads to the slow search for the first offending offset.
-    Mesh& m = b.mesh();
     m.indices.reserve(n * 3);
     adviseHugePages(m.indices);
     std::uint32_t maxIndex = 0;
@@ -164,7 +219,7 @@ void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t fac
         for (std::size_t i = 0; i < k * 3; ++i) mx = d[i] > mx ? d[i] : mx;
         maxIndex = mx > maxIndex ? mx : maxIndex;
     }
-    if (n && maxIndex >= m.positions.size()) failFaceIndex(b, at, faceSize);
+    if (n && maxIndex >= m.vertexCount()) failFaceIndex(b, at, block, faceSize);
 }
 
 void readLodOffsets(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t entrySize,
@@ -191,15 +246,25 @@ void readLodOffsets(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_
 // ---------------------------------------------------------------------------------------------
 
 void Builder::scanPositions(std::size_t begin, std::size_t end) {
-    const Vec3* p = mesh().positions.data();
+    scanPoints(reinterpret_cast<const std::uint8_t*>(mesh().positions.data() + begin),
+               sizeof(Vec3), begin, end - begin);
+}
+
+void Builder::scanPoints(const std::uint8_t* p, std::size_t stride, std::size_t first,
+                         std::size_t count) {
+    const auto point = [p, stride](std::size_t i) {
+        Vec3 v;
+        std::memcpy(&v, p + i * stride, sizeof v);
+        return v;
+    };
     Bounds& bounds = mesh().bounds;
     // Fast pass without a per-point test: x * 0 is 0 for every finite x and NaN otherwise, so
     // `poison` tells at the end whether the block held a non-finite point; only then is the block
     // redone point by point (bounds ignore a point with any non-finite coordinate).
     Vec3 lo = bounds.min, hi = bounds.max;
     float poison = 0;
-    for (std::size_t i = begin; i < end; ++i) {
-        const Vec3 q = p[i];
+    for (std::size_t i = 0; i < count; ++i) {
+        const Vec3 q = point(i);
         poison += q.x * 0.0f + q.y * 0.0f + q.z * 0.0f;
         lo.x = q.x < lo.x ? q.x : lo.x;
         lo.y = q.y < lo.y ? q.y : lo.y;
@@ -213,12 +278,13 @@ void Builder::scanPositions(std::size_t begin, std::size_t end) {
         bounds.max = hi;
         return;
     }
-    for (std::size_t i = begin; i < end; ++i) {
-        if (!p[i].finite()) {
-            if (!nonFinite++) firstNonFinite = i;
+    for (std::size_t i = 0; i < count; ++i) {
+        const Vec3 q = point(i);
+        if (!q.finite()) {
+            if (!nonFinite++) firstNonFinite = first + i;
             continue;
         }
-        bounds.add(p[i]);
+        bounds.add(q);
     }
 }
 
@@ -237,7 +303,7 @@ void Builder::finish() {
     if (bad) {
         // A v3.01 sample (krakow10 5648093777) stores 17 all-NaN vertices used by LOD1/LOD2.
         ctx.warn(vertexOffset, errc::kNonFiniteVertices,
-                 str(bad) + " of " + str(m.positions.size()) +
+                 str(bad) + " of " + str(m.vertexCount()) +
                      " vertices have non-finite positions (first: vertex " + str(first) +
                      "); they are kept but left out of the bounds");
     }
@@ -249,7 +315,7 @@ void Builder::resolveLods() {
         lodsNode = addNode("LODs", "LODs", root);
         asset.linksOf(lodsNode).mesh = 0;
     }
-    const std::uint64_t faces = m.indices.size() / 3;
+    const std::uint64_t faces = m.indexCount() / 3;
     const auto& o = m.lodOffsets;
     m.lods.clear();
     if (o.size() <= 2) {
@@ -287,7 +353,7 @@ void Builder::resolveLods() {
 
 void Builder::resolveSurfaces() {
     Mesh& m = mesh();
-    const std::uint64_t faces = m.indices.size() / 3, verts = m.positions.size();
+    const std::uint64_t faces = m.indexCount() / 3, verts = m.vertexCount();
     bool warned = false;
     for (std::size_t i = 0; i < subsets.size(); ++i) {
         const Subset& s = subsets[i];
@@ -312,15 +378,17 @@ void Builder::resolveSurfaces() {
 
 void Builder::generateTangents() {
     Mesh& m = mesh();
-    if (!zeroTangents || m.tangents.size() != m.positions.size() ||
-        m.uv0.size() != m.positions.size())
+    if (!zeroTangents || (!m.unloaded && (m.tangents.size() != m.positions.size() ||
+                                          m.uv0.size() != m.positions.size())))
         return;
     // All-zero tangent bytes (every 36-byte-vertex v2 file, e.g. Rbx2Source Heads/Default.mesh)
     // mean "no tangent": such a vertex decodes to (-1, -1, -1, -1) and gets one from its UVs.
     ctx.warn(vertexOffset, errc::kNoTangents,
-             str(zeroTangents) + " of " + str(m.positions.size()) +
+             str(zeroTangents) + " of " + str(m.vertexCount()) +
                  " vertices store no tangent (all-zero bytes); tangents were generated from the "
                  "UVs");
+    // Left in the file: the warning is the full decode's, there is nothing to generate into.
+    if (m.unloaded) return;
     const std::size_t n = m.positions.size();
     const bool haveNormals = m.normals.size() == n;
     std::vector<Vec3> tan(n), bit(n);

@@ -91,10 +91,17 @@ public:
     // counts them itself when no reader did).
     bool positionsScanned = false;
     std::size_t nonFinite = 0, firstNonFinite = 0;
+    // DecodeOptions::loadGeometry false: the plain vertex and face arrays (v2 to v6) are checked
+    // and scanned where they lie, and only counted (Mesh::unloaded); v1 text and Draco load.
+    bool leaveArrays = false;
 
     // Counts the non-finite positions among mesh().positions[begin, end) and adds the finite ones
     // to mesh().bounds; a reader calls it on each block it has just written (still in cache).
     void scanPositions(std::size_t begin, std::size_t end);
+    // The same over `count` stored points, `stride` bytes apart from `p`, the first of them
+    // vertex `first` (positions scanned in the file's own records).
+    void scanPoints(const std::uint8_t* p, std::size_t stride, std::size_t first,
+                    std::size_t count);
 
     // Resolves LODs, surfaces, skin influences, missing tangents; warns about NaN vertices.
     void finish();
@@ -124,8 +131,10 @@ void readVertices(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t 
 // A face block: `count` records of `faceSize` bytes (12, or longer); indices are checked against
 // the vertex count read before.
 void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t faceSize, int parent);
-// Fails with the offset of the first index >= the vertex count (call it when one exists).
-[[noreturn]] void failFaceIndex(Builder& b, std::uint64_t firstIndexOffset, std::uint32_t faceSize);
+// Fails with the offset of the first index >= the vertex count among the face records of
+// `block` (stored at `at`, `faceSize` bytes each); call it when one exists.
+[[noreturn]] void failFaceIndex(Builder& b, std::uint64_t at, ByteSpan block,
+                                std::uint32_t faceSize);
 void readLodOffsets(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t entrySize,
                     int parent);
 // Converts the 4 stored tangent bytes. They are unsigned: t = b / 127 - 1 (0 → -1, 127 → 0,

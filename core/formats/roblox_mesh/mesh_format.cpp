@@ -74,6 +74,7 @@ Builder::Builder(DecodeContext& c, const VersionLine& v) : ctx(c), asset(c.asset
     asset.meshes.emplace_back();
     Mesh& m = asset.meshes[0];
     m.name = "FileMesh";
+    leaveArrays = !ctx.options().loadGeometry;
     root = addNode("FileMesh " + v.text, "file", -1, 0, ctx.bytes().size());
     asset.linksOf(root).mesh = 0;
     m.node = root;

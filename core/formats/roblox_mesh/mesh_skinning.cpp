@@ -214,7 +214,7 @@ void readSubsets(ByteReader& r, Builder& b, std::uint64_t count, int parent) {
 void Builder::resolveSkin() {
     if (!haveSkinning) return;
     Mesh& m = mesh();
-    const std::size_t vc = m.positions.size();
+    const std::size_t vc = m.vertexCount();
     if (envelopes.size() != vc) {
         // v7: the Draco point count must equal the SKINNING envelope count (same order).
         ctx.warn(envelopesOffset, errc::kSkinCount,

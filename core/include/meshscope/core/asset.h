@@ -83,10 +83,23 @@ struct Mesh {
     int node = -1;                          // Asset::nodes index of the node showing this mesh
     Bounds bounds;                          // over finite positions
     std::vector<MorphTarget> morphTargets;  // blend shapes (targets beyond the base geometry)
+    // Set when the decode left the vertex and index arrays in the file (DecodeOptions::
+    // loadGeometry false, and a decoder that can count and check them without loading them):
+    // the vertex streams and indices are then empty, and these are the counts they would have;
+    // bounds, LODs, surfaces, skin and the diagnostics are those a full decode gives.
+    struct Unloaded {
+        std::size_t vertices = 0;
+        std::size_t indices = 0;
+        // false: an index is past the vertices (a failed decode's partial result); the indices
+        // are then dropped with a warning, as loaded ones would be.
+        bool indicesValid = true;
+    };
+    std::optional<Unloaded> unloaded;
 
-    std::size_t vertexCount() const { return positions.size(); }
+    std::size_t vertexCount() const { return unloaded ? unloaded->vertices : positions.size(); }
+    std::size_t indexCount() const { return unloaded ? unloaded->indices : indices.size(); }
     std::size_t triangleCount() const {
-        return primitive == Primitive::Triangles ? indices.size() / 3 : 0;
+        return primitive == Primitive::Triangles ? indexCount() / 3 : 0;
     }
     bool skinned() const { return !skin.empty(); }
     void computeBounds();

@@ -31,6 +31,12 @@ struct DecodeOptions {
     // `info`). Decoding is otherwise the same (same tree, meshes and diagnostics); on a binary
     // place of thousands of chunks the map is about a third of the decode.
     bool byteMap = true;
+    // false: a decoder that can count and check a mesh's stored arrays without loading them
+    // leaves them in the file (Mesh::unloaded holds the counts; bounds, LODs, skin and every
+    // diagnostic are as in a full decode). For a caller that prints no geometry (the CLI's
+    // `info` and `tree`): the FileMesh decoder then reads a 1M-triangle mesh in one pass over
+    // its bytes instead of writing 36 MB of streams. Other decoders load as usual.
+    bool loadGeometry = true;
 };
 
 // The asset holds whatever was decoded, also when `error` is set (a partial result: the byte map
