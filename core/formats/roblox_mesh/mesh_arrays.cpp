@@ -136,9 +136,9 @@ void failFaceIndex(Builder& b, std::uint64_t at, ByteSpan block, std::uint32_t f
             std::uint32_t index;
             std::memcpy(&index, block.data() + f * faceSize + k * 4, 4);
             if (index < vc) continue;
-            b.ctx.fail(at + f * faceSize + k * 4, errc::kIndexOutOfRange,
-                       "faces[" + str(f) + "]: face index " + str(index) + " >= vertex count " +
-                           str(vc));
+            b.ctx.fail(
+                at + f * faceSize + k * 4, errc::kIndexOutOfRange,
+                "faces[" + str(f) + "]: face index " + str(index) + " >= vertex count " + str(vc));
         }
     b.ctx.fail(at, errc::kIndexOutOfRange, "a face index >= the vertex count");
 }
@@ -246,8 +246,8 @@ void readLodOffsets(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_
 // ---------------------------------------------------------------------------------------------
 
 void Builder::scanPositions(std::size_t begin, std::size_t end) {
-    scanPoints(reinterpret_cast<const std::uint8_t*>(mesh().positions.data() + begin),
-               sizeof(Vec3), begin, end - begin);
+    scanPoints(reinterpret_cast<const std::uint8_t*>(mesh().positions.data() + begin), sizeof(Vec3),
+               begin, end - begin);
 }
 
 void Builder::scanPoints(const std::uint8_t* p, std::size_t stride, std::size_t first,
