@@ -36,7 +36,8 @@ bool sameVec(const Vec3& a, const Vec3& b) {
 // `lean` decoded with loadGeometry false reports what `full` does; `what` names the case.
 void expectSameReport(const DecodeResult& full, const DecodeResult& lean, const std::string& what) {
     SCOPED_TRACE(what);
-    ASSERT_EQ(full.ok(), lean.ok()) << (full.ok() ? lean.error->toString() : full.error->toString());
+    ASSERT_EQ(full.ok(), lean.ok())
+        << (full.ok() ? lean.error->toString() : full.error->toString());
     if (!full.ok()) {
         EXPECT_EQ(full.error->code, lean.error->code);
         EXPECT_EQ(full.error->offset, lean.error->offset);
