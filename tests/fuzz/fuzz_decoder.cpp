@@ -48,6 +48,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         sum += m.positions.size();
     }
+    // What `info` decodes: a mesh whose arrays were left in the file holds none and counts what
+    // the full decode loaded, and the two agree on success.
+    if (!r.asset.meshes.empty()) {
+        meshscope::DecodeOptions lean = options;
+        lean.loadGeometry = false;
+        const meshscope::DecodeResult l = format == "any"
+                                              ? meshscope::decodeBytes({data, size}, lean)
+                                              : meshscope::decodeAs(format, {data, size}, lean);
+        if (l.ok() != r.ok() || l.asset.meshes.size() != r.asset.meshes.size()) __builtin_trap();
+        for (std::size_t i = 0; i < l.asset.meshes.size(); ++i) {
+            const meshscope::Mesh &m = l.asset.meshes[i], &full = r.asset.meshes[i];
+            if (m.unloaded && (!m.positions.empty() || !m.indices.empty())) __builtin_trap();
+            if (m.vertexCount() != full.vertexCount() ||
+                m.triangleCount() != full.triangleCount() || m.lods.size() != full.lods.size())
+                __builtin_trap();
+        }
+        sum += l.asset.diagnostics.size();
+    }
     if (meshscope::isRobloxModel(r.asset)) {
         for (std::size_t n = 0; n < r.asset.nodes.size(); ++n)
             sum += r.asset.properties(int(n)).size();
