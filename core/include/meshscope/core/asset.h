@@ -62,6 +62,15 @@ struct MorphTarget {
     std::vector<Vec3> normalDeltas;    // empty, or one per vertex
 };
 
+// What a mesh's arrays held when its decoder left them in the file (Mesh::unloaded).
+struct UnloadedArrays {
+    std::size_t vertices = 0;
+    std::size_t indices = 0;
+    // false: an index is past the vertices (a failed decode's partial result); the indices are
+    // then dropped with a warning, as loaded ones would be.
+    bool indicesValid = true;
+};
+
 struct Mesh {
     std::string name;
     Primitive primitive = Primitive::Triangles;
@@ -87,14 +96,7 @@ struct Mesh {
     // loadGeometry false, and a decoder that can count and check them without loading them):
     // the vertex streams and indices are then empty, and these are the counts they would have;
     // bounds, LODs, surfaces, skin and the diagnostics are those a full decode gives.
-    struct Unloaded {
-        std::size_t vertices = 0;
-        std::size_t indices = 0;
-        // false: an index is past the vertices (a failed decode's partial result); the indices
-        // are then dropped with a warning, as loaded ones would be.
-        bool indicesValid = true;
-    };
-    std::optional<Unloaded> unloaded;
+    std::optional<UnloadedArrays> unloaded;
 
     std::size_t vertexCount() const { return unloaded ? unloaded->vertices : positions.size(); }
     std::size_t indexCount() const { return unloaded ? unloaded->indices : indices.size(); }
