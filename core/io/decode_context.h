@@ -87,7 +87,10 @@ public:
     // Inline: called for every array of every chunk (a place has thousands of one-row chunks).
     void checkAllocation(std::uint64_t offset, std::uint64_t count, std::uint64_t elementSize,
                          const char* what) const {
-        if (elementSize != 0 && count > options_.limits.maxAllocation / elementSize)
+        // count × elementSize > the cap, without a division (an overflowing product is over).
+        std::uint64_t total = 0;
+        if (__builtin_mul_overflow(count, elementSize, &total) ||
+            total > options_.limits.maxAllocation)
             failAllocation(offset, count, what);
     }
 
