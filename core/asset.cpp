@@ -2,6 +2,7 @@
 #include "meshscope/core/asset.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -57,12 +58,30 @@ std::vector<std::string> FacsRig::columnNames() const {
 std::uint32_t StringTable::intern(std::string_view s) {
     // Nodes tend to come in runs of one kind: the string interned last is tried first.
     if (strings_[last_] == s) return last_;
-    if (auto it = index_.find(s); it != index_.end()) return last_ = it->second;
+    if (s.empty()) return last_ = 0;
+    if (slots_.empty()) grow();
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t at = std::hash<std::string_view>{}(s)&mask;
+    for (; slots_[at] != 0; at = (at + 1) & mask)
+        if (strings_[slots_[at]] == s) return last_ = slots_[at];
     if (strings_.size() >= UINT32_MAX) throw std::length_error("too many distinct strings");
     const auto i = std::uint32_t(strings_.size());
     strings_.emplace_back(s);
-    index_.emplace(strings_.back(), i);
+    slots_[at] = i;
+    if (2 * strings_.size() > slots_.size()) grow();
     return last_ = i;
+}
+
+void StringTable::grow() {
+    std::vector<std::uint32_t> slots(std::bit_ceil(std::max<std::size_t>(64, 4 * strings_.size())),
+                                     0);
+    const std::size_t mask = slots.size() - 1;
+    for (std::uint32_t i = 1; i < strings_.size(); ++i) {
+        std::size_t at = std::hash<std::string_view>{}(strings_[i]) & mask;
+        while (slots[at] != 0) at = (at + 1) & mask;
+        slots[at] = i;
+    }
+    slots_ = std::move(slots);
 }
 
 std::size_t PropertyColumn::rows() const {
@@ -321,7 +340,8 @@ std::vector<Property> Asset::properties(int node) const {
     if (n.table >= 0 && std::size_t(n.table) < propertyTables.size()) {
         for (const auto& c : propertyTables[std::size_t(n.table)].columns)
             if (n.row < c.rows())
-                out.push_back({c.name, std::string(c.type), c.value(n.row), c.offset, c.length});
+                out.push_back(
+                    {std::string(c.name), std::string(c.type), c.value(n.row), c.offset, c.length});
     }
     return out;
 }
@@ -343,7 +363,8 @@ std::optional<Property> Asset::property(int node, std::string_view name) const {
     if (n.table >= 0 && std::size_t(n.table) < propertyTables.size()) {
         for (const auto& c : propertyTables[std::size_t(n.table)].columns)
             if (c.name == name && n.row < c.rows())
-                return Property{c.name, std::string(c.type), c.value(n.row), c.offset, c.length};
+                return Property{std::string(c.name), std::string(c.type), c.value(n.row), c.offset,
+                                c.length};
     }
     return std::nullopt;
 }

@@ -94,7 +94,10 @@ public:
     // Checks that `count` records of `elementSize` bytes fit in what remains (and under the
     // allocation cap) before anything is allocated for them. Returns count as size_t.
     std::size_t checkCount(std::uint64_t count, std::uint64_t elementSize, const char* what) {
-        if (elementSize != 0 && count > remaining() / elementSize) {
+        // count × elementSize > remaining() without a division (this runs for every array of
+        // every chunk): the same test, an overflowing product being too large as well.
+        std::uint64_t total = 0;
+        if (__builtin_mul_overflow(count, elementSize, &total) || total > remaining()) {
             fail(errc::kCountTooLarge, std::string(what) + ": " + std::to_string(count) + " × " +
                                            std::to_string(elementSize) + " bytes needs " +
                                            describeBytes(count, elementSize) + " but only " +

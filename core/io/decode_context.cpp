@@ -68,41 +68,28 @@ int DecodeContext::mapRange(std::uint64_t offset, std::uint64_t length, RangeKin
     return asset_.byteMap.add(offset, length, path(), name, kind, node);
 }
 
-void DecodeContext::checkAllocation(std::uint64_t offset, std::uint64_t count,
-                                    std::uint64_t elementSize, const char* what) const {
+void DecodeContext::failAllocation(std::uint64_t offset, std::uint64_t count,
+                                   const char* what) const {
+    // checkAllocation's failure: `count` elements of the size it was given exceed the cap.
     const std::uint64_t cap = options_.limits.maxAllocation;
-    if (elementSize != 0 && count > cap / elementSize) {
-        fail(offset, errc::kLimit,
-             std::string(what) + ": " + std::to_string(count) +
-                 " elements exceed the allocation cap (maxAllocation = " + std::to_string(cap) +
-                 " bytes)");
-    }
+    fail(offset, errc::kLimit,
+         std::string(what) + ": " + std::to_string(count) +
+             " elements exceed the allocation cap (maxAllocation = " + std::to_string(cap) +
+             " bytes)");
 }
 
-std::uint64_t DecodeContext::decompressionAllowance() const {
-    return budget_ > decompressed_ ? budget_ - decompressed_ : 0;
+void DecodeContext::failBudget(std::uint64_t offset) const {
+    fail(offset, errc::kLimit,
+         "decompressed data would exceed the decompression budget (" + std::to_string(budget_) +
+             " bytes for this file: min(maxDecompressedTotal, " +
+             std::to_string(options_.limits.decompressionRatio) + " × file size))");
 }
 
-void DecodeContext::chargeDecompressed(std::uint64_t offset, std::uint64_t bytes) {
-    if (bytes > decompressionAllowance()) {
-        fail(offset, errc::kLimit,
-             "decompressed data would exceed the decompression budget (" + std::to_string(budget_) +
-                 " bytes for this file: min(maxDecompressedTotal, " +
-                 std::to_string(options_.limits.decompressionRatio) + " × file size))");
-    }
-    decompressed_ += bytes;
-}
-
-void DecodeContext::checkCancel(std::uint64_t offset) const {
+void DecodeContext::checkCancelSlow(std::uint64_t offset) const {
     if (options_.cancel && options_.cancel->load(std::memory_order_relaxed))
         fail(offset, errc::kCancelled, "decoding was cancelled");
     if (options_.progress && !ownProgress_ && !bytes_.empty())
         reportProgress(double(offset) / double(bytes_.size()));
-}
-
-void DecodeContext::progress(double fraction) const {
-    ownProgress_ = true;
-    reportProgress(fraction);
 }
 
 void DecodeContext::reportProgress(double fraction) const {

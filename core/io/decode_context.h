@@ -84,25 +84,42 @@ public:
                  std::string_view name = {}, int node = -1);
 
     // Checks `count × elementSize` against the allocation cap (throws a "limit" failure).
+    // Inline: called for every array of every chunk (a place has thousands of one-row chunks).
     void checkAllocation(std::uint64_t offset, std::uint64_t count, std::uint64_t elementSize,
-                         const char* what) const;
+                         const char* what) const {
+        // count × elementSize > the cap, without a division (an overflowing product is over).
+        std::uint64_t total = 0;
+        if (__builtin_mul_overflow(count, elementSize, &total) ||
+            total > options_.limits.maxAllocation)
+            failAllocation(offset, count, what);
+    }
 
     // Accounts decompressed bytes against the per-file budget (throws a "limit" failure).
     // Returns the bytes still allowed.
-    std::uint64_t decompressionAllowance() const;
-    void chargeDecompressed(std::uint64_t offset, std::uint64_t bytes);
+    std::uint64_t decompressionAllowance() const {
+        return budget_ > decompressed_ ? budget_ - decompressed_ : 0;
+    }
+    void chargeDecompressed(std::uint64_t offset, std::uint64_t bytes) {
+        if (bytes > decompressionAllowance()) failBudget(offset);
+        decompressed_ += bytes;
+    }
 
     // Throws a "cancelled" failure when the user cancelled. Decoders call it in their long
     // loops, so it is also the progress tick: `offset` over the file's size, unless the decoder
     // reports its own progress().
-    void checkCancel(std::uint64_t offset) const;
+    void checkCancel(std::uint64_t offset) const {
+        if (options_.cancel || options_.progress) checkCancelSlow(offset);
+    }
     // Whether the user cancelled, without throwing: for work on another thread, which leaves
     // early and lets the decoding thread's next checkCancel fail.
     bool cancelRequested() const {
         return options_.cancel && options_.cancel->load(std::memory_order_relaxed);
     }
     // The decoder's own progress, 0..1 (from then on checkCancel reports none).
-    void progress(double fraction) const;
+    void progress(double fraction) const {
+        ownProgress_ = true;
+        if (options_.progress) reportProgress(fraction);
+    }
     // A second phase after the decoder's own (a place's terrain meshed after its tree): progress
     // starts again from 0.
     void restartProgress() const {
@@ -145,6 +162,11 @@ private:
     std::string text_;          // copied segments' text, back to back
     mutable std::string path_;  // path(): put together when read
     void appendPathTo(std::string& out) const;
+    // The slow and failing halves of the inline checks above.
+    [[noreturn]] void failAllocation(std::uint64_t offset, std::uint64_t count,
+                                     const char* what) const;
+    [[noreturn]] void failBudget(std::uint64_t offset) const;
+    void checkCancelSlow(std::uint64_t offset) const;
     std::uint64_t decompressed_ = 0;
     std::uint64_t budget_ = 0;
     // Forwards to DecodeOptions::progress at most every 1/512 step, never backwards.

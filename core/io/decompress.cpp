@@ -96,13 +96,22 @@ std::uint8_t* InflateBuffer::room(std::size_t size) {
 
 namespace {
 
-void checkLz4Result(DecodeContext& ctx, int n, std::uint64_t expectedSize, std::uint64_t offset) {
+// Out of line: lz4Block runs once per chunk (a place has thousands), its failures never.
+[[noreturn, gnu::noinline, gnu::cold]] void failLz4(DecodeContext& ctx, int n,
+                                                    std::uint64_t expectedSize,
+                                                    std::uint64_t offset) {
     if (n < 0) ctx.fail(offset, errc::kLz4, "LZ4 data is corrupt");
-    if (std::uint64_t(n) != expectedSize) {
-        ctx.fail(offset, errc::kLz4,
-                 "LZ4 block inflates to " + std::to_string(n) + " bytes, the header says " +
-                     std::to_string(expectedSize));
-    }
+    ctx.fail(offset, errc::kLz4,
+             "LZ4 block inflates to " + std::to_string(n) + " bytes, the header says " +
+                 std::to_string(expectedSize));
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] void failLz4Size(DecodeContext& ctx, std::uint64_t offset) {
+    ctx.fail(offset, errc::kLimit, "LZ4 block larger than 2 GiB");
+}
+
+void checkLz4Result(DecodeContext& ctx, int n, std::uint64_t expectedSize, std::uint64_t offset) {
+    if (n < 0 || std::uint64_t(n) != expectedSize) failLz4(ctx, n, expectedSize, offset);
 }
 
 void checkZstdResult(DecodeContext& ctx, std::size_t n, std::uint64_t expectedSize,
@@ -123,15 +132,25 @@ int lz4Raw(ByteSpan input, std::uint8_t* out, std::uint64_t expectedSize) {
 
 }  // namespace
 
-ByteSpan InflateBuffer::lz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
-                                 std::uint64_t offset) {
+void InflateBuffer::checkLz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
+                                  std::uint64_t offset) {
     checkExpected(ctx, expectedSize, offset);
-    if (input.size() > INT32_MAX || expectedSize > INT32_MAX)
-        ctx.fail(offset, errc::kLimit, "LZ4 block larger than 2 GiB");
-    std::uint8_t* out = room(std::size_t(expectedSize));
+    if (input.size() > INT32_MAX || expectedSize > INT32_MAX) failLz4Size(ctx, offset);
+}
+
+ByteSpan InflateBuffer::lz4BlockInto(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
+                                     std::uint64_t offset, std::uint8_t* out) {
     checkLz4Result(ctx, lz4Raw(input, out, expectedSize), expectedSize, offset);
     ctx.chargeDecompressed(offset, expectedSize);
     return {out, std::size_t(expectedSize)};
+}
+
+ByteSpan InflateBuffer::lz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
+                                 std::uint64_t offset) {
+    checkLz4Block(ctx, input, expectedSize, offset);
+    std::uint8_t* out =
+        expectedSize <= capacity_ && data_ ? data_.get() : room(std::size_t(expectedSize));
+    return lz4BlockInto(ctx, input, expectedSize, offset, out);
 }
 
 ByteSpan InflateBuffer::zstd(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,

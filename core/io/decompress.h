@@ -33,6 +33,13 @@ public:
                       std::uint64_t offset);
     ByteSpan zstd(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
                   std::uint64_t offset);
+    // lz4Block in two steps, for a caller that has memory of its own to inflate into: the
+    // checks made before any room is taken (budget, caps), then the block inflated into `out`
+    // (expectedSize bytes), checked and charged.
+    static void checkLz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
+                              std::uint64_t offset);
+    static ByteSpan lz4BlockInto(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
+                                 std::uint64_t offset, std::uint8_t* out);
 
 private:
     std::uint8_t* room(std::size_t size);

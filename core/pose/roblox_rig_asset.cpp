@@ -2,6 +2,9 @@
 // from its part and joint nodes, and sequences baked into Asset::animations frames.
 #include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <variant>
+#include <vector>
 
 #include "meshscope/core/roblox_animation.h"
 #include "meshscope/core/roblox_parts.h"
@@ -159,14 +162,36 @@ int addRobloxRigAndAnimations(Asset& asset) {
         else if (kind == "Attachment")
             attachment = k;
     }
+    // A joint extractRobloxRig would keep: a motor whose Part0 and Part1 are two drawn parts
+    // (the parts it extracts), or a RigAttachment. A place that has motors but no such joint (a
+    // class catalogue of one instance each) is passed over without extracting its parts.
+    std::vector<std::uint8_t> partKind;
+    const auto isPartNode = [&](int node) {
+        if (node < 0 || std::size_t(node) >= asset.nodes.size()) return false;
+        const Node& n = asset.nodes[std::size_t(node)];
+        if (n.embedded || n.kindId >= asset.kinds.size()) return false;
+        if (partKind.empty()) {
+            partKind.resize(asset.kinds.size());
+            for (std::uint32_t k = 0; k < asset.kinds.size(); ++k)
+                partKind[k] = isRenderablePartClass(asset.kinds[k]);
+        }
+        return partKind[n.kindId] != 0;
+    };
+    const auto partRef = [&](int node, std::string_view name) {
+        const auto p = asset.property(node, name);
+        const auto* r = p ? std::get_if<NodeRef>(&p->value) : nullptr;
+        return r ? r->node : -1;
+    };
     bool candidate = false;
     for (std::size_t n = 0; n < asset.nodes.size() && !candidate; ++n) {
         const std::uint32_t k = asset.nodes[n].kindId;
         if (k == 0) continue;
-        if (k == motor6d || k == motor)
+        if (k == motor6d || k == motor) {
+            const int p0 = partRef(int(n), "Part0"), p1 = partRef(int(n), "Part1");
+            candidate = p0 != p1 && isPartNode(p0) && isPartNode(p1);
+        } else if (k == attachment && asset.name(int(n)).ends_with("RigAttachment")) {
             candidate = true;
-        else if (k == attachment && asset.name(int(n)).ends_with("RigAttachment"))
-            candidate = true;
+        }
     }
     if (!candidate) return -1;
     const RobloxRig rig = extractRobloxRig(asset);

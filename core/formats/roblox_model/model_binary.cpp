@@ -16,8 +16,10 @@
 #include <bit>
 #include <cstring>
 #include <exception>
+#include <iterator>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 
@@ -31,7 +33,7 @@ namespace meshscope::rbx {
 namespace {
 
 struct ClassInfo {
-    std::string name;
+    std::string_view name;  // kept by the asset (BinaryDecoder::keepText)
     int firstNode = 0;  // Asset::nodes index of row 0: an INST chunk's instances are consecutive
     std::size_t count = 0;
     int table = -1;  // Asset::propertyTables index: row i is node firstNode + i
@@ -66,17 +68,23 @@ ChunkKind chunkKind(std::string_view raw) {
 }
 
 std::string_view chunkName(ChunkKind kind) {
-    for (const auto& [n, k] : kChunkNames)
-        if (k == kind) return n;
-    return {};
+    // By kind (ChunkKind's order): looked up once per chunk.
+    static constexpr std::string_view kByKind[] = {"",     "META", "SSTR", "INST",
+                                                   "PROP", "PRNT", "SIGN", "END"};
+    static_assert(std::size(kByKind) == std::size_t(ChunkKind::End) + 1);
+    const auto i = std::size_t(kind);
+    return i < std::size(kByKind) ? kByKind[i] : std::string_view();
 }
 
 struct Chunk {
-    std::string otherName;  // an unknown chunk's name, printable (trailing NULs removed)
+    // An unknown chunk's name, printable (trailing NULs removed): 4 bytes take 16 characters at
+    // most (\xNN each). Held in place, so that a Chunk is plain data (a place has thousands).
+    char otherName[16] = {};
+    std::uint8_t otherSize = 0;
     ChunkKind kind = ChunkKind::Other;
     // "INST": the name's printable form (static text for the known kinds).
     std::string_view name() const {
-        return kind == ChunkKind::Other ? std::string_view(otherName) : chunkName(kind);
+        return kind == ChunkKind::Other ? std::string_view(otherName, otherSize) : chunkName(kind);
     }
     std::uint64_t offset = 0;  // chunk header offset
     std::uint64_t length = 0;  // header + body
@@ -86,6 +94,8 @@ struct Chunk {
     std::uint32_t uncompressedLength = 0;  // what a compressed body inflates to
     ByteSpan body;                         // the body's file bytes (compressed or raw)
 };
+
+static_assert(std::is_trivially_copyable_v<Chunk>);
 
 struct PendingRef {
     int node;
@@ -248,6 +258,8 @@ private:
             aheadStore_.emplace(ctx_, std::move(payloads), kInflateAheadBytes);
             ahead_ = &*aheadStore_;
         }
+        classDense_.resize(
+            std::min<std::size_t>(std::size_t(std::max(classCount_, 0)), chunks.size()));
         std::size_t payload = 0;
         const double total = double(std::max<std::size_t>(chunks.size(), 1));
         for (std::size_t i = 0; i < chunks.size(); ++i) {
@@ -258,16 +270,32 @@ private:
             // The chunk's context, for its inflation and its contents (one scope for both; the
             // chunk array stays as it is meanwhile).
             auto s = ctx_.scopeRef(c.name());
+            inKept_ = false;
             if (c.compressed) {
                 payload_ = payload++;
-                if (ahead_)
+                if (ahead_) {
                     data = ahead_->take(ctx_, payload_);
-                else
-                    data = c.zstd ? inflated_.zstd(ctx_, c.body, c.uncompressedLength, c.bodyOffset)
-                                  : inflated_.lz4Block(ctx_, c.body, c.uncompressedLength,
-                                                       c.bodyOffset);
+                } else if (c.zstd) {
+                    data = inflated_.zstd(ctx_, c.body, c.uncompressedLength, c.bodyOffset);
+                } else if (c.kind == ChunkKind::Prop && c.uncompressedLength > 0 &&
+                           c.uncompressedLength <= kKeptBlock / 4) {
+                    // A small PROP chunk is inflated straight into memory the asset keeps:
+                    // its column views the bytes (and its name) where they are, without a
+                    // copy. Given back after the chunk when nothing came to view them.
+                    InflateBuffer::checkLz4Block(ctx_, c.body, c.uncompressedLength, c.bodyOffset);
+                    keptName_ = nullptr;
+                    std::uint8_t* room = keptRoom(c.uncompressedLength);
+                    keptFrom_ = blockUsed_ - c.uncompressedLength;
+                    data = InflateBuffer::lz4BlockInto(ctx_, c.body, c.uncompressedLength,
+                                                       c.bodyOffset, room);
+                    inKept_ = true;
+                    chunkKept_ = false;
+                } else {
+                    data = inflated_.lz4Block(ctx_, c.body, c.uncompressedLength, c.bodyOffset);
+                }
             }
             processChunk(c, data);
+            if (inKept_) giveBackKept(data);
         }
         if (failure) throw *failure;
         if (!sawEnd) {
@@ -336,7 +364,11 @@ private:
             c.offset = r.offset();
             const std::string_view rawName = r.string(4, "chunk name");
             c.kind = chunkKind(rawName);
-            if (c.kind == ChunkKind::Other) c.otherName = printable(rawName);
+            if (c.kind == ChunkKind::Other) {
+                const std::string name = printable(rawName);
+                c.otherSize = std::uint8_t(std::min(name.size(), sizeof c.otherName));
+                std::memcpy(c.otherName, name.data(), c.otherSize);
+            }
             if (c.kind == ChunkKind::Prop) ++propChunks_;
             // A known name is static text; an unknown one is copied (`c` moves below).
             DecodeContext::Scope s(ctx_, c.name(), c.kind == ChunkKind::Other);
@@ -420,7 +452,11 @@ private:
     // Keeps the chunk data [0, end) as the column's bytes: the chunk's own buffer when it can
     // be had, else a copy. Positions in the chunk stay positions in `col.bytes`.
     void keepChunk(const ByteReader& r, PropertyColumn& col, std::size_t end) {
-        if (UninitializedBytes whole = adoptChunk(r); !whole.empty()) {
+        if (inKept_) {
+            // Already in memory the asset keeps (readChunks).
+            col.bytes.view(r.data().data(), std::min(end, r.size()));
+            chunkKept_ = true;
+        } else if (UninitializedBytes whole = adoptChunk(r); !whole.empty()) {
             // Kept by the asset, viewed by the column.
             auto kept = std::make_shared<const UninitializedBytes>(std::move(whole));
             col.bytes.view(kept->data(), std::min(end, kept->size()));
@@ -434,12 +470,51 @@ private:
     // (a place's thousands of one-row PROP chunks) share blocks instead of each its own
     // allocation. Chunks over a quarter of a block get a block of their own.
     const std::uint8_t* keepBytes(const std::uint8_t* data, std::size_t size) {
-        constexpr std::size_t kBlock = 64 << 10;
+        std::uint8_t* at = keptRoom(size);
+        if (size) std::memcpy(at, data, size);
+        return at;
+    }
+    // A chunk inflated into kept memory (readChunks) that nothing views: its room is given back
+    // when it is still the block's last. The column's name, which views it, is moved to the
+    // front of the room and kept.
+    void giveBackKept(ByteSpan data) {
+        inKept_ = false;
+        if (chunkKept_) return;
+        if (block_ + keptFrom_ != data.data() || blockUsed_ != keptFrom_ + data.size()) return;
+        blockUsed_ = keptFrom_;
+        if (keptName_ && !keptName_->name.empty()) {
+            const std::string_view name = keptName_->name;
+            std::uint8_t* at = block_ + blockUsed_;
+            std::memmove(at, name.data(), name.size());  // from within the room: overlapping
+            blockUsed_ += name.size();
+            keptName_->name = {reinterpret_cast<const char*>(at), name.size()};
+        }
+        keptName_ = nullptr;
+    }
+    // Text kept as long as the asset (column, table and class names), as keepBytes keeps bytes.
+    std::string_view keepText(std::string_view text) {
+        if (text.empty()) return {};
+        const auto* at = keepBytes(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+        return {reinterpret_cast<const char*>(at), text.size()};
+    }
+    // Room for `size` bytes (left unset) that the asset keeps: in the current shared block, or
+    // a block of its own when over a quarter of a block; null for none.
+    std::uint8_t* keptRoom(std::size_t size) {
         if (size == 0) return nullptr;
+        if (size <= kKeptBlock / 4 && block_ && kKeptBlock - blockUsed_ >= size) {
+            std::uint8_t* at = block_ + blockUsed_;
+            blockUsed_ += size;
+            return at;
+        }
+        return keptRoomSlow(size);
+    }
+    static constexpr std::size_t kKeptBlock = 64 << 10;
+    // keptRoom's new blocks (out of line: the inline part runs for thousands of small chunks).
+    [[gnu::noinline]] std::uint8_t* keptRoomSlow(std::size_t size) {
+        constexpr std::size_t kBlock = kKeptBlock;
         if (size > kBlock / 4) {
             std::shared_ptr<std::uint8_t[]> own(new std::uint8_t[size]);
-            std::memcpy(own.get(), data, size);
-            const std::uint8_t* at = own.get();
+            std::uint8_t* at = own.get();
             asset_.storage.push_back(std::move(own));
             return at;
         }
@@ -450,7 +525,6 @@ private:
             blockUsed_ = 0;
         }
         std::uint8_t* at = block_ + blockUsed_;
-        std::memcpy(at, data, size);
         blockUsed_ += size;
         return at;
     }
@@ -592,7 +666,9 @@ private:
             buildPosted_ = false;
         }
         const std::uint32_t classId = r.u32("class id");
-        std::string className = readString(r, "class name");
+        // Kept by the asset: the class's table and info name it (a view of the chunk's bytes
+        // would not outlive the chunk).
+        const std::string_view className = keepText(r.string(r.u32("class name"), "class name"));
         const std::uint8_t objectFormat = r.u8("object format");
         const std::uint32_t count = r.u32("instance count");
         if (mapping_) mapIn(r, 0, r.pos(), RangeKind::Field, "class " + printable(className));
@@ -616,10 +692,10 @@ private:
             markers = r.bytes(r.checkCount(count, 1, "service markers"), "service markers");
             mapIn(r, at, count, RangeKind::Array, "service markers");
         }
-        if (classes_.count(classId))
+        if (findClass(classId))
             r.warn(errc::kDuplicateClassId,
                    "class id " + std::to_string(classId) + " is defined twice");
-        ClassInfo& info = classes_[classId];
+        ClassInfo& info = classSlot(classId);
         info.name = className;
         info.firstNode = int(nodeCount_);
         info.count = 0;
@@ -649,7 +725,7 @@ private:
             const std::int32_t ref = refs_[i];
             if (!registerRef(ref, int(first + i))) {
                 ctx_.warn(chunk_->offset, errc::kDuplicateReferent,
-                          "referent " + std::to_string(ref) + " of a " + className +
+                          "referent " + std::to_string(ref) + " of a " + std::string(className) +
                               " is already used by another instance; the instance stays a root");
             }
         }
@@ -662,8 +738,8 @@ private:
         const std::uint32_t classId = r.u32("class id");
         // A view of the chunk's bytes, which stay as they are while the chunk is read.
         const std::string_view propName = r.string(r.u32("property name"), "property name");
-        auto cls = classes_.find(classId);
-        if (cls == classes_.end()) {
+        const ClassInfo* cls = findClass(classId);
+        if (!cls) {
             ctx_.warn(chunk_->offset, errc::kUnknownClassId,
                       "PROP chunk \"" + printable(propName) + "\" refers to class id " +
                           std::to_string(classId) +
@@ -671,7 +747,7 @@ private:
             mapIn(r, r.pos(), r.remaining(), RangeKind::Payload, "unknown class values");
             return;
         }
-        const ClassInfo& info = cls->second;
+        const ClassInfo& info = *cls;
         // "Class.Property", put together only when the path is read.
         propScope_ = {info.name, propName};
         auto s = ctx_.scopeWith(&appendPropScope, &propScope_);
@@ -679,7 +755,7 @@ private:
         if (r.atEnd()) {
             // rojo-rbx/rbx-dom PR #168: Roblox ignores PROP chunks without a type byte.
             ctx_.warn(chunk_->offset, errc::kMissingType,
-                      "PROP chunk " + info.name + "." + printable(propName) +
+                      "PROP chunk " + std::string(info.name) + "." + printable(propName) +
                           " has no type byte; skipped");
             return;
         }
@@ -692,7 +768,7 @@ private:
             char buf[8];
             std::snprintf(buf, sizeof buf, "0x%02x", type);
             ctx_.warn(r.offsetOf(typePos), errc::kUnknownType,
-                      "property " + info.name + "." + printable(propName) +
+                      "property " + std::string(info.name) + "." + printable(propName) +
                           " has unknown type id " + buf + "; its " + std::to_string(r.remaining()) +
                           " bytes are kept raw");
             mapIn(r, valuesPos, r.remaining(), RangeKind::Payload, "unknown values");
@@ -702,7 +778,9 @@ private:
         // added before its values are read, so a chunk that fails part way keeps the rows read.
         auto& columns = asset_.propertyTables[std::size_t(info.table)].columns;
         PropertyColumn& col = columns.emplace_back();
-        col.name = std::string(propName);
+        // A chunk in kept memory holds the name where it is (giveBackKept keeps it otherwise).
+        col.name = inKept_ ? propName : keepText(propName);
+        keptName_ = inKept_ ? &col : nullptr;
         col.type = tname;
         col.offset = r.mapped() ? r.offsetOf(valuesPos) : chunk_->offset;
         col.length = r.mapped() ? r.size() - valuesPos : chunk_->length;
@@ -848,9 +926,7 @@ private:
     // the names read before.
     void readStrings(ByteReader& r, std::size_t n, PropertyColumn& col) {
         if (col.name == "Name") {
-            if (nameColumns_.size() <= std::size_t(currentTable_))
-                nameColumns_.resize(std::size_t(currentTable_) + 1);
-            nameColumns_[std::size_t(currentTable_)].push_back(columnIndex_);
+            nameColumns_.emplace_back(std::size_t(currentTable_), columnIndex_);
         }
         const std::uint8_t* data = r.data().data();
         const std::size_t size = r.size();
@@ -946,11 +1022,13 @@ private:
             case kBool: {
                 col.storage = Storage::Bool;
                 const ByteSpan b = r.bytes(r.checkCount(n, 1, "bools"), "bools");
-                col.bytes.resize(n);
-                // Through a local pointer: a byte store could alias the vector's own pointer,
-                // which would be reloaded every row and keep the loop from vectorising.
-                std::uint8_t* out = col.bytes.data();
+                // Into a block the asset keeps (a place has hundreds of one-row Bool chunks),
+                // viewed by the column; through a local pointer, so that the loop vectorises.
+                // A chunk in kept memory is rewritten in place (its bytes are this decoder's).
+                std::uint8_t* out = inKept_ ? const_cast<std::uint8_t*>(b.data()) : keptRoom(n);
                 for (std::size_t i = 0; i < n; ++i) out[i] = b[i] != 0;
+                col.bytes.view(out, n);
+                chunkKept_ = chunkKept_ || inKept_;
                 break;
             }
             case kInt32:
@@ -1416,22 +1494,35 @@ private:
     bool nameNodes(std::vector<Node>& nodes, Stop&& stop) {
         std::string& text = asset_.nodeText;
         std::size_t bytes = 0;  // what the names take at most: their columns' bytes
-        for (std::size_t t = 0; t < nameColumns_.size(); ++t)
-            for (std::size_t c : nameColumns_[t]) {
-                const PropertyColumn& column = asset_.propertyTables[t].columns[c];
-                bytes +=
-                    column.bytes.size() - std::min<std::size_t>(column.first, column.bytes.size());
-            }
+        for (const auto& [t, c] : nameColumns_) {
+            const PropertyColumn& column = asset_.propertyTables[t].columns[c];
+            bytes += column.bytes.size() - std::min<std::size_t>(column.first, column.bytes.size());
+        }
+        // By table, each table's in the order read (a file's PROP chunks come class by class:
+        // already so, as a rule).
+        std::vector<std::pair<std::size_t, std::size_t>> sorted;
+        const auto byTable = [](const auto& a, const auto& b) { return a.first < b.first; };
+        const bool inOrder = std::is_sorted(nameColumns_.begin(), nameColumns_.end(), byTable);
+        if (!inOrder) {
+            sorted = nameColumns_;
+            std::stable_sort(sorted.begin(), sorted.end(), byTable);
+        }
+        const auto& columnsByTable = inOrder ? nameColumns_ : sorted;
+        std::size_t nextColumn = 0;  // columnsByTable's first entry of table t or later
         text.reserve(text.size() + bytes);
         constexpr std::size_t kBlock = 1024;
         std::string_view views[kBlock];
         for (std::size_t t = 0; t < instChunks_.size(); ++t) {
             const InstChunk& chunk = instChunks_[t];
             Node* rows = nodes.data() + chunk.firstNode;
-            std::size_t named = 0;  // rows [0, named) have their name
-            if (t < nameColumns_.size()) {
-                for (auto c = nameColumns_[t].rbegin(); c != nameColumns_[t].rend(); ++c) {
-                    const PropertyColumn& column = asset_.propertyTables[t].columns[*c];
+            std::size_t named = 0;               // rows [0, named) have their name
+            std::size_t endColumn = nextColumn;  // [nextColumn, endColumn): table t's
+            while (endColumn < columnsByTable.size() && columnsByTable[endColumn].first == t)
+                ++endColumn;
+            {
+                for (std::size_t e = endColumn; e-- > nextColumn;) {
+                    const PropertyColumn& column =
+                        asset_.propertyTables[t].columns[columnsByTable[e].second];
                     const std::size_t to = std::min(column.rows(), chunk.count);
                     while (named < to) {
                         if (stop()) return false;
@@ -1458,6 +1549,7 @@ private:
                     }
                 }
             }
+            nextColumn = endColumn;
             if (named < chunk.count) {
                 const std::string_view cls = asset_.kinds[chunk.kind];
                 const auto at = std::uint32_t(text.size());
@@ -1499,9 +1591,9 @@ private:
                 col.values[p.row] = NodeRef{target};
             if (target < 0)
                 ctx_.warn(col.offset, errc::kDanglingReferent,
-                          asset_.propertyTables[std::size_t(p.table)].name + "." + col.name +
-                              " refers to referent " + std::to_string(p.referent) +
-                              ", which no instance has; read as nil");
+                          std::string(asset_.propertyTables[std::size_t(p.table)].name) + "." +
+                              std::string(col.name) + " refers to referent " +
+                              std::to_string(p.referent) + ", which no instance has; read as nil");
         }
         pendingRefs_.clear();
     }
@@ -1723,7 +1815,19 @@ private:
         // 880 -> 805 for the process, for 0.6% more instructions in the regrowth).
         return std::clamp<std::size_t>(propChunks_ / classes + 1, 4, 64);
     }
+    // Classes by id: ids below classDense_'s size (the header's class count, at most the chunk
+    // count) in the array, where table -1 marks an id no INST chunk defined; others in the map.
+    std::vector<ClassInfo> classDense_;
     std::unordered_map<std::uint32_t, ClassInfo> classes_;
+    ClassInfo* findClass(std::uint32_t id) {
+        if (id < classDense_.size()) return classDense_[id].table >= 0 ? &classDense_[id] : nullptr;
+        const auto it = classes_.find(id);
+        return it == classes_.end() ? nullptr : &it->second;
+    }
+    // The id's entry, made when new (the array is sized once, before any chunk is read).
+    ClassInfo& classSlot(std::uint32_t id) {
+        return id < classDense_.size() ? classDense_[id] : classes_[id];
+    }
     std::vector<int> denseRefs_;
     std::unordered_map<std::int32_t, int> sparseRefs_;
     // SSTR strings read so far: the last sharedCount_ of Asset::sharedStrings.
@@ -1733,8 +1837,9 @@ private:
     std::size_t nodeCount_ = 0;  // the instances of the INST chunks read: Asset::nodes to be
     std::vector<std::size_t> services_;  // those with a service marker
     std::vector<std::int32_t> refs_;     // scratch: an INST chunk's referents
-    // By table: its String columns named "Name", in order; the last with a row names it.
-    std::vector<std::vector<std::size_t>> nameColumns_;
+    // String columns named "Name" (table, column), in the order read; of a table's, the last
+    // with a row names it.
+    std::vector<std::pair<std::size_t, std::size_t>> nameColumns_;
     std::vector<InstChunk> instChunks_;  // by Asset::propertyTables index
     std::uint64_t prntOffset_ = 0;
     const Chunk* chunk_ = nullptr;
@@ -1751,6 +1856,12 @@ private:
     // keepBytes' current block (in Asset::storage) and how much of it is used.
     std::uint8_t* block_ = nullptr;
     std::size_t blockUsed_ = 0;
+    // The current chunk was inflated into keptRoom at block_ + keptFrom_ (readChunks);
+    // chunkKept_ once something views it; keptName_: the column whose name views it.
+    bool inKept_ = false;
+    bool chunkKept_ = false;
+    std::size_t keptFrom_ = 0;
+    PropertyColumn* keptName_ = nullptr;
     std::size_t payload_ = 0;  // the current chunk's payload index in ahead_
     // Nodes built ahead by the worker (postNodes); prebuiltDone_ once they are whole,
     // namedAhead_ once the worker has named them too (postNames).

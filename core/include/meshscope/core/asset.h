@@ -355,7 +355,9 @@ struct PropertyColumn {
     };
     static constexpr std::uint32_t kNoSharedString = 0xffffffffu;
 
-    std::string name;
+    // Not owned by the column either: static text, or bytes its Asset keeps (Asset::storage, as
+    // ColumnBytes views are kept). A place has thousands of columns, each a name to keep.
+    std::string_view name;
     // Property::type: a static name ("int32", "CFrame" ...), not owned by the column (a place
     // has thousands of columns and a few dozen types).
     std::string_view type;
@@ -400,7 +402,9 @@ struct PropertyColumn {
 };
 
 struct PropertyTable {
-    std::string name;  // the class name of a binary model's INST chunk
+    // The class name of a binary model's INST chunk: static text, or bytes its Asset keeps
+    // (Asset::storage), as PropertyColumn::name.
+    std::string_view name;
     std::vector<PropertyColumn> columns;
     const PropertyColumn* column(std::string_view name) const;  // first column of that name
 };
@@ -418,15 +422,12 @@ public:
     std::size_t size() const { return strings_.size(); }
 
 private:
-    struct Hash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view s) const {
-            return std::hash<std::string_view>{}(s);
-        }
-    };
+    void grow();
     std::vector<std::string> strings_{std::string()};
-    std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> index_{
-        {std::string(), 0}};
+    // Open addressing: strings_ indices (0 for a free slot; "" is never stored here), a power of
+    // two in size and at most half full. No node per string, unlike a hash map (a place has a
+    // few hundred classes, each interned once per decode).
+    std::vector<std::uint32_t> slots_;
     std::uint32_t last_ = 0;  // the string interned last
 };
 
