@@ -40,12 +40,6 @@ std::string joinPath(std::string_view parent, std::string_view child) {
     return out;
 }
 
-void appendPath(std::string& path, std::string_view child) {
-    if (child.empty()) return;
-    if (!path.empty()) path.append(std::string_view(kPathSeparator));
-    path.append(child);
-}
-
 ByteMap::ByteMap(const ByteMap& other) {
     copyFrom(other);
 }

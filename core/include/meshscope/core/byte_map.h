@@ -86,8 +86,6 @@ private:
 // Path helper: joins segments with " › " (U+203A, the separator used in every path).
 // One allocation of the exact size.
 std::string joinPath(std::string_view parent, std::string_view child);
-// Appends " › child" (or child alone when path is empty) to path in place.
-void appendPath(std::string& path, std::string_view child);
 inline constexpr const char* kPathSeparator = " \xE2\x80\xBA ";
 
 }  // namespace meshscope
