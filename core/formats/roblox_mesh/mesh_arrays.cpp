@@ -16,6 +16,27 @@ std::string str(std::uint64_t v) {
     return std::to_string(v);
 }
 
+// The largest of the 3 × `count` indices in face records of `faceSize` bytes from `p` (a
+// max-reduction: vectorises when the records are packed, 12 bytes each).
+std::uint32_t largestIndex(const std::uint8_t* p, std::size_t count, std::size_t faceSize) {
+    std::uint32_t mx = 0;
+    if (faceSize == 12) {
+        for (std::size_t i = 0; i < count * 3; ++i) {
+            std::uint32_t v;
+            std::memcpy(&v, p + i * 4, 4);
+            mx = v > mx ? v : mx;
+        }
+        return mx;
+    }
+    for (std::size_t i = 0; i < count; ++i)
+        for (std::size_t j = 0; j < 3; ++j) {
+            std::uint32_t v;
+            std::memcpy(&v, p + i * faceSize + j * 4, 4);
+            mx = v > mx ? v : mx;
+        }
+    return mx;
+}
+
 Vec3 cross(const Vec3& a, const Vec3& b) {
     return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
@@ -172,21 +193,7 @@ void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t fac
         for (std::size_t base = 0; base < n; base += kFillBlock) {
             if (base % (kFillBlock * kCancelBlocks) == 0) b.ctx.checkCancel(at + base * faceSize);
             const std::size_t k = std::min(kFillBlock, n - base);
-            std::uint32_t mx = 0;
-            if (faceSize == 12) {
-                for (std::size_t i = 0; i < k * 3; ++i) {
-                    std::uint32_t v;
-                    std::memcpy(&v, p + i * 4, 4);
-                    mx = v > mx ? v : mx;
-                }
-            } else {
-                for (std::size_t i = 0; i < k; ++i)
-                    for (std::size_t j = 0; j < 3; ++j) {
-                        std::uint32_t v;
-                        std::memcpy(&v, p + i * faceSize + j * 4, 4);
-                        mx = v > mx ? v : mx;
-                    }
-            }
+            const std::uint32_t mx = largestIndex(p, k, faceSize);
             p += k * faceSize;
             maxIndex = mx > maxIndex ? mx : maxIndex;
         }
@@ -215,8 +222,7 @@ void readFaces(ByteReader& r, Builder& b, std::uint64_t count, std::uint32_t fac
         } else {
             for (std::size_t i = 0; i < k; ++i, p += faceSize) std::memcpy(d + i * 3, p, 12);
         }
-        std::uint32_t mx = 0;
-        for (std::size_t i = 0; i < k * 3; ++i) mx = d[i] > mx ? d[i] : mx;
+        const std::uint32_t mx = largestIndex(reinterpret_cast<const std::uint8_t*>(d), k, 12);
         maxIndex = mx > maxIndex ? mx : maxIndex;
     }
     if (n && maxIndex >= m.vertexCount()) failFaceIndex(b, at, block, faceSize);
