@@ -47,6 +47,16 @@ bool waitUntilExposed(QWindow* window, int timeoutMs) {
 }  // namespace
 
 void prepareEnvironment() {
+    if (qEnvironmentVariableIsSet("MESHSCOPE_LAUNCHER_TUNABLES")) {
+        // glibc read the tunables when this process started; what the launcher added has done
+        // its work.
+        if (qEnvironmentVariableIsSet("MESHSCOPE_PREVIOUS_GLIBC_TUNABLES"))
+            qputenv("GLIBC_TUNABLES", qgetenv("MESHSCOPE_PREVIOUS_GLIBC_TUNABLES"));
+        else
+            qunsetenv("GLIBC_TUNABLES");
+        qunsetenv("MESHSCOPE_PREVIOUS_GLIBC_TUNABLES");
+        qunsetenv("MESHSCOPE_LAUNCHER_TUNABLES");
+    }
     if (qEnvironmentVariableIsEmpty("QT3D_RENDERER")) qputenv("QT3D_RENDERER", "opengl");
 }
 
