@@ -173,10 +173,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     } else if (p.command == "map") {
         out << mapText(asset);
     } else {
-        if (p.json)
-            out << dumpJson(treeJson(asset, {p.depth, p.values})) << "\n";
-        else
+        if (p.json) {
+            writeTreeJson(out, asset, {p.depth, p.values});
+            out << "\n";
+        } else {
             for (int r : asset.roots()) printTree(asset, r, 0, p.depth, out);
+        }
     }
     if (gExitAfterRun) {
         delete gKeptResult;  // a second run() in the same process (never from main)

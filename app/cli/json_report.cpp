@@ -361,6 +361,166 @@ Json treeJson(const Asset& asset, const TreeJsonOptions& options) {
     return out;
 }
 
+namespace {
+
+// True when every node appears at most once among the roots and all children lists (a tree):
+// then a pre-order walk places each node where treeJson's post-order walk does.
+bool eachNodeOnce(const Asset& asset) {
+    std::vector<std::uint8_t> listed(asset.nodes.size(), 0);
+    auto list = [&](int n) {
+        if (n < 0 || std::size_t(n) >= listed.size()) return true;
+        return !listed[std::size_t(n)]++;
+    };
+    for (int r : asset.roots())
+        if (!list(r)) return false;
+    for (std::size_t n = 0; n < asset.nodes.size(); ++n)
+        for (int c : asset.children(int(n)))
+            if (!list(c)) return false;
+    return true;
+}
+
+// `text`, a value dumped at level 0, written at `spaces` of indentation: every line after its
+// first gets that many more spaces. Strings in a dump never hold a raw newline (they are
+// escaped), so each newline is the serializer's own.
+void writeIndented(std::ostream& out, const std::string& text, std::size_t spaces,
+                   const std::string& pad) {
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t nl = text.find('\n', start);
+        if (nl == std::string::npos) {
+            out.write(text.data() + start, std::streamsize(text.size() - start));
+            return;
+        }
+        out.write(text.data() + start, std::streamsize(nl + 1 - start));
+        out.write(pad.data(), std::streamsize(spaces));
+        start = nl + 1;
+    }
+}
+
+}  // namespace
+
+void writeTreeJson(std::ostream& out, const Asset& asset, const TreeJsonOptions& options) {
+    if (!eachNodeOnce(asset)) {
+        out << dumpJson(treeJson(asset, options));
+        return;
+    }
+    const std::size_t maxDepth = options.depth < 0 ? std::size_t(-1) : std::size_t(options.depth);
+    const std::size_t count = asset.nodes.size();
+    auto valid = [count](int c) { return c >= 0 && std::size_t(c) < count; };
+    std::string pad;
+    // Indentation of `level` (two spaces a level, as dumpJson writes).
+    auto indent = [&](std::size_t level) {
+        if (pad.size() < level * 2) pad.resize(std::max(level * 2, pad.size() * 2), ' ');
+        out.write(pad.data(), std::streamsize(level * 2));
+    };
+    auto text = [&](std::string_view s) { out << dumpJson(Json(std::string(s))); };
+
+    struct Frame {
+        int node;
+        std::size_t level, depth, next;
+        bool any;
+    };
+    std::vector<Frame> stack;
+    auto close = [&](int n, std::size_t level, std::size_t omitted) {
+        out << ",\n";
+        indent(level + 1);
+        out << "\"id\": " << n;
+        if (omitted) {
+            out << ",\n";
+            indent(level + 1);
+            out << "\"childrenOmitted\": " << omitted;
+        }
+        out << '\n';
+        indent(level);
+        out << '}';
+    };
+    // Node `n` as an object at `level` (the caller has written its indentation), up to its
+    // children: a frame is pushed when it has children to write, else the object is closed.
+    auto open = [&](int n, std::size_t level, std::size_t depth) {
+        out << "{\n";
+        indent(level + 1);
+        out << "\"class\": ";
+        text(asset.kind(n));
+        out << ",\n";
+        indent(level + 1);
+        out << "\"name\": ";
+        text(asset.name(n));
+        out << ",\n";
+        if (options.values) {
+            Json props = Json::object();
+            for (const auto& p : asset.properties(n)) props[p.name] = valueJson(p.value);
+            indent(level + 1);
+            out << "\"properties\": ";
+            pad.resize(std::max(pad.size(), (level + 1) * 2), ' ');
+            writeIndented(out, dumpJson(props), (level + 1) * 2, pad);
+            out << ",\n";
+        }
+        indent(level + 1);
+        out << "\"children\": ";
+        std::size_t children = 0;
+        for (int c : asset.children(n)) children += valid(c);
+        if (children && depth < maxDepth) {
+            stack.push_back({n, level, depth, 0, false});
+            return;
+        }
+        out << "[]";
+        close(n, level, children);  // every child cut by the depth (none when there are none)
+    };
+
+    out << "{\n";
+    indent(1);
+    out << "\"roots\": ";
+    const auto roots = asset.roots();
+    bool anyRoot = false;
+    for (int r : roots) {
+        if (!valid(r)) continue;
+        out << (anyRoot ? ",\n" : "[\n");
+        anyRoot = true;
+        indent(2);
+        open(r, 2, 0);
+        while (!stack.empty()) {
+            Frame& f = stack.back();
+            const std::span<const int> children = asset.children(f.node);
+            while (f.next < children.size() && !valid(children[f.next])) ++f.next;
+            if (f.next < children.size()) {
+                const int c = children[f.next++];
+                out << (f.any ? ",\n" : "[\n");
+                f.any = true;
+                const std::size_t level = f.level + 2, depth = f.depth + 1;
+                indent(level);
+                open(c, level, depth);  // may push: f is not used after this
+            } else {
+                const Frame done = f;
+                stack.pop_back();
+                out << '\n';
+                indent(done.level + 1);
+                out << ']';
+                close(done.node, done.level, 0);
+            }
+        }
+    }
+    if (anyRoot) {
+        out << '\n';
+        indent(1);
+        out << ']';
+    } else {
+        out << "[]";
+    }
+    if (options.values) {
+        Json shared = Json::array();
+        for (const std::string& s : asset.sharedStrings)
+            shared.push_back(
+                {{"size", s.size()},
+                 {"base64", base64({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()})}});
+        out << ",\n";
+        indent(1);
+        out << "\"sharedStrings\": ";
+        pad.resize(std::max<std::size_t>(pad.size(), 2), ' ');
+        writeIndented(out, dumpJson(shared), 2, pad);
+    }
+    out << "\n}";
+}
+
 std::string mapText(const Asset& asset) {
     std::string out;
     char buf[64];
