@@ -20,6 +20,7 @@
 #include "document/asset_document.h"
 #include "document/decode_job.h"
 #include "document/settings.h"
+#include "huge_pages.h"
 #include "meshscope/core/decode.h"
 #include "meshscope/render/asset_scene.h"
 #include "meshscope/render/viewport.h"
@@ -47,16 +48,9 @@ bool waitUntilExposed(QWindow* window, int timeoutMs) {
 }  // namespace
 
 void prepareEnvironment() {
-    if (qEnvironmentVariableIsSet("MESHSCOPE_LAUNCHER_TUNABLES")) {
-        // glibc read the tunables when this process started; what the launcher added has done
-        // its work.
-        if (qEnvironmentVariableIsSet("MESHSCOPE_PREVIOUS_GLIBC_TUNABLES"))
-            qputenv("GLIBC_TUNABLES", qgetenv("MESHSCOPE_PREVIOUS_GLIBC_TUNABLES"));
-        else
-            qunsetenv("GLIBC_TUNABLES");
-        qunsetenv("MESHSCOPE_PREVIOUS_GLIBC_TUNABLES");
-        qunsetenv("MESHSCOPE_LAUNCHER_TUNABLES");
-    }
+    // glibc read the tunables when this process started: what the launcher added has done its
+    // work.
+    launch::restoreTunables();
     if (qEnvironmentVariableIsEmpty("QT3D_RENDERER")) qputenv("QT3D_RENDERER", "opengl");
 }
 

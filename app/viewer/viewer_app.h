@@ -37,7 +37,8 @@ struct ViewerOptions {
 // Sets the environment Qt 3D needs before the QApplication exists (the OpenGL renderer: the
 // RHI renderer flips captures and draws nothing on some drivers), and puts back the
 // GLIBC_TUNABLES that the meshscope launcher (launcher.cpp) changed to start the viewer with huge
-// pages, so that programs the viewer starts inherit the user's environment. Call first in main().
+// pages (launch::restoreTunables), so that programs the viewer starts inherit the user's
+// environment. Call first in main().
 void prepareEnvironment();
 
 // Sets application name, version and organisation (QSettings keys).
