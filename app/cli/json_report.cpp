@@ -296,6 +296,28 @@ std::string infoText(const Asset& asset, const std::string& fileName) {
     return o.str();
 }
 
+namespace {
+
+// A node's properties as `tree --json` writes them: {name: value} in the node's order.
+Json propertiesJson(const Asset& asset, int node) {
+    Json props = Json::object();
+    for (const auto& p : asset.properties(node)) props[p.name] = valueJson(p.value);
+    return props;
+}
+
+// `tree --json`'s sharedStrings table: each SharedString's content once, in file order; values
+// refer to it by index.
+Json sharedStringsJson(const Asset& asset) {
+    Json shared = Json::array();
+    for (const std::string& s : asset.sharedStrings)
+        shared.push_back(
+            {{"size", s.size()},
+             {"base64", base64({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()})}});
+    return shared;
+}
+
+}  // namespace
+
 Json treeJson(const Asset& asset, const TreeJsonOptions& options) {
     // Iterative build (no recursion: instance trees can be deep), in post-order: children are
     // built before their parent. Nodes deeper than options.depth are left out.
@@ -328,9 +350,7 @@ Json treeJson(const Asset& asset, const TreeJsonOptions& options) {
         j["class"] = asset.kind(n);
         j["name"] = asset.name(n);
         if (options.values) {
-            Json props = Json::object();
-            for (const auto& p : asset.properties(n)) props[p.name] = valueJson(p.value);
-            j["properties"] = std::move(props);
+            j["properties"] = propertiesJson(asset, n);
         }
         Json children = Json::array();
         std::size_t omitted = 0;
@@ -350,13 +370,7 @@ Json treeJson(const Asset& asset, const TreeJsonOptions& options) {
     for (int r : asset.roots()) roots.push_back(std::move(built[r]));
     Json out{{"roots", std::move(roots)}};
     if (options.values) {
-        // Each SharedString's content once; values refer to it by index.
-        Json shared = Json::array();
-        for (const std::string& s : asset.sharedStrings)
-            shared.push_back(
-                {{"size", s.size()},
-                 {"base64", base64({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()})}});
-        out["sharedStrings"] = std::move(shared);
+        out["sharedStrings"] = sharedStringsJson(asset);
     }
     return out;
 }
@@ -447,12 +461,10 @@ void writeTreeJson(std::ostream& out, const Asset& asset, const TreeJsonOptions&
         text(asset.name(n));
         out << ",\n";
         if (options.values) {
-            Json props = Json::object();
-            for (const auto& p : asset.properties(n)) props[p.name] = valueJson(p.value);
             indent(level + 1);
             out << "\"properties\": ";
             pad.resize(std::max(pad.size(), (level + 1) * 2), ' ');
-            writeIndented(out, dumpJson(props), (level + 1) * 2, pad);
+            writeIndented(out, dumpJson(propertiesJson(asset, n)), (level + 1) * 2, pad);
             out << ",\n";
         }
         indent(level + 1);
@@ -507,16 +519,11 @@ void writeTreeJson(std::ostream& out, const Asset& asset, const TreeJsonOptions&
         out << "[]";
     }
     if (options.values) {
-        Json shared = Json::array();
-        for (const std::string& s : asset.sharedStrings)
-            shared.push_back(
-                {{"size", s.size()},
-                 {"base64", base64({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()})}});
         out << ",\n";
         indent(1);
         out << "\"sharedStrings\": ";
         pad.resize(std::max<std::size_t>(pad.size(), 2), ' ');
-        writeIndented(out, dumpJson(shared), 2, pad);
+        writeIndented(out, dumpJson(sharedStringsJson(asset)), 2, pad);
     }
     out << "\n}";
 }
