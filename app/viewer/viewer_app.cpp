@@ -132,6 +132,11 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
         QStringLiteral("Folder of mesh files named by asset id, for MeshParts (repeatable)."),
         QStringLiteral("DIR"));
     parser.addOption(assetFolderOption);
+    const QCommandLineOption allServicesOption(
+        QStringLiteral("all-services"),
+        QStringLiteral("Draw a place's parts outside Workspace too (ReplicatedStorage, "
+                       "ServerStorage ...), as meshscope-cli export --all-services writes them."));
+    parser.addOption(allServicesOption);
     if (!parser.parse(arguments)) {
         printErr(parser.errorText());
         return 2;
@@ -150,6 +155,7 @@ std::optional<int> parseViewerOptions(const QStringList& arguments, ViewerOption
     for (const QString& dir : parser.values(assetFolderOption))
         settings::addSessionAssetFolder(QFileInfo(dir).absoluteFilePath());
     options.screenshot = parser.value(screenshot);
+    options.allServices = parser.isSet(allServicesOption);
     options.wireframe = parser.isSet(wireframe);
     options.transparent = parser.isSet(transparent);
     options.grid = !parser.isSet(noGrid);
@@ -225,8 +231,9 @@ void keepOnlyWhatIsDrawn(DecodeOutcome& outcome) {
     for (Mesh& mesh : outcome.result.asset.meshes) std::vector<Vec4>().swap(mesh.tangents);
 }
 
-DecodeOutcome decodeForScreenshot(const QString& path, const QStringList& assetFolders) {
-    DecodeOutcome outcome = DecodeJob::decodeNow(path, nullptr, {}, assetFolders);
+DecodeOutcome decodeForScreenshot(const QString& path, const QStringList& assetFolders,
+                                  bool allServices) {
+    DecodeOutcome outcome = DecodeJob::decodeNow(path, nullptr, {}, assetFolders, allServices);
     keepOnlyWhatIsDrawn(outcome);
     return outcome;
 }
@@ -265,10 +272,11 @@ void startDecoding(const ViewerOptions& options) {
     resources::initialize();
     EarlyDecode& early = earlyDecode();
     early.path = screenshotSource(options, 0);
-    early.outcome = std::async(std::launch::async,
-                               [path = early.path, folders = settings::searchAssetFolders()]() {
-                                   return decodeForScreenshot(path, folders);
-                               });
+    early.outcome = std::async(
+        std::launch::async,
+        [path = early.path, folders = settings::searchAssetFolders(), all = options.allServices]() {
+            return decodeForScreenshot(path, folders, all);
+        });
 }
 
 QString screenshotPath(const QString& out, int index, int count) {
@@ -308,7 +316,8 @@ int writeScreenshots(MainWindow& window, const ViewerOptions& options) {
             DecodeOutcome outcome = early.outcome.get();
             opened = window.openDecoded(outcome, &error);
         } else {
-            DecodeOutcome outcome = decodeForScreenshot(source, settings::searchAssetFolders());
+            DecodeOutcome outcome =
+                decodeForScreenshot(source, settings::searchAssetFolders(), options.allServices);
             opened = window.openDecoded(outcome, &error);
         }
         if (!opened) {
@@ -393,6 +402,7 @@ int runViewer(QApplication& app, const ViewerOptions& options) {
     MainWindow window;
     window.viewport()->setGridVisible(options.grid);
     window.restoreSettings();
+    if (options.allServices) window.setPartsOutsideWorkspace(true);  // before any file opens
     openViewerWindows(window, options);
     return app.exec();
 }

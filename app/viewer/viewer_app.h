@@ -32,6 +32,7 @@ struct ViewerOptions {
     QString animation;  // --animation FILE: played on the open skeleton or rig
     double time = 0;    // --time SECONDS into that animation (or the file's own first one)
     bool timeSet = false;
+    bool allServices = false;  // --all-services: a place's parts outside Workspace drawn too
 };
 
 // Sets the environment Qt 3D needs before the QApplication exists (the OpenGL renderer: the

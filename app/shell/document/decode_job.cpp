@@ -27,7 +27,7 @@ DecodeJob::~DecodeJob() {
 
 DecodeOutcome DecodeJob::decodeNow(const QString& path, const std::atomic<bool>* cancel,
                                    std::function<void(double)> progress,
-                                   const QStringList& assetFolders) {
+                                   const QStringList& assetFolders, bool partsOutsideWorkspace) {
     DecodeOutcome out;
     out.path = path;
     out.displayName = path.startsWith(QLatin1String(":/")) ? QStringLiteral("Sample")
@@ -77,6 +77,7 @@ DecodeOutcome DecodeJob::decodeNow(const QString& path, const std::atomic<bool>*
             parts.folders.emplace_back(QFile::encodeName(QDir(f).absolutePath()).toStdString());
         parts.limits = options.limits;
         parts.cancel = cancel;
+        parts.allServices = partsOutsideWorkspace;
         out.parts = resolvePartMeshes(out.result.asset, parts);
         if (out.parts.cancelled) {
             // As a cancelled decode does: what was built is handed back to be freed elsewhere.
@@ -107,7 +108,7 @@ void DecodeJob::start() {
                     },
                     Qt::QueuedConnection);
             },
-            assetFolders_);
+            assetFolders_, partsOutsideWorkspace_);
         // A cancelled decode hands back what it had built instead of freeing it (for a large
         // model, 0.1 s or more): free it on a pool thread so that "cancelled" reaches the window
         // at once.

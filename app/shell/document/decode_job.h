@@ -39,15 +39,20 @@ public:
     ~DecodeJob() override;
 
     const QString& path() const { return path_; }
+    // A place's parts outside Workspace are drawn too (PartMeshOptions::allServices). Before
+    // start().
+    void setPartsOutsideWorkspace(bool on) { partsOutsideWorkspace_ = on; }
     void start();
     void cancel();
     bool running() const { return thread_ != nullptr; }
 
     // Decodes on the calling thread (for the command line and tests); mesh references are looked
     // up in `assetFolders` only (none: every part is drawn as its shape, each reference warned).
+    // `partsOutsideWorkspace`: a place's parts outside Workspace are drawn too.
     static DecodeOutcome decodeNow(const QString& path, const std::atomic<bool>* cancel = nullptr,
                                    std::function<void(double)> progress = {},
-                                   const QStringList& assetFolders = {});
+                                   const QStringList& assetFolders = {},
+                                   bool partsOutsideWorkspace = false);
 
 signals:
     void progress(double fraction);
@@ -56,6 +61,7 @@ signals:
 private:
     QString path_;
     QStringList assetFolders_;
+    bool partsOutsideWorkspace_ = false;
     QThread* thread_ = nullptr;
     std::atomic<bool> cancel_{false};
     std::shared_ptr<DecodeOutcome> outcome_;

@@ -60,6 +60,13 @@ void setGridVisible(bool on) {
     QSettings().setValue(QLatin1String(kGridKey), on);
 }
 
+bool partsOutsideWorkspace() {
+    return QSettings().value(QLatin1String(kPartsOutsideWorkspaceKey), false).toBool();
+}
+void setPartsOutsideWorkspace(bool on) {
+    QSettings().setValue(QLatin1String(kPartsOutsideWorkspaceKey), on);
+}
+
 QByteArray windowGeometry() {
     return QSettings().value(QLatin1String(kGeometryKey)).toByteArray();
 }

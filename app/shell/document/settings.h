@@ -13,6 +13,7 @@ namespace meshscope::shell::settings {
 inline constexpr const char* kAssetFoldersKey = "assetFolders";
 inline constexpr const char* kWireframeKey = "view/wireframe";
 inline constexpr const char* kGridKey = "view/grid";
+inline constexpr const char* kPartsOutsideWorkspaceKey = "view/partsOutsideWorkspace";
 inline constexpr const char* kGeometryKey = "window/geometry";
 inline constexpr const char* kStateKey = "window/state";
 
@@ -30,6 +31,9 @@ bool wireframe();
 void setWireframe(bool on);
 bool gridVisible();
 void setGridVisible(bool on);
+// A place's parts outside Workspace drawn too (off by default, as Roblox Studio draws a place).
+bool partsOutsideWorkspace();
+void setPartsOutsideWorkspace(bool on);
 
 QByteArray windowGeometry();
 QByteArray windowState();

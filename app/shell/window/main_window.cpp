@@ -251,6 +251,22 @@ void MainWindow::createActions() {
     physicsAction_->setShortcut(Qt::Key_H);
     physicsAction_->setToolTip(tr("Show the convex hulls of unions' PhysicsData"));
     connect(physicsAction_, &QAction::toggled, this, [this]() { showPhysicsHulls(); });
+    partsOutsideAction_ = view->addAction(tr("Parts Outside &Workspace"));
+    partsOutsideAction_->setCheckable(true);
+    partsOutsideAction_->setObjectName(QStringLiteral("partsOutsideWorkspaceAction"));
+    partsOutsideAction_->setToolTip(
+        tr("Draw a place's parts kept outside Workspace too (ReplicatedStorage, ServerStorage "
+           "…); Roblox Studio draws only Workspace"));
+    connect(partsOutsideAction_, &QAction::toggled, this, [this]() {
+        // The parts and their meshes are made with the decode: open the place again (or start
+        // the decode under way again with the new choice).
+        QString path;
+        if (job_)
+            path = job_->path();
+        else if (document_->hasAsset() && isRobloxModel(document_->asset()))
+            path = document_->filePath();  // empty for the built-in sample
+        if (!path.isEmpty()) openFile(path);
+    });
     QAction* bones = view->addAction(tr("B&ones"));
     bones->setCheckable(true);
     bones->setObjectName(QStringLiteral("bonesAction"));
@@ -315,6 +331,7 @@ void MainWindow::openFile(const QString& path) {
         job_ = nullptr;
     }
     job_ = new DecodeJob(path, settings::searchAssetFolders(), this);
+    job_->setPartsOutsideWorkspace(partsOutsideAction_->isChecked());
     progress_->setValue(0);
     fileLabel_->setText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
     // Small files finish before the progress bar is worth showing.
@@ -345,7 +362,8 @@ void MainWindow::onDecodeFinished(const std::shared_ptr<DecodeOutcome>& outcome)
 }
 
 bool MainWindow::openFileNow(const QString& path, QString* error) {
-    DecodeOutcome outcome = DecodeJob::decodeNow(path, nullptr, {}, settings::searchAssetFolders());
+    DecodeOutcome outcome = DecodeJob::decodeNow(path, nullptr, {}, settings::searchAssetFolders(),
+                                                 partsOutsideAction_->isChecked());
     return applyOutcome(outcome, error);
 }
 
@@ -446,7 +464,15 @@ void MainWindow::onAssetChanged() {
         info += tr(" (gzip, %1 inflated)").arg(humanSize(document_->bytes().size()));
     if (const auto w = a.warningCount())
         info += w == 1 ? tr(" · 1 warning") : tr(" · %1 warnings").arg(w);
+    // A place whose parts are all kept outside Workspace shows an empty world: say why.
+    QString tip;
+    if (const std::size_t outside = document_->partMeshes().outsideWorkspace) {
+        info += outside == 1 ? tr(" · 1 part outside Workspace not drawn")
+                             : tr(" · %1 parts outside Workspace not drawn").arg(outside);
+        tip = tr("View ▸ Parts Outside Workspace draws them");
+    }
     fileLabel_->setText(info);
+    fileLabel_->setToolTip(tip);
     updateStats();
 }
 
@@ -547,6 +573,14 @@ void MainWindow::updateStats() {
 
 void MainWindow::setWireframe(bool on) {
     wireframeAction_->setChecked(on);
+}
+
+void MainWindow::setPartsOutsideWorkspace(bool on) {
+    partsOutsideAction_->setChecked(on);
+}
+
+bool MainWindow::partsOutsideWorkspace() const {
+    return partsOutsideAction_->isChecked();
 }
 
 QStringList MainWindow::recentFiles() const {
@@ -689,6 +723,7 @@ QList<MainWindow*> MainWindow::openPaths(const QStringList& paths, bool replace)
         window->setInteractive(interactive_);
         window->setWireframe(wireframeAction_->isChecked());
         window->gridAction_->setChecked(gridAction_->isChecked());
+        window->partsOutsideAction_->setChecked(partsOutsideAction_->isChecked());
         const QPoint offset(32, 32);
         window->resize(size());
         window->move(pos() + offset * int(windows.size() + 1));
@@ -704,6 +739,11 @@ void MainWindow::restoreSettings() {
     settingsRestored_ = true;
     setWireframe(settings::wireframe());
     gridAction_->setChecked(settings::gridVisible());
+    {
+        // Read before any file opens (the toggle opens the shown place again).
+        const QSignalBlocker quiet(partsOutsideAction_);
+        partsOutsideAction_->setChecked(settings::partsOutsideWorkspace());
+    }
     restoreGeometry(settings::windowGeometry());
     if (restoreState(settings::windowState())) docksSized_ = true;
 }
@@ -746,6 +786,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     if (settingsRestored_) {
         settings::setWireframe(wireframeAction_->isChecked());
         settings::setGridVisible(gridAction_->isChecked());
+        settings::setPartsOutsideWorkspace(partsOutsideAction_->isChecked());
         settings::setWindowLayout(saveGeometry(), saveState());
     }
     QMainWindow::closeEvent(event);

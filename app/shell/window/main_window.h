@@ -86,6 +86,10 @@ public:
     QStringList recentFiles() const;
     // View › Wireframe (kept across files).
     void setWireframe(bool on);
+    // View > Parts Outside Workspace: a place's parts kept outside Workspace (ReplicatedStorage,
+    // ServerStorage ...) are drawn too. Changing it opens the shown place again.
+    void setPartsOutsideWorkspace(bool on);
+    bool partsOutsideWorkspace() const;
 
 signals:
     void fileOpened(const QString& path);
@@ -144,6 +148,7 @@ private:
     QMenu* panelsMenu_ = nullptr;
     QAction* wireframeAction_ = nullptr;
     QAction* physicsAction_ = nullptr;
+    QAction* partsOutsideAction_ = nullptr;
 
     QLabel* fileLabel_ = nullptr;
     QLabel* statsLabel_ = nullptr;

@@ -161,8 +161,8 @@ PartMeshes resolvePartMeshes(const Asset& asset, const PartMeshOptions& options)
             {Severity::Warning, kUnionUnresolved, at, label(asset, first.node), message});
     }
     // Said once: parts that exist but are not in the world.
-    if (const std::size_t outside = options.allServices ? 0 : countPartsOutsideWorkspace(asset);
-        outside > 0)
+    out.outsideWorkspace = options.allServices ? 0 : countPartsOutsideWorkspace(asset);
+    if (const std::size_t outside = out.outsideWorkspace; outside > 0)
         out.diagnostics.push_back(
             {Severity::Info, kPartsOutsideWorkspace, 0, "",
              std::to_string(outside) +

@@ -18,6 +18,7 @@
 #include <QScreen>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStatusBar>
 #include <QTabBar>
 #include <QTest>
 #include <QTreeView>
@@ -633,6 +634,78 @@ TEST(MainWindow, WireframeToggleShowsOnScreen) {
 
 // A place with terrain (#22): the Terrain row counts its chunks and voxels (materials in its
 // tooltip), selecting it selects the SmoothGrid's bytes, and the view draws terrain and water.
+// A place that keeps its parts outside Workspace (ReplicatedStorage) shows an empty world, as
+// Roblox Studio does, and the status bar says how many parts were left out and where to turn
+// them on; View > Parts Outside Workspace opens the place again with them drawn, and off again.
+TEST(MainWindow, PartsOutsideWorkspaceAreCountedAndDrawnOnRequest) {
+    Asset place;
+    place.format = "roblox-model";
+    const int ws = place.addNode("Workspace", "Workspace");
+    const int rs = place.addNode("ReplicatedStorage", "ReplicatedStorage");
+    const int folder = place.addNode("Maps", "Folder", rs);
+    place.addChild(rs, folder);
+    for (int i = 0; i < 2; ++i) {
+        const int part = place.addNode("Spare", "Part", folder);
+        place.addChild(folder, part);
+        CFrame cf;
+        cf.position = {float(4 * i), 0, 0};
+        place.propertyList(part) = {test::prop("Name", "string", std::string("Spare")),
+                                    test::prop("CFrame", "CFrame", cf),
+                                    test::prop("size", "Vector3", Vec3{2, 1, 2})};
+    }
+    (void)ws;
+    const RobloxModelWriteResult written = writeRobloxModel(place);
+    ASSERT_TRUE(written.ok());
+    const auto path = test::tempDir("app_outside_ws") / "stored.rbxl";
+    test::writeFile(path, written.bytes);
+
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QString error;
+    ASSERT_TRUE(window.openFileNow(test::qPath(path), &error)) << error.toStdString();
+    EXPECT_FALSE(window.partsOutsideWorkspace());
+    EXPECT_TRUE(window.document()->partMeshes().parts.empty());
+    EXPECT_EQ(window.document()->partMeshes().outsideWorkspace, 2u);
+    EXPECT_EQ(window.viewport()->scene()->stats().triangles, 0u);
+    const auto statusSays = [&](const QString& text) {
+        for (const QLabel* label : window.statusBar()->findChildren<QLabel*>())
+            if (label->text().contains(text)) return true;
+        return false;
+    };
+    EXPECT_TRUE(statusSays(QStringLiteral("2 parts outside Workspace not drawn")));
+    QAction* action = window.findChild<QAction*>(QStringLiteral("partsOutsideWorkspaceAction"));
+    ASSERT_NE(action, nullptr);
+    EXPECT_TRUE(action->isCheckable());
+
+    // On: the place opens again (on the worker) with both parts drawn.
+    QSignalSpy opened(&window, &MainWindow::fileOpened);
+    action->setChecked(true);
+    ASSERT_TRUE(opened.count() > 0 || opened.wait(15000));
+    EXPECT_TRUE(window.partsOutsideWorkspace());
+    EXPECT_EQ(window.document()->partMeshes().parts.size(), 2u);
+    EXPECT_EQ(window.document()->partMeshes().outsideWorkspace, 0u);
+    EXPECT_GT(window.viewport()->scene()->stats().triangles, 0u);
+    EXPECT_FALSE(statusSays(QStringLiteral("outside Workspace")));
+
+    // Off again: left out again.
+    opened.clear();
+    action->setChecked(false);
+    ASSERT_TRUE(opened.count() > 0 || opened.wait(15000));
+    EXPECT_TRUE(window.document()->partMeshes().parts.empty());
+    EXPECT_TRUE(statusSays(QStringLiteral("2 parts outside Workspace not drawn")));
+
+    // A decode started before the choice runs again with it.
+    opened.clear();
+    window.openFile(test::qPath(path));
+    action->setChecked(true);
+    ASSERT_TRUE(opened.wait(15000));
+    QTest::qWait(50);  // the first, cancelled job reports nothing
+    EXPECT_EQ(opened.count(), 1);
+    EXPECT_EQ(window.document()->partMeshes().parts.size(), 2u);
+}
+
 TEST(MainWindow, TerrainRowCountsVoxelsAndSelectsTheGrid) {
     std::vector<TerrainChunkVoxels> chunks(2);
     chunks[1].x = 1;

@@ -56,6 +56,15 @@ TEST(RobloxParts, PlacesDrawOnlyWorkspace) {
     EXPECT_EQ(meshes.diagnostics.back().severity, Severity::Info);
     EXPECT_NE(meshes.diagnostics.back().message.find("1 part(s)"), std::string::npos)
         << meshes.diagnostics.back().message;
+    EXPECT_EQ(meshes.outsideWorkspace, 1u);
+    PartMeshOptions everything;
+    everything.allServices = true;
+    const PartMeshes every = resolvePartMeshes(a, everything);
+    EXPECT_EQ(every.parts.size(), 2u);
+    EXPECT_EQ(every.outsideWorkspace, 0u);
+    EXPECT_TRUE(std::none_of(every.diagnostics.begin(), every.diagnostics.end(), [](const auto& d) {
+        return d.code == std::string(kPartsOutsideWorkspace);
+    }));
 
     // A model (no Workspace root) draws every part.
     Asset model;

@@ -136,6 +136,40 @@ TEST(PartsRender, XmlModelPartsAreDrawn) {
     EXPECT_GT(pixelsOfHue(shot, 0), 200 * 150 / 10);
 }
 
+// A place whose only part is kept in ReplicatedStorage: `--screenshot` draws an empty world, as
+// Roblox Studio does; with --all-services the red block fills the middle of the shot.
+TEST(PartsRender, AllServicesDrawsPartsOutsideWorkspace) {
+    Asset place;
+    place.format = "roblox-model";
+    place.addNode("Workspace", "Workspace");
+    const int rs = place.addNode("ReplicatedStorage", "ReplicatedStorage");
+    const int part = place.addNode("Block", "Part", rs);
+    place.addChild(rs, part);
+    place.propertyList(part) = {test::prop("Name", "string", std::string("Block")),
+                                test::prop("CFrame", "CFrame", CFrame{}),
+                                test::prop("size", "Vector3", Vec3{4, 4, 4}),
+                                test::prop("Color3uint8", "Color3uint8", Vec3{1, 0, 0})};
+    const RobloxModelWriteResult written = writeRobloxModel(place);
+    ASSERT_TRUE(written.ok());
+    const auto dir = test::tempDir("parts_render_services");
+    const auto fixture = dir / "stored.rbxl";
+    test::writeFile(fixture, written.bytes);
+    const auto shoot = [&](const std::filesystem::path& out, QStringList extra) {
+        // No grid: its X axis is red.
+        QStringList args{"--screenshot", test::qPath(out), "--size", "200x150", "--no-grid"};
+        args << extra << test::qPath(fixture);
+        const test::ProcessRun run = test::runProcess(QStringLiteral(MESHSCOPE_VIEWER_PATH), args);
+        EXPECT_EQ(run.exitCode, 0) << run.stderrText.toStdString();
+        return QImage(test::qPath(out)).convertToFormat(QImage::Format_RGB32);
+    };
+    const QImage workspaceOnly = shoot(dir / "workspace.png", {});
+    const QImage all = shoot(dir / "all.png", {"--all-services"});
+    ASSERT_FALSE(workspaceOnly.isNull());
+    ASSERT_FALSE(all.isNull());
+    EXPECT_EQ(pixelsOfHue(workspaceOnly, 0), 0);
+    EXPECT_GT(pixelsOfHue(all, 0), 200 * 150 / 10);
+}
+
 class PartsViewport : public ::testing::Test {
 protected:
     void SetUp() override {

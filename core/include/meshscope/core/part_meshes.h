@@ -44,6 +44,8 @@ struct PartMeshes {
     // kMeshEmpty), at its first part's MeshId bytes, naming that part and how many use it.
     std::vector<Diagnostic> diagnostics;
     std::size_t references = 0;  // parts (visible ones) that name a mesh
+    // A place's parts outside Workspace, left out (kPartsOutsideWorkspace); 0 with allServices.
+    std::size_t outsideWorkspace = 0;
     bool cancelled = false;
 };
 
