@@ -97,6 +97,9 @@ std::vector<Mesh> previewMeshesAsStored(const Asset& asset) {
         for (const Mesh& m : asset.meshes)
             if (m.primitive == Primitive::Triangles && !m.indices.empty())
                 out.push_back(finestLevel(m));
+        // A place whose Workspace holds nothing to draw, but which keeps parts elsewhere
+        // (ReplicatedStorage, ServerStorage ...): a picture of those says more than none.
+        if (out.empty()) out = buildPartMeshes(extractRobloxParts(asset, true));
         return out;
     }
     if (isSecondLife(asset)) {

@@ -11,9 +11,16 @@
 // builds the byte map, as the viewer's does; "no-map cpu" is the same decode without it
 // (DecodeOptions::byteMap off, as meshscope-cli info and tree ask).
 //
-//   bench_corpus_models [CORPUS_DIR] [--min-ms N]
+//   bench_corpus_models [CORPUS_DIR] [--min-ms N] [--only TEXT]
 // The corpus is CORPUS_DIR, else $MESHSCOPE_CORPUS, else ../shared/corpus (from the working
-// directory or up to two levels above it).
+// directory or up to two levels above it). --only keeps the files whose path holds TEXT.
+//
+// Instructions rather than time (steadier; this machine's perf has no hardware counters): each
+// timed step is a function of its own that callgrind can count, called 3 times a file with
+// --min-ms 0, e.g.
+//   valgrind --tool=callgrind --toggle-collect='*inflateChunksOnly*' bench_corpus_models
+//     CORPUS --only all-instances-415/binary.rbxl --min-ms 0
+// and the same with '*decodeWithoutMap*'; divide each total by 3.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -53,7 +60,7 @@ bool isBinaryModel(const Bytes& b) {
 
 // Inflates every compressed chunk of a binary model (framing checked; a chunk that does not fit
 // ends the walk). Returns the bytes inflated.
-std::size_t decompressOnly(const Bytes& file) {
+[[gnu::noinline]] std::size_t inflateChunksOnly(const Bytes& file) {
     Asset scratch;
     DecodeOptions options;
     DecodeContext ctx(file, options, scratch);
@@ -84,7 +91,7 @@ std::size_t decompressOnly(const Bytes& file) {
 }
 
 // pugixml's parse of the document into a DOM (a copy of the bytes, as load_buffer makes).
-std::size_t pugiOnly(const Bytes& file) {
+[[gnu::noinline]] std::size_t pugiOnly(const Bytes& file) {
     pugi::xml_document doc;
     const pugi::xml_parse_result r =
         doc.load_buffer(file.data(), file.size(),
@@ -104,6 +111,16 @@ std::size_t scanOnly(const Bytes& file) {
         p = static_cast<const std::uint8_t*>(q) + 1;
     }
     return n;
+}
+
+// The decodes timed, by name for callgrind (see the top).
+[[gnu::noinline]] std::size_t decodeWithMap(const Bytes& bytes, const DecodeOptions& options) {
+    return decodeBytes(bytes, options).asset.nodes.size();
+}
+[[gnu::noinline]] std::size_t decodeWithoutMap(const Bytes& bytes, DecodeOptions options) {
+    options.byteMap = false;  // what meshscope-cli info and tree ask for (and not the same code
+                              // as decodeWithMap, which the compiler would fold into one)
+    return decodeBytes(bytes, options).asset.nodes.size();
 }
 
 double cpuNow() {
@@ -150,10 +167,13 @@ struct Row {
 
 int main(int argc, char** argv) {
     const char* given = nullptr;
+    const char* only = nullptr;
     double minSeconds = 0.05;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--min-ms") == 0 && i + 1 < argc)
             minSeconds = std::atof(argv[++i]) / 1e3;
+        else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
         else
             given = argv[i];
     }
@@ -167,7 +187,8 @@ int main(int argc, char** argv) {
         if (!e.is_regular_file()) continue;
         std::string ext = e.path().extension().string();
         std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
-        if (ext == ".rbxm" || ext == ".rbxl" || ext == ".rbxmx" || ext == ".rbxlx")
+        if ((ext == ".rbxm" || ext == ".rbxl" || ext == ".rbxmx" || ext == ".rbxlx") &&
+            (!only || e.path().string().find(only) != std::string::npos))
             files.push_back(e.path());
     }
     std::sort(files.begin(), files.end());
@@ -194,18 +215,8 @@ int main(int argc, char** argv) {
             row.nodes = r.asset.nodes.size();
             row.terrain = decodeBytes(bytes, defaults).asset.meshes.size() > r.asset.meshes.size();
         }
-        row.decode = fastest(
-            [&] {
-                const DecodeResult r = decodeBytes(bytes, noTerrain);
-                sink = sink + r.asset.nodes.size();
-            },
-            minSeconds);
-        row.noMap = fastest(
-            [&] {
-                const DecodeResult r = decodeBytes(bytes, noMap);
-                sink = sink + r.asset.nodes.size();
-            },
-            minSeconds);
+        row.decode = fastest([&] { sink = sink + decodeWithMap(bytes, noTerrain); }, minSeconds);
+        row.noMap = fastest([&] { sink = sink + decodeWithoutMap(bytes, noMap); }, minSeconds);
         if (row.terrain)
             row.withTerrain = fastest(
                 [&] {
@@ -213,7 +224,7 @@ int main(int argc, char** argv) {
                     sink = sink + r.asset.nodes.size();
                 },
                 minSeconds);
-        row.bare = row.binary ? fastest([&] { sink = sink + decompressOnly(bytes); }, minSeconds)
+        row.bare = row.binary ? fastest([&] { sink = sink + inflateChunksOnly(bytes); }, minSeconds)
                               : fastest([&] { sink = sink + pugiOnly(bytes); }, minSeconds);
         if (!row.binary) row.scan = fastest([&] { sink = sink + scanOnly(bytes); }, minSeconds);
         decodeTotal += row.decode.wall;

@@ -16,7 +16,8 @@ namespace meshscope {
 // The triangles a still picture of `asset` shows, as the viewer first shows them: each mesh's
 // finest level (LOD 0) only; of Second Life's levels only the finest present (high_lod before
 // medium_lod ...), never the physics shape; no line meshes; a Roblox model's parts placed,
-// sized and coloured (the same meshes buildPartMeshes gives the viewer).
+// sized and coloured (the same meshes buildPartMeshes gives the viewer): a place's Workspace,
+// or, when that has nothing to draw, the parts it keeps outside Workspace.
 std::vector<Mesh> previewMeshes(const Asset& asset);
 
 struct PreviewOptions {
