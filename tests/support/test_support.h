@@ -36,6 +36,19 @@ inline Property prop(std::string name, std::string type, Value value) {
     p.value = std::move(value);
     return p;
 }
+// A Part named `name` under `parent` (its child), placed at `position` with a Size and,
+// when given, a Color3uint8 (0..1 components): what extractRobloxParts draws as a box.
+inline int addPart(Asset& a, int parent, const std::string& name, Vec3 position,
+                   Vec3 size = {2, 2, 2}, std::optional<Vec3> color = std::nullopt) {
+    const int part = a.addNode(name, "Part", parent);
+    if (parent >= 0) a.addChild(parent, part);
+    CFrame cf;
+    cf.position = position;
+    a.propertyList(part) = {prop("Name", "string", name), prop("CFrame", "CFrame", cf),
+                            prop("size", "Vector3", size)};
+    if (color) a.addProperty(part, prop("Color3uint8", "Color3uint8", *color));
+    return part;
+}
 // The first `n` bytes of a buffer, copied into a heap block of exactly n bytes: a decoder that
 // reads past the cut then reads past the block, which AddressSanitizer reports (a view into the
 // whole buffer would read its next bytes unnoticed). For prefix tests.

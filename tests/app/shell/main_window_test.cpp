@@ -56,6 +56,17 @@ QString writeFixture(const std::string& dir, const std::string& name, const Asse
     return test::qPath(test::writeFileMeshFixture(dir, name, asset, version));
 }
 
+// `model` written as a binary Roblox model to tempDir(dir)/name; a failed write fails the test
+// (an empty path then).
+QString writeModelFixture(const std::string& dir, const std::string& name, const Asset& model) {
+    const RobloxModelWriteResult written = writeRobloxModel(model);
+    EXPECT_TRUE(written.ok());
+    if (!written.ok()) return {};
+    const auto path = test::tempDir(dir) / name;
+    test::writeFile(path, written.bytes);
+    return test::qPath(path);
+}
+
 // `data` as a gzip stream (zlib, windowBits 31).
 std::vector<std::uint8_t> gzipBytes(const std::vector<std::uint8_t>& data) {
     z_stream zs{};
@@ -632,39 +643,26 @@ TEST(MainWindow, WireframeToggleShowsOnScreen) {
     EXPECT_LT(differing(shaded, back), 50) << "the lines stayed after W again";
 }
 
-// A place with terrain (#22): the Terrain row counts its chunks and voxels (materials in its
-// tooltip), selecting it selects the SmoothGrid's bytes, and the view draws terrain and water.
 // A place that keeps its parts outside Workspace (ReplicatedStorage) shows an empty world, as
 // Roblox Studio does, and the status bar says how many parts were left out and where to turn
 // them on; View > Parts Outside Workspace opens the place again with them drawn, and off again.
 TEST(MainWindow, PartsOutsideWorkspaceAreCountedAndDrawnOnRequest) {
     Asset place;
     place.format = "roblox-model";
-    const int ws = place.addNode("Workspace", "Workspace");
+    place.addNode("Workspace", "Workspace");
     const int rs = place.addNode("ReplicatedStorage", "ReplicatedStorage");
     const int folder = place.addNode("Maps", "Folder", rs);
     place.addChild(rs, folder);
-    for (int i = 0; i < 2; ++i) {
-        const int part = place.addNode("Spare", "Part", folder);
-        place.addChild(folder, part);
-        CFrame cf;
-        cf.position = {float(4 * i), 0, 0};
-        place.propertyList(part) = {test::prop("Name", "string", std::string("Spare")),
-                                    test::prop("CFrame", "CFrame", cf),
-                                    test::prop("size", "Vector3", Vec3{2, 1, 2})};
-    }
-    (void)ws;
-    const RobloxModelWriteResult written = writeRobloxModel(place);
-    ASSERT_TRUE(written.ok());
-    const auto path = test::tempDir("app_outside_ws") / "stored.rbxl";
-    test::writeFile(path, written.bytes);
+    for (int i = 0; i < 2; ++i) test::addPart(place, folder, "Spare", {float(4 * i), 0, 0});
+    const QString path = writeModelFixture("app_outside_ws", "stored.rbxl", place);
+    ASSERT_FALSE(path.isEmpty());
 
     MainWindow window;
     window.setInteractive(false);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     QString error;
-    ASSERT_TRUE(window.openFileNow(test::qPath(path), &error)) << error.toStdString();
+    ASSERT_TRUE(window.openFileNow(path, &error)) << error.toStdString();
     EXPECT_FALSE(window.partsOutsideWorkspace());
     EXPECT_TRUE(window.document()->partMeshes().parts.empty());
     EXPECT_EQ(window.document()->partMeshes().outsideWorkspace, 2u);
@@ -698,7 +696,7 @@ TEST(MainWindow, PartsOutsideWorkspaceAreCountedAndDrawnOnRequest) {
 
     // A decode started before the choice runs again with it.
     opened.clear();
-    window.openFile(test::qPath(path));
+    window.openFile(path);
     action->setChecked(true);
     ASSERT_TRUE(opened.wait(15000));
     QTest::qWait(50);  // the first, cancelled job reports nothing
@@ -706,6 +704,8 @@ TEST(MainWindow, PartsOutsideWorkspaceAreCountedAndDrawnOnRequest) {
     EXPECT_EQ(window.document()->partMeshes().parts.size(), 2u);
 }
 
+// A place with terrain (#22): the Terrain row counts its chunks and voxels (materials in its
+// tooltip), selecting it selects the SmoothGrid's bytes, and the view draws terrain and water.
 TEST(MainWindow, TerrainRowCountsVoxelsAndSelectsTheGrid) {
     std::vector<TerrainChunkVoxels> chunks(2);
     chunks[1].x = 1;

@@ -131,20 +131,12 @@ TEST(Preview, RobloxModelDrawsItsParts) {
 // A place draws its Workspace; one whose Workspace has nothing to draw shows the parts it keeps
 // elsewhere (a thumbnail of those says more than none), and one with a part in Workspace does not.
 TEST(Preview, PlaceWithAnEmptyWorkspaceShowsItsStoredParts) {
-    const auto addPart = [](Asset& a, int parent, Vec3 at) {
-        const int part = a.addNode("Block", "Part", parent);
-        a.addChild(parent, part);
-        CFrame cf;
-        cf.position = at;
-        a.propertyList(part) = {test::prop("CFrame", "CFrame", cf),
-                                test::prop("size", "Vector3", Vec3{2, 2, 2})};
-    };
     Asset place;
     place.format = "roblox-model";
     const int ws = place.addNode("Workspace", "Workspace");
     const int rs = place.addNode("ReplicatedStorage", "ReplicatedStorage");
-    addPart(place, rs, {0, 0, 0});
-    addPart(place, rs, {10, 0, 0});
+    test::addPart(place, rs, "Block", {0, 0, 0});
+    test::addPart(place, rs, "Block", {10, 0, 0});
     const auto triangles = [](const std::vector<Mesh>& meshes) {
         std::size_t n = 0;
         for (const Mesh& m : meshes) n += m.triangleCount();
@@ -153,7 +145,7 @@ TEST(Preview, PlaceWithAnEmptyWorkspaceShowsItsStoredParts) {
     const std::size_t stored = triangles(previewMeshes(place));
     EXPECT_GE(stored, 24u);  // both boxes
     EXPECT_GT(opaquePixels(renderPreview(previewMeshes(place), PreviewOptions{})), 200);
-    addPart(place, ws, {0, 5, 0});
+    test::addPart(place, ws, "Block", {0, 5, 0});
     const std::size_t world = triangles(previewMeshes(place));
     EXPECT_GE(world, 12u);
     EXPECT_LT(world, stored);  // the Workspace part alone

@@ -143,12 +143,7 @@ TEST(PartsRender, AllServicesDrawsPartsOutsideWorkspace) {
     place.format = "roblox-model";
     place.addNode("Workspace", "Workspace");
     const int rs = place.addNode("ReplicatedStorage", "ReplicatedStorage");
-    const int part = place.addNode("Block", "Part", rs);
-    place.addChild(rs, part);
-    place.propertyList(part) = {test::prop("Name", "string", std::string("Block")),
-                                test::prop("CFrame", "CFrame", CFrame{}),
-                                test::prop("size", "Vector3", Vec3{4, 4, 4}),
-                                test::prop("Color3uint8", "Color3uint8", Vec3{1, 0, 0})};
+    test::addPart(place, rs, "Block", {0, 0, 0}, {4, 4, 4}, Vec3{1, 0, 0});
     const RobloxModelWriteResult written = writeRobloxModel(place);
     ASSERT_TRUE(written.ok());
     const auto dir = test::tempDir("parts_render_services");
