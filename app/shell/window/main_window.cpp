@@ -267,6 +267,11 @@ void MainWindow::createActions() {
             path = document_->filePath();  // empty for the built-in sample
         if (!path.isEmpty()) openFile(path);
     });
+    // Remembered when the user chooses it from the menu, not when the command line's
+    // --all-services turns it on for one run (setPartsOutsideWorkspace).
+    connect(partsOutsideAction_, &QAction::triggered, this, [this](bool on) {
+        if (settingsRestored_) settings::setPartsOutsideWorkspace(on);
+    });
     QAction* bones = view->addAction(tr("B&ones"));
     bones->setCheckable(true);
     bones->setObjectName(QStringLiteral("bonesAction"));
@@ -786,7 +791,6 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     if (settingsRestored_) {
         settings::setWireframe(wireframeAction_->isChecked());
         settings::setGridVisible(gridAction_->isChecked());
-        settings::setPartsOutsideWorkspace(partsOutsideAction_->isChecked());
         settings::setWindowLayout(saveGeometry(), saveState());
     }
     QMainWindow::closeEvent(event);

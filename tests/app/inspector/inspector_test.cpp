@@ -44,8 +44,9 @@ struct SettingsGuard {
     ~SettingsGuard() { clear(); }
     static void clear() {
         QSettings s;
-        for (const char* key : {settings::kAssetFoldersKey, settings::kWireframeKey,
-                                settings::kGridKey, settings::kGeometryKey, settings::kStateKey})
+        for (const char* key :
+             {settings::kAssetFoldersKey, settings::kWireframeKey, settings::kGridKey,
+              settings::kGeometryKey, settings::kStateKey, settings::kPartsOutsideWorkspaceKey})
             s.remove(QLatin1String(key));
     }
 };
@@ -319,6 +320,33 @@ TEST(Inspector, ADroppedFolderBecomesAnAssetFolder) {
     // Dropping it again adds no duplicate.
     QApplication::sendEvent(&window, &drop);
     EXPECT_EQ(settings::assetFolders().size(), 1);
+}
+
+// View > Parts Outside Workspace is remembered when chosen from the menu; turned on by the
+// program (the command line's --all-services), it holds for that run only.
+TEST(Inspector, PartsOutsideWorkspacePersistsWhenChosenFromTheMenu) {
+    SettingsGuard guard;
+    {
+        MainWindow window;
+        window.restoreSettings();
+        EXPECT_FALSE(window.partsOutsideWorkspace());
+        window.setPartsOutsideWorkspace(true);  // as --all-services does
+        EXPECT_TRUE(window.partsOutsideWorkspace());
+        window.close();
+    }
+    EXPECT_FALSE(settings::partsOutsideWorkspace());
+    {
+        MainWindow window;
+        window.restoreSettings();
+        QAction* action = window.findChild<QAction*>(QStringLiteral("partsOutsideWorkspaceAction"));
+        ASSERT_NE(action, nullptr);
+        action->trigger();  // the user's choice
+        EXPECT_TRUE(window.partsOutsideWorkspace());
+    }
+    EXPECT_TRUE(settings::partsOutsideWorkspace());
+    MainWindow again;
+    again.restoreSettings();
+    EXPECT_TRUE(again.partsOutsideWorkspace());
 }
 
 TEST(Inspector, OptionsAndLayoutPersistAcrossWindows) {
