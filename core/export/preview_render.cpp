@@ -99,7 +99,9 @@ std::vector<Mesh> previewMeshesAsStored(const Asset& asset) {
                 out.push_back(finestLevel(m));
         // A place whose Workspace holds nothing to draw, but which keeps parts elsewhere
         // (ReplicatedStorage, ServerStorage ...): a picture of those says more than none.
-        if (out.empty()) out = buildPartMeshes(extractRobloxParts(asset, true));
+        // (Counted first: a model with no part anywhere is not searched for parts again.)
+        if (out.empty() && countPartsOutsideWorkspace(asset) > 0)
+            out = buildPartMeshes(extractRobloxParts(asset, true));
         return out;
     }
     if (isSecondLife(asset)) {

@@ -259,11 +259,13 @@ void MainWindow::createActions() {
            "…); Roblox Studio draws only Workspace"));
     connect(partsOutsideAction_, &QAction::toggled, this, [this]() {
         // The parts and their meshes are made with the decode: open the place again (or start
-        // the decode under way again with the new choice).
+        // the decode under way again with the new choice). An open file with no part outside
+        // Workspace draws the same either way, and is left as it is (camera, selection, pose).
         QString path;
         if (job_)
             path = job_->path();
-        else if (document_->hasAsset() && isRobloxModel(document_->asset()))
+        else if (document_->hasAsset() && isRobloxModel(document_->asset()) &&
+                 countPartsOutsideWorkspace(document_->asset()) > 0)
             path = document_->filePath();  // empty for the built-in sample
         if (!path.isEmpty()) openFile(path);
     });

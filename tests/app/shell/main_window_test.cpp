@@ -704,6 +704,39 @@ TEST(MainWindow, PartsOutsideWorkspaceAreCountedAndDrawnOnRequest) {
     EXPECT_EQ(window.document()->partMeshes().parts.size(), 2u);
 }
 
+// A place with every part in Workspace draws the same either way: the toggle leaves it open as
+// it is (no decode again, the selection kept) and only remembers the choice.
+TEST(MainWindow, PartsOutsideWorkspaceToggleLeavesAPlaceWithNoneOpen) {
+    Asset place;
+    place.format = "roblox-model";
+    const int ws = place.addNode("Workspace", "Workspace");
+    test::addPart(place, ws, "Floor", {0, 0, 0});
+    const QString path = writeModelFixture("app_inside_ws", "inside.rbxl", place);
+    ASSERT_FALSE(path.isEmpty());
+
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QString error;
+    ASSERT_TRUE(window.openFileNow(path, &error)) << error.toStdString();
+    ASSERT_EQ(window.document()->partMeshes().parts.size(), 1u);
+    EXPECT_EQ(window.document()->partMeshes().outsideWorkspace, 0u);
+    const Asset* before = &window.document()->asset();
+    QAction* action = window.findChild<QAction*>(QStringLiteral("partsOutsideWorkspaceAction"));
+    ASSERT_NE(action, nullptr);
+
+    QSignalSpy opened(&window, &MainWindow::fileOpened);
+    action->setChecked(true);
+    EXPECT_FALSE(opened.wait(300));
+    EXPECT_TRUE(window.partsOutsideWorkspace());
+    EXPECT_EQ(&window.document()->asset(), before);
+    EXPECT_EQ(window.document()->partMeshes().parts.size(), 1u);
+    action->setChecked(false);
+    EXPECT_FALSE(opened.wait(300));
+    EXPECT_EQ(opened.count(), 0);
+}
+
 // A place with terrain (#22): the Terrain row counts its chunks and voxels (materials in its
 // tooltip), selecting it selects the SmoothGrid's bytes, and the view draws terrain and water.
 TEST(MainWindow, TerrainRowCountsVoxelsAndSelectsTheGrid) {
