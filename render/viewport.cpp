@@ -56,12 +56,14 @@ const QColor kTop(58, 64, 76);
 const QColor kBottom(22, 24, 29);
 constexpr int kMaxCaptureAttempts = 8;
 
-// Clears, then draws the background layer, then the opaque scene (everything on neither layer),
-// then the translucent layer back to front (its materials blend and write no depth), from
-// `camera`. A capture reads the target after the last branch.
+// Clears, then draws the background layer, then the opaque scene (everything on none of the
+// layers), then the translucent layer back to front (its materials blend and write no depth),
+// then the on-top layer (overlays drawn over everything, such as the skeleton), from `camera`.
+// A capture reads the target after the last branch.
 QRenderCapture* addViewBranches(QFrameGraphNode* parent, QLayer* backgroundLayer,
-                                QLayer* translucentLayer, QCamera* camera, QClearBuffers** clearOut,
-                                QSubtreeEnabler** backgroundOut, bool withCapture) {
+                                QLayer* translucentLayer, QLayer* onTopLayer, QCamera* camera,
+                                QClearBuffers** clearOut, QSubtreeEnabler** backgroundOut,
+                                bool withCapture) {
     auto* clear = new QClearBuffers(parent);
     clear->setBuffers(QClearBuffers::ColorDepthBuffer);
     clear->setClearColor(kBottom);
@@ -78,6 +80,7 @@ QRenderCapture* addViewBranches(QFrameGraphNode* parent, QLayer* backgroundLayer
     auto* sceneFilter = new QLayerFilter(parent);
     sceneFilter->addLayer(backgroundLayer);
     sceneFilter->addLayer(translucentLayer);
+    sceneFilter->addLayer(onTopLayer);
     sceneFilter->setFilterMode(QLayerFilter::DiscardAnyMatchingLayers);
     auto* sceneCamera = new QCameraSelector(sceneFilter);
     sceneCamera->setCamera(camera);
@@ -88,7 +91,14 @@ QRenderCapture* addViewBranches(QFrameGraphNode* parent, QLayer* backgroundLayer
     translucentCamera->setCamera(camera);
     auto* sort = new QSortPolicy(translucentCamera);
     sort->setSortTypes(QList<QSortPolicy::SortType>{QSortPolicy::BackToFront});
-    return withCapture ? new QRenderCapture(sort) : nullptr;
+
+    // Last, so that nothing drawn in the same pass can hide it (the order of one pass's draws
+    // is the renderer's).
+    auto* onTopFilter = new QLayerFilter(parent);
+    onTopFilter->addLayer(onTopLayer);
+    auto* onTopCamera = new QCameraSelector(onTopFilter);
+    onTopCamera->setCamera(camera);
+    return withCapture ? new QRenderCapture(onTopCamera) : nullptr;
 }
 
 bool holdsMoreThanClear(const QImage& image, QRgb clear) {
@@ -178,6 +188,9 @@ Viewport::Viewport(QWidget* parent) : QWidget(parent) {
     bg->addComponent(background_);
     bg->addComponent(backgroundLayer_);
 
+    onTopLayer_ = new QLayer(root_);
+    onTopLayer_->setObjectName(QStringLiteral("on top"));
+
     grid_ = new GroundGrid(root_);
     scene_ = new AssetScene(root_, nullptr, this);
     overlays_ = new Overlays(root_, this);
@@ -223,7 +236,7 @@ void Viewport::buildFrameGraph() {
     // The window's own picture; a screenshot run switches it off (setOnscreenDrawing) so each
     // frame renders the scene once, into the capture target.
     onscreenBranch_ = new QSubtreeEnabler(onscreen);
-    addViewBranches(onscreenBranch_, backgroundLayer_, parts_->translucentLayer(),
+    addViewBranches(onscreenBranch_, backgroundLayer_, parts_->translucentLayer(), onTopLayer_,
                     window_->camera(), nullptr, nullptr, false);
     auto* idleClear = new QClearBuffers(onscreen);
     idleClear->setBuffers(QClearBuffers::ColorDepthBuffer);
@@ -258,7 +271,7 @@ void Viewport::buildFrameGraph() {
     targetSelector->setTarget(target);
     auto* offscreen = new QViewport(targetSelector);
     offscreen->setNormalizedRect(QRectF(0, 0, 1, 1));
-    capture_ = addViewBranches(offscreen, backgroundLayer_, parts_->translucentLayer(),
+    capture_ = addViewBranches(offscreen, backgroundLayer_, parts_->translucentLayer(), onTopLayer_,
                                captureCamera_, &captureClear_, &captureBackground_, true);
 
     window_->setActiveFrameGraph(surface);

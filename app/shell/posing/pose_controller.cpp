@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <Qt3DCore/QEntity>
+#include <Qt3DRender/QLayer>
 #include <algorithm>
 #include <cmath>
 
@@ -120,18 +121,43 @@ void PoseController::reload() {
             meshes_.push_back(std::move(mp));
         }
         overlayEvaluator_ = std::make_unique<PoseEvaluator>(*s, facsRig());
-        const Bounds b = scene_->bounds().valid() ? scene_->bounds() : a.bounds();
-        if (b.valid()) {
-            const Vec3 size = b.size();
-            jointSize_ = std::max({size.x, size.y, size.z}) * 0.012f;
-        }
+        jointSize_ = jointHalfSize(a, *s);
         // The overlay lives under the scene's asset entity, so it goes with the asset.
-        if (Qt3DCore::QEntity* e = scene_->meshEntity(0))
+        if (Qt3DCore::QEntity* e = scene_->meshEntity(0)) {
             view_ = new render::SkeletonView(e->parentEntity());
+            if (overlayLayer_) view_->addComponent(overlayLayer_);
+        }
         if (state().selectedBone() >= 0) updateHeatMap();  // a selection kept from before
     }
     apply();
     emit reloaded();
+}
+
+float PoseController::jointHalfSize(const Asset& a, const Skeleton& s) const {
+    // What the skeleton moves: its joints and the meshes it poses. A place's rig is a few studs
+    // among a baseplate of thousands, which would give its joints crosses tens of studs long.
+    Bounds rig;
+    for (const Bone& bone : s.bones) {
+        const Vec3 joint{bone.world.at(0, 3), bone.world.at(1, 3), bone.world.at(2, 3)};
+        if (joint.finite()) rig.add(joint);
+    }
+    for (const MeshPose& mp : meshes_) {
+        const Mesh& mesh = a.meshes[std::size_t(mp.mesh)];
+        if (mesh.bounds.valid())
+            rig.add(mesh.bounds);
+        else
+            for (const Vec3& p : mesh.positions)
+                if (p.finite()) rig.add(p);
+    }
+    const auto largest = [](const Bounds& b) {
+        const Vec3 size = b.size();
+        return std::max({size.x, size.y, size.z});
+    };
+    if (rig.valid() && largest(rig) > 0) return largest(rig) * 0.012f;
+    // One joint and nothing skinned: the size of what is shown.
+    const Bounds shown = scene_->bounds().valid() ? scene_->bounds() : a.bounds();
+    if (shown.valid() && largest(shown) > 0) return largest(shown) * 0.012f;
+    return 0.02f;
 }
 
 BoneEdit PoseController::boneEdit(int bone) const {

@@ -26,6 +26,10 @@
 #include "meshscope/core/pose.h"
 #include "meshscope/render/skinned_mesh_updater.h"
 
+namespace Qt3DRender {
+class QLayer;
+}
+
 namespace meshscope::render {
 class AssetScene;
 class SkeletonView;
@@ -64,8 +68,14 @@ public:
     // Selected bone: highlighted in the overlay, its weights shown as a heat map (-1: none).
     int selectedBone() const;
     void setSelectedBone(int bone);
+    // The viewport's layer drawn over everything (Viewport::onTopLayer): the skeleton overlay is
+    // put on it, so that the meshes never hide it.
+    void setOverlayLayer(Qt3DRender::QLayer* layer) { overlayLayer_ = layer; }
     void setSkeletonVisible(bool visible);
     bool skeletonVisible() const { return skeletonVisible_; }
+    // Half the size of the overlay's joint crosses (scene units): in proportion to the skeleton
+    // and the meshes it moves, not to the whole scene (a place's baseplate).
+    float jointSize() const { return jointSize_; }
 
     // FACS: the rig of the first mesh that has one (nullptr when none).
     const FacsRig* facsRig() const;
@@ -151,7 +161,10 @@ private:
     std::unique_ptr<PoseEvaluator> overlayEvaluator_;
     std::vector<Mat4> world_;
     Pose pose_;
+    // Half the size of the overlay's joint crosses: 1.2 % of what the skeleton moves.
+    float jointHalfSize(const Asset& a, const Skeleton& s) const;
     float jointSize_ = 0.02f;
+    Qt3DRender::QLayer* overlayLayer_ = nullptr;
 
     std::unique_ptr<DecodeResult> external_;  // a loaded .sanim or .anim
     // Sets the FACS weights that `anim`'s FaceControls channels drive at frame_.

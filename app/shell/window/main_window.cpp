@@ -127,6 +127,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(document_, &AssetDocument::assetChanged, this, &MainWindow::onAssetChanged);
     // Posing (skeleton, face, animation) poses the meshes of the scene.
     poseController_ = new PoseController(document_, viewport_->scene(), this);
+    poseController_->setOverlayLayer(viewport_->onTopLayer());
     connect(viewport_, &render::Viewport::assetShown, poseController_, &PoseController::reload);
     // A Roblox model's scene is built from its parts: skinned MeshPart meshes are posed there.
     poseController_->setShownAsset([this]() -> const Asset* {

@@ -27,6 +27,7 @@
 #include "meshscope/core/roblox_mesh_writer.h"
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/unigine_writer.h"
+#include "meshscope/render/asset_scene.h"
 #include "meshscope/render/mesh_packing.h"
 #include "meshscope/render/skinned_mesh_updater.h"
 #include "meshscope/render/viewport.h"
@@ -562,6 +563,78 @@ TEST(RigAnimation, KeyframeSequenceLoadedOntoAnR15CharacterMovesItsParts) {
     };
     for (std::size_t i = 1; i < atStart.size() && i < 40; ++i)
         EXPECT_NEAR(dist(later[i], later[0]), dist(atStart[i], atStart[0]), 1e-3f) << i;
+}
+
+// A rig a few studs tall standing on a 2048-stud baseplate (as a place holds its characters):
+// the overlay's joint crosses are sized by the rig, not by the whole scene, whose crosses would be
+// tens of studs long.
+TEST(SkeletonOverlay, JointCrossesAreSizedByTheRigNotTheScene) {
+    test::TwoPartRigOptions rigOptions;
+    rigOptions.sizes = true;
+    Asset place = test::twoPartRig(rigOptions);
+    const int baseplate = place.addNode("Baseplate", "Part");
+    place.addProperty(baseplate, test::prop("CFrame", "CFrame", test::cframeAt({0, -8, 0})));
+    place.addProperty(baseplate, test::prop("Size", "Vector3", Vec3{2048, 16, 2048}));
+    const RobloxModelWriteResult written = writeRobloxModel(place);
+    ASSERT_TRUE(written.ok());
+    const auto path = test::tempDir("app_posing_overlay") / "rig_on_baseplate.rbxm";
+    test::writeFile(path, written.bytes);
+
+    MainWindow window;
+    openShown(window, QString::fromStdString(path.string()));
+    PoseController* pose = window.poseController();
+    ASSERT_EQ(pose->boneCount(), 2);
+    ASSERT_TRUE(window.viewport()->scene()->bounds().valid());
+    const Vec3 scene = window.viewport()->scene()->bounds().size();
+    ASSERT_GT(std::max(scene.x, scene.z), 2000.0f) << "the baseplate is in the scene";
+    // The rig (Torso 2×2×1 at the origin, Arm 1×2×1 above it) is 4 studs tall: 1.2 % of it.
+    EXPECT_NEAR(pose->jointSize(), 4.0f * 0.012f, 0.01f);
+}
+
+namespace {
+
+// Pixels of the skeleton overlay's bone colour (yellow: 1, 0.85, 0.2) in `image`.
+int bonePixels(const QImage& image) {
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QRgb p = image.pixel(x, y);
+            n += qRed(p) > 180 && qGreen(p) > 150 && qBlue(p) < 110;
+        }
+    return n;
+}
+
+}  // namespace
+
+// The skeleton overlay is drawn over the meshes (its bones show inside a skinned mesh) whatever
+// the window showed before: once a Roblox rig had been open in the window, the next file's bones
+// were hidden inside its mesh (the overlay drew before the meshes).
+TEST(SkeletonOverlay, BonesStayOverTheMeshAfterARobloxRig) {
+    const QString mesh =
+        writeFileMeshFixture("overlay_cylinder.mesh", makeSkinnedCylinder(3), "4.00");
+    test::TwoPartRigOptions rigOptions;
+    rigOptions.sizes = true;
+    const RobloxModelWriteResult written = writeRobloxModel(test::twoPartRig(rigOptions));
+    ASSERT_TRUE(written.ok());
+    const auto rig = test::tempDir("app_posing_overlay") / "two_part_rig.rbxm";
+    test::writeFile(rig, written.bytes);
+
+    MainWindow fresh;
+    openShown(fresh, mesh);
+    const int alone = bonePixels(capture(fresh));
+    ASSERT_GT(alone, 20) << "the cylinder's bones show through it";
+
+    MainWindow window;
+    openShown(window, QString::fromStdString(rig.string()));
+    ASSERT_EQ(window.poseController()->boneCount(), 2);
+    EXPECT_GT(bonePixels(capture(window)), 0);
+    QString error;
+    ASSERT_TRUE(window.openFileNow(mesh, &error)) << error.toStdString();
+    ASSERT_EQ(window.poseController()->boneCount(), 3);
+    const QImage after = capture(window);
+    after.save(QString::fromStdString(
+        (test::tempDir("app_posing_overlay") / "cylinder_after_rig.png").string()));
+    EXPECT_GE(bonePixels(after), alone * 8 / 10);
 }
 
 TEST(RigAnimation, SequencesNeedARig) {

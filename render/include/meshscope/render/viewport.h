@@ -66,6 +66,9 @@ public:
     AssetScene* scene() const { return scene_; }
     // Normals and bounds (hidden until switched on); the bones are the pose controller's.
     Overlays* overlays() const { return overlays_; }
+    // The layer drawn last, over everything else, in its own pass (the skeleton overlay): an
+    // entity given it is never hidden by the scene, whatever order the scene's draws take.
+    Qt3DRender::QLayer* onTopLayer() const { return onTopLayer_; }
     RobloxPartsView* robloxParts() const { return parts_; }
     CameraController* cameraController() const { return controller_; }
     Qt3DRender::QCamera* camera() const;
@@ -135,6 +138,7 @@ private:
     QWidget* container_ = nullptr;
     Qt3DCore::QEntity* root_ = nullptr;
     Qt3DRender::QLayer* backgroundLayer_ = nullptr;
+    Qt3DRender::QLayer* onTopLayer_ = nullptr;
     BackgroundMaterial* background_ = nullptr;
     GroundGrid* grid_ = nullptr;
     AssetScene* scene_ = nullptr;
