@@ -410,4 +410,9 @@ float frontViewYawDegrees(const Asset& asset) {
     return 180.f + kThreeQuarter;                                        // front -Z
 }
 
+bool isPhysicsMesh(const Asset& asset, const Mesh& mesh) {
+    return asset.format == "secondlife-mesh" &&
+           (mesh.name == "physics_mesh" || mesh.name == "physics_convex");
+}
+
 }  // namespace meshscope

@@ -55,6 +55,8 @@ namespace {
 const QColor kTop(58, 64, 76);
 const QColor kBottom(22, 24, 29);
 constexpr int kMaxCaptureAttempts = 8;
+// Physics shapes (union hulls, a file's physics meshes): translucent orange.
+const QColor kPhysicsColor(255, 140, 40, 110);
 
 // Clears, then draws the background layer, then the opaque scene (everything on none of the
 // layers), then the translucent layer back to front (its materials blend and write no depth),
@@ -328,9 +330,25 @@ void Viewport::setPhysicsMeshes(std::vector<Mesh> meshes) {
     physicsScene_->setWireframe(true);
     for (int m = 0; m < physicsScene_->meshCount(); ++m) {
         LitMaterial* material = physicsScene_->meshMaterial(m);
-        material->setBaseColor(QColor(255, 140, 40, 110));
+        material->setBaseColor(kPhysicsColor);
         material->setTranslucent(true);
         physicsScene_->meshEntity(m)->addComponent(parts_->translucentLayer());
+    }
+}
+
+void Viewport::showStoredPhysicsMeshes(const std::vector<int>& meshes, bool on) {
+    for (int m : meshes) {
+        if (m < 0 || m >= scene_->meshCount()) continue;
+        scene_->setMeshVisible(m, on);
+        if (!on) continue;
+        LitMaterial* material = scene_->meshMaterial(m);
+        material->setBaseColor(kPhysicsColor);
+        material->setTranslucent(true);
+        // Edges over a physics mesh's faces; a wireframe hull is edges already (the wire pass
+        // would draw its lines again in the edges' grey).
+        if (scene_->meshRenderer(m)->primitiveType() == Qt3DRender::QGeometryRenderer::Triangles)
+            material->setWireframe(true);
+        scene_->meshEntity(m)->addComponent(parts_->translucentLayer());  // once: Qt 3D checks
     }
 }
 

@@ -250,9 +250,12 @@ std::string infoText(const Asset& asset, const std::string& fileName) {
     o << fileName << ": " << asset.formatName << " " << asset.version << " (" << asset.fileSize
       << " bytes)\n";
     for (const auto& m : asset.meshes) {
-        o << "  mesh \"" << m.name << "\": " << m.vertexCount() << " vertices, "
-          << m.triangleCount() << " triangles";
-        if (!m.lods.empty()) {
+        o << "  mesh \"" << m.name << "\": " << m.vertexCount() << " vertices, ";
+        if (m.primitive == Primitive::Lines)
+            o << m.indexCount() / 2 << " lines";  // (a wireframe: no triangles and no LODs)
+        else
+            o << m.triangleCount() << " triangles";
+        if (!m.lods.empty() && m.primitive == Primitive::Triangles) {
             o << ", " << m.lods.size() << " LOD" << (m.lods.size() == 1 ? "" : "s") << " (";
             for (std::size_t i = 0; i < m.lods.size(); ++i)
                 o << (i ? ", " : "") << m.lods[i].triangleCount;

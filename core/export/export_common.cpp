@@ -209,11 +209,6 @@ namespace {
 constexpr std::array<std::string_view, 4> kSecondLifeLevels = {"high_lod", "medium_lod", "low_lod",
                                                                "lowest_lod"};
 
-bool physicsMesh(const Asset& asset, const Mesh& mesh) {
-    return asset.format == "secondlife-mesh" &&
-           (mesh.name == "physics_mesh" || mesh.name == "physics_convex");
-}
-
 }  // namespace
 
 std::vector<ExportItem> exportItems(const Asset& asset, std::vector<std::string>& warnings) {
@@ -230,7 +225,7 @@ std::vector<ExportItem> exportItems(const Asset& asset, std::vector<std::string>
         }
         ExportItem item;
         item.name = name;
-        item.physics = physicsMesh(asset, mesh);
+        item.physics = isPhysicsMesh(asset, mesh);
         if (mesh.primitive == Primitive::Lines) {
             item.lines = true;
             item.levels.push_back({int(mi), {}});

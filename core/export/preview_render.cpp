@@ -111,7 +111,7 @@ std::vector<Mesh> previewMeshesAsStored(const Asset& asset) {
     }
     for (const Mesh& m : asset.meshes) {
         if (m.primitive != Primitive::Triangles || m.indices.empty()) continue;
-        if (m.name.starts_with("physics")) continue;
+        if (isPhysicsMesh(asset, m)) continue;
         out.push_back(finestLevel(m));
     }
     return out;

@@ -1,9 +1,10 @@
 #version 150 core
 // Lit mesh material, fragment stage: a headlight (light at the eye) plus hemisphere ambient
 // (sky above, ground below), multiplied by the vertex colour. Meshes without normals (zero
-// vectors) fall back to the face normal from screen-space derivatives; back faces are lit as
-// front faces so meshes with flipped winding stay readable. Opaque passes write alpha 1; the
-// translucent pass (alphaFromColor = 1) writes base colour alpha × vertex colour alpha.
+// vectors) fall back to the face normal from screen-space derivatives (lines, which have none,
+// face the eye); back faces are lit as front faces so meshes with flipped winding stay readable.
+// Opaque passes write alpha 1; the translucent pass (alphaFromColor = 1) writes base colour
+// alpha × vertex colour alpha.
 
 in vec3 worldPosition;
 in vec3 worldNormal;
@@ -21,11 +22,17 @@ uniform float alphaFromColor;
 
 void main()
 {
-    vec3 n = worldNormal;
-    if (dot(n, n) < 1e-10)
-        n = cross(dFdx(worldPosition), dFdy(worldPosition));
-    n = normalize(n);
     vec3 v = normalize(eyePosition - worldPosition);
+    vec3 n = worldNormal;
+    if (dot(n, n) < 1e-10) {
+        vec3 dx = dFdx(worldPosition), dy = dFdy(worldPosition);
+        n = cross(dx, dy);
+        // A line has no face to take a normal from (both derivatives run along it): lit as
+        // facing the eye, instead of the black of normalize(0) or a direction made of rounding.
+        if (dot(n, n) <= 1e-6 * dot(dx, dx) * dot(dy, dy))
+            n = v;
+    }
+    n = normalize(n);
     if (dot(n, v) < 0.0)
         n = -n;
 

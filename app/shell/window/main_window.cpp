@@ -249,8 +249,11 @@ void MainWindow::createActions() {
     connect(bounds, &QAction::toggled, viewport_->overlays(), &render::Overlays::setBoundsVisible);
     physicsAction_ = view->addAction(tr("&Physics Hulls"));
     physicsAction_->setCheckable(true);
+    physicsAction_->setObjectName(QStringLiteral("physicsHullsAction"));
     physicsAction_->setShortcut(Qt::Key_H);
-    physicsAction_->setToolTip(tr("Show the convex hulls of unions' PhysicsData"));
+    physicsAction_->setToolTip(
+        tr("Show the physics shapes: the convex hulls of Roblox unions' "
+           "PhysicsData, a Second Life mesh's physics mesh and hulls"));
     connect(physicsAction_, &QAction::toggled, this, [this]() { showPhysicsHulls(); });
     partsOutsideAction_ = view->addAction(tr("Parts Outside &Workspace"));
     partsOutsideAction_->setCheckable(true);
@@ -448,7 +451,7 @@ void MainWindow::showAsset() {
     }
     viewport_->setAsset(document_->asset(), &document_->partMeshes());
     viewport_->setWireframe(wireframeAction_->isChecked());
-    if (physicsAction_->isChecked()) showPhysicsHulls();
+    showPhysicsHulls();  // the file's own physics meshes are hidden unless it is on
 }
 
 void MainWindow::closeIfLeftEmpty() {
@@ -500,8 +503,31 @@ void MainWindow::onSelectionChanged(int node) {
 }
 
 void MainWindow::showPhysicsHulls() {
-    if (!physicsAction_->isChecked() || !document_->hasAsset()) {
+    const bool on = physicsAction_->isChecked() && document_->hasAsset();
+    // Physics shapes the file stores as meshes of its own (Second Life): shown in the hulls'
+    // colour with this on, hidden otherwise (as exports leave them out unless asked).
+    QStringList stored;
+    if (document_->hasAsset() && !isRobloxModel(document_->asset())) {
+        const Asset& a = document_->asset();
+        std::vector<int> physics;
+        for (int m = 0; m < int(a.meshes.size()); ++m) {
+            const Mesh& mesh = a.meshes[std::size_t(m)];
+            if (!isPhysicsMesh(a, mesh)) continue;
+            physics.push_back(m);
+            stored << (mesh.primitive == Primitive::Lines
+                           ? tr("%1 (%n line(s))", nullptr, int(mesh.indexCount() / 2))
+                           : tr("%1 (%n triangle(s))", nullptr, int(mesh.triangleCount())))
+                          .arg(QString::fromStdString(mesh.name));
+        }
+        viewport_->showStoredPhysicsMeshes(physics, on);
+    }
+    if (!on) {
         viewport_->setPhysicsMeshes({});
+        return;
+    }
+    if (!stored.isEmpty()) {
+        statusBar()->showMessage(tr("Physics shapes: %1").arg(stored.join(QStringLiteral(", "))),
+                                 5000);
         return;
     }
     // A few hulls per union, decoded on demand (most people never look at them).

@@ -12,6 +12,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStatusBar>
 #include <QTest>
 #include <QTreeView>
 #include <QUrl>
@@ -196,6 +197,64 @@ TEST(Inspector, SecondLifeLodMeshesAreTheLevelsOfOneModel) {
         EXPECT_EQ(visible, 1);
         EXPECT_EQ(scene->stats().triangles, triangles);
     }
+}
+
+// A Second Life mesh's physics shapes (here its physics_convex wireframe) are not part of its
+// picture: hidden until View > Physics Hulls, then drawn in the hulls' orange (lines lit, not
+// the black of a line without a normal), and hidden again when it is turned off.
+TEST(Inspector, SecondLifePhysicsShapesShowOnlyWithPhysicsHulls) {
+    Asset generated = secondLifeLodAsset();
+    Mesh hull;
+    hull.name = "physics_convex";
+    hull.primitive = Primitive::Lines;
+    for (int c = 0; c < 8; ++c)  // a box around the sphere (radius 1)
+        hull.positions.push_back(
+            {c & 1 ? 1.6f : -1.6f, c & 2 ? 1.6f : -1.6f, c & 4 ? 1.6f : -1.6f});
+    generated.meshes.push_back(hull);
+    const QString path = writeSecondLifeFixture("insp_sl_physics", "physics.llmesh", generated);
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openFileNow(path));
+    const Asset& decoded = window.document()->asset();
+    int physics = -1;
+    for (int m = 0; m < int(decoded.meshes.size()); ++m)
+        if (decoded.meshes[std::size_t(m)].name == "physics_convex") physics = m;
+    ASSERT_GE(physics, 0);
+    ASSERT_EQ(decoded.meshes[std::size_t(physics)].primitive, Primitive::Lines);
+    ASSERT_GT(decoded.meshes[std::size_t(physics)].indexCount(), 0u);
+    render::Viewport* viewport = window.viewport();
+    render::AssetScene* scene = viewport->scene();
+    ASSERT_LT(physics, scene->meshCount());
+    render::CaptureOptions options;
+    options.size = QSize(240, 240);
+    options.transparentBackground = true;
+    const auto orangePixels = [](const QImage& image) {
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) {
+                const QRgb p = image.pixel(x, y);
+                n += qAlpha(p) > 0 && qRed(p) > qGreen(p) + 30 && qRed(p) > qBlue(p) + 80;
+            }
+        return n;
+    };
+    EXPECT_FALSE(scene->meshVisible(physics));
+    EXPECT_EQ(orangePixels(viewport->captureImageBlocking(options)), 0);
+
+    QAction* action = window.findChild<QAction*>(QStringLiteral("physicsHullsAction"));
+    ASSERT_NE(action, nullptr);
+    action->setChecked(true);
+    EXPECT_TRUE(scene->meshVisible(physics));
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("physics_convex")))
+        << window.statusBar()->currentMessage().toStdString();
+    const QImage shown = viewport->captureImageBlocking(options);
+    shown.save(
+        QString::fromStdString((test::tempDir("insp_sl_physics") / "physics_shown.png").string()));
+    EXPECT_GT(orangePixels(shown), 30) << "the hull's edges, orange";
+
+    action->setChecked(false);
+    EXPECT_FALSE(scene->meshVisible(physics));
 }
 
 TEST(Inspector, OverlaysBuildNormalsAndBounds) {

@@ -544,4 +544,9 @@ struct Asset {
     Bounds bounds() const;  // union of every mesh's bounds
 };
 
+// A physics shape the file stores beside the meshes it shows (Second Life's physics_mesh and
+// physics_convex blocks): not part of the model's picture. The viewer draws it only with View ›
+// Physics Hulls, exports leave it out unless asked, thumbnails never draw it.
+bool isPhysicsMesh(const Asset& asset, const Mesh& mesh);
+
 }  // namespace meshscope

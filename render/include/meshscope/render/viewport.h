@@ -91,6 +91,9 @@ public:
     // their edges, outside the scene's statistics and framing. Empty clears them.
     void setPhysicsMeshes(std::vector<Mesh> meshes);
     int physicsMeshCount() const;
+    // The scene's meshes `meshes` that are physics shapes the file stores (isPhysicsMesh): drawn
+    // as the physics hulls are (translucent orange wireframe) when `on`, hidden otherwise.
+    void showStoredPhysicsMeshes(const std::vector<int>& meshes, bool on);
     // The up axis of the asset shown: Z for Second Life and Unigine, which then stand up as
     // their exports do (the camera orbits about Z and the grid lies in the XY plane).
     UpAxis upAxis() const { return upAxis_; }
