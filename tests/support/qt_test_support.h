@@ -16,11 +16,27 @@
 #include <QUrl>
 #include <QWidget>
 #include <filesystem>
+#include <string>
+
+#include "meshscope/core/roblox_model_writer.h"
+#include "support/test_support.h"
 
 namespace meshscope::test {
 
 inline QString qPath(const std::filesystem::path& path) {
     return QString::fromStdString(path.string());
+}
+
+// `model` written as a binary Roblox model (the writer's defaults) to tempDir(dir)/name; "" (and
+// a failed expectation) when the writer refuses it.
+inline QString writeModelFixture(const std::string& dir, const std::string& name,
+                                 const Asset& model) {
+    const RobloxModelWriteResult written = writeRobloxModel(model);
+    EXPECT_TRUE(written.ok());
+    if (!written.ok()) return {};
+    const auto path = tempDir(dir) / name;
+    writeFile(path, written.bytes);
+    return qPath(path);
 }
 
 struct ProcessRun {

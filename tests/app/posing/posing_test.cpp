@@ -35,8 +35,10 @@
 #include "posing/facs_dock.h"
 #include "posing/pose_controller.h"
 #include "posing/skeleton_dock.h"
+#include "support/qt_test_support.h"
 #include "support/rig_fixtures.h"
 #include "support/test_support.h"
+#include "support/window_test_support.h"
 #include "vertex_compare.h"
 #include "viewer_app.h"
 #include "window/main_window.h"
@@ -93,13 +95,7 @@ int diffRows(const QImage& a, const QImage& b, int y0, int y1) {
     return n;
 }
 
-void openShown(MainWindow& window, const QString& path) {
-    window.setInteractive(false);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    QString error;
-    ASSERT_TRUE(window.openFileNow(path, &error)) << error.toStdString();
-}
+using test::openShown;
 
 }  // namespace
 
@@ -575,13 +571,12 @@ TEST(SkeletonOverlay, JointCrossesAreSizedByTheRigNotTheScene) {
     const int baseplate = place.addNode("Baseplate", "Part");
     place.addProperty(baseplate, test::prop("CFrame", "CFrame", test::cframeAt({0, -8, 0})));
     place.addProperty(baseplate, test::prop("Size", "Vector3", Vec3{2048, 16, 2048}));
-    const RobloxModelWriteResult written = writeRobloxModel(place);
-    ASSERT_TRUE(written.ok());
-    const auto path = test::tempDir("app_posing_overlay") / "rig_on_baseplate.rbxm";
-    test::writeFile(path, written.bytes);
+    const QString path =
+        test::writeModelFixture("app_posing_overlay", "rig_on_baseplate.rbxm", place);
+    ASSERT_FALSE(path.isEmpty());
 
     MainWindow window;
-    openShown(window, QString::fromStdString(path.string()));
+    openShown(window, path);
     PoseController* pose = window.poseController();
     ASSERT_EQ(pose->boneCount(), 2);
     ASSERT_TRUE(window.viewport()->scene()->bounds().valid());
@@ -614,10 +609,9 @@ TEST(SkeletonOverlay, BonesStayOverTheMeshAfterARobloxRig) {
         writeFileMeshFixture("overlay_cylinder.mesh", makeSkinnedCylinder(3), "4.00");
     test::TwoPartRigOptions rigOptions;
     rigOptions.sizes = true;
-    const RobloxModelWriteResult written = writeRobloxModel(test::twoPartRig(rigOptions));
-    ASSERT_TRUE(written.ok());
-    const auto rig = test::tempDir("app_posing_overlay") / "two_part_rig.rbxm";
-    test::writeFile(rig, written.bytes);
+    const QString rig = test::writeModelFixture("app_posing_overlay", "two_part_rig.rbxm",
+                                                test::twoPartRig(rigOptions));
+    ASSERT_FALSE(rig.isEmpty());
 
     MainWindow fresh;
     openShown(fresh, mesh);
@@ -625,7 +619,7 @@ TEST(SkeletonOverlay, BonesStayOverTheMeshAfterARobloxRig) {
     ASSERT_GT(alone, 20) << "the cylinder's bones show through it";
 
     MainWindow window;
-    openShown(window, QString::fromStdString(rig.string()));
+    openShown(window, rig);
     ASSERT_EQ(window.poseController()->boneCount(), 2);
     EXPECT_GT(bonePixels(capture(window)), 0);
     QString error;

@@ -23,6 +23,7 @@
 #include "posing/skeleton_dock.h"
 #include "support/rig_fixtures.h"
 #include "support/test_support.h"
+#include "support/window_test_support.h"
 #include "vertex_compare.h"
 #include "window/main_window.h"
 
@@ -33,13 +34,7 @@ using meshscope::test::positionsOf;
 
 namespace {
 
-void openShown(MainWindow& window, const QString& path) {
-    window.setInteractive(false);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    QString error;
-    ASSERT_TRUE(window.openFileNow(path, &error)) << error.toStdString();
-}
+using test::openShown;
 
 QString writeTube(const char* file) {
     const UnigineWriteResult written =

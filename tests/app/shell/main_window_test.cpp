@@ -41,6 +41,7 @@
 #include "meshscope/render/viewport.h"
 #include "support/qt_test_support.h"
 #include "support/test_support.h"
+#include "support/window_test_support.h"
 #include "tree/diagnostics_dock.h"
 #include "tree/node_tree_model.h"
 #include "tree/properties_dock.h"
@@ -58,14 +59,7 @@ QString writeFixture(const std::string& dir, const std::string& name, const Asse
 
 // `model` written as a binary Roblox model to tempDir(dir)/name; a failed write fails the test
 // (an empty path then).
-QString writeModelFixture(const std::string& dir, const std::string& name, const Asset& model) {
-    const RobloxModelWriteResult written = writeRobloxModel(model);
-    EXPECT_TRUE(written.ok());
-    if (!written.ok()) return {};
-    const auto path = test::tempDir(dir) / name;
-    test::writeFile(path, written.bytes);
-    return test::qPath(path);
-}
+using test::writeModelFixture;
 
 // `data` as a gzip stream (zlib, windowBits 31).
 std::vector<std::uint8_t> gzipBytes(const std::vector<std::uint8_t>& data) {
@@ -658,11 +652,7 @@ TEST(MainWindow, PartsOutsideWorkspaceAreCountedAndDrawnOnRequest) {
     ASSERT_FALSE(path.isEmpty());
 
     MainWindow window;
-    window.setInteractive(false);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    QString error;
-    ASSERT_TRUE(window.openFileNow(path, &error)) << error.toStdString();
+    test::openShown(window, path);
     EXPECT_FALSE(window.partsOutsideWorkspace());
     EXPECT_TRUE(window.document()->partMeshes().parts.empty());
     EXPECT_EQ(window.document()->partMeshes().outsideWorkspace, 2u);
@@ -715,11 +705,7 @@ TEST(MainWindow, PartsOutsideWorkspaceToggleLeavesAPlaceWithNoneOpen) {
     ASSERT_FALSE(path.isEmpty());
 
     MainWindow window;
-    window.setInteractive(false);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    QString error;
-    ASSERT_TRUE(window.openFileNow(path, &error)) << error.toStdString();
+    test::openShown(window, path);
     ASSERT_EQ(window.document()->partMeshes().parts.size(), 1u);
     EXPECT_EQ(window.document()->partMeshes().outsideWorkspace, 0u);
     const Asset* before = &window.document()->asset();
