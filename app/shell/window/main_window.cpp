@@ -514,6 +514,7 @@ void MainWindow::showPhysicsHulls() {
             const Mesh& mesh = a.meshes[std::size_t(m)];
             if (!isPhysicsMesh(a, mesh)) continue;
             physics.push_back(m);
+            if (!on) continue;  // only the status line below reads the names
             stored << (mesh.primitive == Primitive::Lines
                            ? tr("%1 (%n line(s))", nullptr, int(mesh.indexCount() / 2))
                            : tr("%1 (%n triangle(s))", nullptr, int(mesh.triangleCount())))

@@ -27,6 +27,7 @@
 #include "meshscope/render/overlays.h"
 #include "meshscope/render/viewport.h"
 #include "posing/lod_dock.h"
+#include "support/window_test_support.h"
 #include "tree/node_tree_model.h"
 #include "tree/structure_dock.h"
 #include "window/main_window.h"
@@ -123,10 +124,7 @@ TEST(Inspector, LodDockListsTheLevelsAndSwitchesTheDrawnTriangles) {
     ASSERT_EQ(mesh.lods.size(), 3u);
     const QString path = writeFileMeshFixture("insp_lod", "lods.mesh", generated);
     MainWindow window;
-    window.setInteractive(false);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    ASSERT_TRUE(window.openFileNow(path));
+    ASSERT_NO_FATAL_FAILURE(test::openShown(window, path));
     LodDock* dock = window.lodDock();
     ASSERT_EQ(dock->modelCount(), 1);
     ASSERT_EQ(dock->levelCount(), 3);
@@ -169,10 +167,7 @@ TEST(Inspector, SecondLifeLodMeshesAreTheLevelsOfOneModel) {
     const Asset generated = secondLifeLodAsset();
     const QString path = writeSecondLifeFixture("insp_sl", "lods.llmesh", generated);
     MainWindow window;
-    window.setInteractive(false);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    ASSERT_TRUE(window.openFileNow(path));
+    ASSERT_NO_FATAL_FAILURE(test::openShown(window, path));
     LodDock* dock = window.lodDock();
     ASSERT_GE(dock->modelCount(), 1);
     dock->setCurrentModel(0);
@@ -213,10 +208,7 @@ TEST(Inspector, SecondLifePhysicsShapesShowOnlyWithPhysicsHulls) {
     generated.meshes.push_back(hull);
     const QString path = writeSecondLifeFixture("insp_sl_physics", "physics.llmesh", generated);
     MainWindow window;
-    window.setInteractive(false);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    ASSERT_TRUE(window.openFileNow(path));
+    ASSERT_NO_FATAL_FAILURE(test::openShown(window, path));
     const Asset& decoded = window.document()->asset();
     int physics = -1;
     for (int m = 0; m < int(decoded.meshes.size()); ++m)

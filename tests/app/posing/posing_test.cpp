@@ -128,7 +128,7 @@ TEST(SkinnedUpload, WrittenVerticesCarryPositionsAndHeatColours) {
 TEST(SkinnedUpload, UploadedVerticesEqualCoreSkinningWithOneBoneRotated) {
     const QString path = writeFileMeshFixture("cylinder2.mesh", makeSkinnedCylinder(2), "4.00");
     MainWindow window;
-    openShown(window, path);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, path));
     PoseController* pose = window.poseController();
     const Asset& asset = window.document()->asset();
     ASSERT_EQ(pose->skeletonIndex(), asset.meshes[0].skeleton);
@@ -161,7 +161,7 @@ TEST(SkinnedUpload, RotatedBoneChangesTheImageAboveAndNotAtTheBase) {
     // lower third exactly in place.
     const QString path = writeFileMeshFixture("cylinder_img.mesh", makeSkinnedCylinder(4), "4.00");
     MainWindow window;
-    openShown(window, path);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, path));
     PoseController* pose = window.poseController();
     pose->setSkeletonVisible(false);
     const QImage bind = capture(window);
@@ -210,7 +210,7 @@ void expectJawDropChangesOnlyTheLowerFace(MainWindow& window, const std::string&
 TEST(FacsPosing, GeneratedHeadJawDropMovesTheLowerFaceOnly) {
     const QString path = writeFileMeshFixture("facs_head.mesh", makeFacsHead(), "5.00");
     MainWindow window;
-    openShown(window, path);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, path));
     expectJawDropChangesOnlyTheLowerFace(window, "generated");
 }
 
@@ -219,14 +219,14 @@ TEST(FacsPosing, RealV5HeadJawDropMovesTheLowerFaceOnly) {
     const auto file = corpus / "roblox-mesh/krakow10_rbx_mesh/meshes/13674780763";
     if (!std::filesystem::exists(file)) GTEST_SKIP() << "SKIPPED: " << file << " is absent";
     MainWindow window;
-    openShown(window, QString::fromStdString(file.string()));
+    ASSERT_NO_FATAL_FAILURE(openShown(window, QString::fromStdString(file.string())));
     expectJawDropChangesOnlyTheLowerFace(window, "real_v5");
 }
 
 TEST(FacsPanel, OneSliderPerControlAndCorrectivesFollowTheSliders) {
     const QString path = writeFileMeshFixture("facs_panel.mesh", makeFacsHead(), "5.00");
     MainWindow window;
-    openShown(window, path);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, path));
     FacsDock* dock = window.facsDock();
     const FacsRig* rig = window.poseController()->facsRig();
     ASSERT_NE(rig, nullptr);
@@ -270,7 +270,7 @@ TEST(FacsPanel, OneSliderPerControlAndCorrectivesFollowTheSliders) {
 TEST(FacsPanel, TheDefaultWindowShowsManySliderRows) {
     const QString path = writeFileMeshFixture("facs_rows.mesh", makeFacsHead(), "5.00");
     MainWindow window;
-    openShown(window, path);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, path));
     ASSERT_EQ(window.size(), QSize(1280, 820)) << "the window's first size";
     FacsDock* dock = window.facsDock();
     dock->raise();
@@ -292,7 +292,7 @@ TEST(FacsPanel, TheDefaultWindowShowsManySliderRows) {
 TEST(FacsPanel, ExpressionsRoundTripThroughJson) {
     const QString path = writeFileMeshFixture("facs_expr.mesh", makeFacsHead(), "5.00");
     MainWindow window;
-    openShown(window, path);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, path));
     FacsDock* dock = window.facsDock();
     EXPECT_TRUE(dock->expressionNames().contains(QStringLiteral("Smile")));
     EXPECT_TRUE(dock->expressionNames().contains(QStringLiteral("Blink")));
@@ -308,7 +308,7 @@ TEST(FacsPanel, ExpressionsRoundTripThroughJson) {
     ASSERT_TRUE(dock->saveExpressions(json));
 
     MainWindow other;
-    openShown(other, path);
+    ASSERT_NO_FATAL_FAILURE(openShown(other, path));
     QFile::remove(json + QStringLiteral(".bad"));
     ASSERT_TRUE(other.facsDock()->loadExpressions(json));
     ASSERT_TRUE(other.facsDock()->applyExpression(QStringLiteral("Mine")));
@@ -320,7 +320,7 @@ TEST(FacsPanel, ExpressionsRoundTripThroughJson) {
 TEST(SkeletonPanel, ListsTheBonesAndPosesTheSelectedOne) {
     const QString path = writeFileMeshFixture("cylinder3.mesh", makeSkinnedCylinder(3), "4.00");
     MainWindow window;
-    openShown(window, path);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, path));
     SkeletonDock* dock = window.skeletonDock();
     EXPECT_EQ(dock->boneCount(), 3);
     dock->selectBone(2);
@@ -359,7 +359,7 @@ TEST(SkeletonPanel, ListsTheBonesAndPosesTheSelectedOne) {
 TEST(SkeletonPanel, SaysWhyItIsEmptyOnAFileWithoutBones) {
     const QString path = writeFileMeshFixture("sphere_nobones.mesh", makeUvSphere(), "2.00");
     MainWindow window;
-    openShown(window, path);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, path));
     SkeletonDock* dock = window.skeletonDock();
     EXPECT_EQ(dock->boneCount(), 0);
     auto* tree = dock->findChild<QTreeWidget*>();
@@ -403,7 +403,7 @@ TEST(ViewerArguments, PoseAndBoneArgumentsPoseTheFaceAndTheSkeleton) {
 
     const QString path = writeFileMeshFixture("facs_args.mesh", makeFacsHead(), "5.00");
     MainWindow window;
-    openShown(window, path);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, path));
     PoseController* pose = window.poseController();
     QString error;
     ASSERT_TRUE(applyPoseArguments(*pose, options.pose, options.bones, &error))
@@ -450,7 +450,7 @@ TEST(AnimationPlayback, SmeshFramesPoseTheMeshLikeCoreSkinning) {
     test::writeFile(file, written.bytes);
 
     MainWindow window;
-    openShown(window, QString::fromStdString(file.string()));
+    ASSERT_NO_FATAL_FAILURE(openShown(window, QString::fromStdString(file.string())));
     PoseController* pose = window.poseController();
     ASSERT_EQ(pose->animationCount(), 1);
     ASSERT_EQ(pose->animation(0)->frameCount, 2u);
@@ -484,7 +484,7 @@ TEST(SkinnedUpload, HundredThousandVerticesMatchCoreAndReportTheUpdateTime) {
     const QString path =
         writeFileMeshFixture("cylinder100k.mesh", makeSkinnedCylinder(4, 300, 330), "4.00");
     MainWindow window;
-    openShown(window, path);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, path));
     PoseController* pose = window.poseController();
     const Asset& asset = window.document()->asset();
     const Mesh& mesh = asset.meshes[0];
@@ -515,7 +515,7 @@ TEST(RigAnimation, KeyframeSequenceLoadedOntoAnR15CharacterMovesItsParts) {
         corpus /
         "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R15/Animations/LookAround.rbxmx";
     MainWindow window;
-    openShown(window, QString::fromStdString(rig.string()));
+    ASSERT_NO_FATAL_FAILURE(openShown(window, QString::fromStdString(rig.string())));
     PoseController* pose = window.poseController();
     ASSERT_GT(pose->boneCount(), 10) << "the R15 rig is the skeleton";
     // Every rig part is drawn as its own mesh skinned to its bone.
@@ -576,7 +576,7 @@ TEST(SkeletonOverlay, JointCrossesAreSizedByTheRigNotTheScene) {
     ASSERT_FALSE(path.isEmpty());
 
     MainWindow window;
-    openShown(window, path);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, path));
     PoseController* pose = window.poseController();
     ASSERT_EQ(pose->boneCount(), 2);
     ASSERT_TRUE(window.viewport()->scene()->bounds().valid());
@@ -614,12 +614,12 @@ TEST(SkeletonOverlay, BonesStayOverTheMeshAfterARobloxRig) {
     ASSERT_FALSE(rig.isEmpty());
 
     MainWindow fresh;
-    openShown(fresh, mesh);
+    ASSERT_NO_FATAL_FAILURE(openShown(fresh, mesh));
     const int alone = bonePixels(capture(fresh));
     ASSERT_GT(alone, 20) << "the cylinder's bones show through it";
 
     MainWindow window;
-    openShown(window, rig);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, rig));
     ASSERT_EQ(window.poseController()->boneCount(), 2);
     EXPECT_GT(bonePixels(capture(window)), 0);
     QString error;
@@ -637,7 +637,7 @@ TEST(RigAnimation, SequencesNeedARig) {
         corpus / "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R15/Animations/Idle.rbxmx";
     const QString path = writeFileMeshFixture("rigless.mesh", makeSkinnedCylinder(), "4.00");
     MainWindow window;
-    openShown(window, path);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, path));
     QString error;
     EXPECT_FALSE(window.animationDock()->loadFile(QString::fromStdString(anim.string()), &error));
     EXPECT_TRUE(error.contains("no rig")) << error.toStdString();
@@ -668,7 +668,7 @@ TEST(FacsAnimation, FaceControlsCurvesMoveTheFaceSliders) {
     }
 
     MainWindow window;
-    openShown(window, head);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, head));
     PoseController* pose = window.poseController();
     ASSERT_NE(pose->facsRig(), nullptr);
     QString error;
@@ -718,7 +718,7 @@ TEST(FacsAnimation, KeyframeSequenceNumberPosesMoveTheFaceSliders) {
     test::writeFile(path, written.bytes);
 
     MainWindow window;
-    openShown(window, head);
+    ASSERT_NO_FATAL_FAILURE(openShown(window, head));
     PoseController* pose = window.poseController();
     ASSERT_NE(pose->facsRig(), nullptr);
     QString error;

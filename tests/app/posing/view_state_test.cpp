@@ -129,7 +129,7 @@ TEST(ViewState, BoneEditsAndSelectionStayInsideTheSkeleton) {
 }
 
 TEST_F(ViewStateWindow, SkeletonDockEditsTheDocumentsBonesAndANewFileResetsThem) {
-    open(writeTube("bones.smesh"));
+    ASSERT_NO_FATAL_FAILURE(open(writeTube("bones.smesh")));
     ViewState& state = this->state();
     PoseController* pose = this->pose();
     SkeletonDock* dock = window.skeletonDock();
@@ -166,14 +166,14 @@ TEST_F(ViewStateWindow, SkeletonDockEditsTheDocumentsBonesAndANewFileResetsThem)
     EXPECT_EQ(state.selectedBone(), 0);
 
     // A new file starts from nothing.
-    open(writeTube("other_bones.smesh"));
+    ASSERT_NO_FATAL_FAILURE(open(writeTube("other_bones.smesh")));
     EXPECT_EQ(state.selectedBone(), -1);
     ASSERT_EQ(state.boneEdits().size(), std::size_t(pose->boneCount()));
     for (const BoneEdit& e : state.boneEdits()) EXPECT_TRUE(e.isIdentity());
 }
 
 TEST_F(ViewStateWindow, AnimationDockScrubsTheDocumentsStateAndANewFileResetsIt) {
-    open(writeTube("tube.smesh"));
+    ASSERT_NO_FATAL_FAILURE(open(writeTube("tube.smesh")));
     ViewState& state = this->state();
     AnimationDock* dock = window.animationDock();
     PoseController* pose = this->pose();
@@ -217,7 +217,7 @@ TEST_F(ViewStateWindow, AnimationDockScrubsTheDocumentsStateAndANewFileResetsIt)
     EXPECT_EQ(state.speed(), 2.0);
 
     // A new file starts from nothing.
-    open(writeTube("other.smesh"));
+    ASSERT_NO_FATAL_FAILURE(open(writeTube("other.smesh")));
     EXPECT_EQ(state.animationIndex(), -1);
     EXPECT_EQ(state.animationFrame(), 0.0);
     EXPECT_EQ(state.speed(), 1.0);
@@ -225,7 +225,7 @@ TEST_F(ViewStateWindow, AnimationDockScrubsTheDocumentsStateAndANewFileResetsIt)
 }
 
 TEST_F(ViewStateWindow, FaceDockShowsAndWritesTheDocumentsWeights) {
-    open(writeFacsHead());
+    ASSERT_NO_FATAL_FAILURE(open(writeFacsHead()));
     ViewState& state = this->state();
     FacsDock* dock = window.facsDock();
     PoseController* pose = this->pose();
@@ -245,7 +245,7 @@ TEST_F(ViewStateWindow, FaceDockShowsAndWritesTheDocumentsWeights) {
     EXPECT_FLOAT_EQ(state.facsWeight(1), 0.5f);
 
     // Another file (no rig) empties them.
-    open(writeTube("after_head.smesh"));
+    ASSERT_NO_FATAL_FAILURE(open(writeTube("after_head.smesh")));
     EXPECT_TRUE(state.facsWeights().empty());
 }
 
@@ -253,7 +253,7 @@ TEST_F(ViewStateWindow, PinnedLevelsOfDetailAreTheDocumentsAndSurviveARebuildOfT
     const QString path = QString::fromStdString(
         test::writeFileMeshFixture("app_view_state", "lods.mesh", makeLodSphere(3), "4.00")
             .string());
-    open(path);
+    ASSERT_NO_FATAL_FAILURE(open(path));
     ViewState& state = this->state();
     LodDock* dock = window.lodDock();
     ASSERT_EQ(dock->modelCount(), 1);
@@ -273,7 +273,7 @@ TEST_F(ViewStateWindow, PinnedLevelsOfDetailAreTheDocumentsAndSurviveARebuildOfT
     EXPECT_EQ(state.pinnedLod(0), -1);
     dock->pinLevel(2);
     // Another file forgets it.
-    open(path);
+    ASSERT_NO_FATAL_FAILURE(open(path));
     EXPECT_EQ(state.pinnedLod(0), -1);
     EXPECT_TRUE(dock->isAuto());
 }

@@ -363,10 +363,7 @@ TEST(MainWindow, DroppingAFileOpensIt) {
     const QString first = writeFixture("app_drop", "first.mesh", makeUvSphere());
     const QString dropped = writeFixture("app_drop2", "dropped.mesh", makeLodSphere(2));
     MainWindow window;
-    window.setInteractive(false);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    ASSERT_TRUE(window.openFileNow(first));
+    ASSERT_NO_FATAL_FAILURE(test::openShown(window, first));
 
     QSignalSpy opened(&window, &MainWindow::fileOpened);
     EXPECT_TRUE(test::dropUrls(window, {QUrl::fromLocalFile(dropped)}));
@@ -412,10 +409,7 @@ TEST(MainWindow, AddInspectorDockListsItUnderPanels) {
 TEST(MainWindow, SelectingALodNodeHighlightsTheMeshAndShowsThatLevel) {
     const QString path = writeFixture("app_highlight", "lods.mesh", makeLodSphere(3));
     MainWindow window;
-    window.setInteractive(false);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    ASSERT_TRUE(window.openFileNow(path));
+    ASSERT_NO_FATAL_FAILURE(test::openShown(window, path));
     const Asset& asset = window.document()->asset();
     int lodNode = -1;
     for (std::size_t i = 0; i < asset.nodes.size(); ++i)
@@ -563,10 +557,7 @@ TEST(MainWindow, DockTabsShowWholeTitles) {
 TEST(MainWindow, FindNextWorksFromAnyPanel) {
     const QString path = writeFixture("app_find_next", "sphere.mesh", makeLodSphere(2));
     MainWindow window;
-    window.setInteractive(false);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    ASSERT_TRUE(window.openFileNow(path));
+    ASSERT_NO_FATAL_FAILURE(test::openShown(window, path));
     HexView* hex = window.hexDock()->hexView();
     // "version" occurs once: every F3 finds it again (wrapping), at offset 0.
     ASSERT_TRUE(hex->find("ersion"));
@@ -652,7 +643,7 @@ TEST(MainWindow, PartsOutsideWorkspaceAreCountedAndDrawnOnRequest) {
     ASSERT_FALSE(path.isEmpty());
 
     MainWindow window;
-    test::openShown(window, path);
+    ASSERT_NO_FATAL_FAILURE(test::openShown(window, path));
     EXPECT_FALSE(window.partsOutsideWorkspace());
     EXPECT_TRUE(window.document()->partMeshes().parts.empty());
     EXPECT_EQ(window.document()->partMeshes().outsideWorkspace, 2u);
@@ -705,7 +696,7 @@ TEST(MainWindow, PartsOutsideWorkspaceToggleLeavesAPlaceWithNoneOpen) {
     ASSERT_FALSE(path.isEmpty());
 
     MainWindow window;
-    test::openShown(window, path);
+    ASSERT_NO_FATAL_FAILURE(test::openShown(window, path));
     ASSERT_EQ(window.document()->partMeshes().parts.size(), 1u);
     EXPECT_EQ(window.document()->partMeshes().outsideWorkspace, 0u);
     const Asset* before = &window.document()->asset();
