@@ -297,6 +297,7 @@ void Viewport::setAsset(const Asset& asset, const PartMeshes* partMeshes) {
     grid_->setBounds(framed, upAxis_);
     controller_->setUpAxis(upAxis_);
     controller_->setDefaultYaw(frontViewYawDegrees(asset));
+    motionBounds_ = {};
     controller_->fit(framed, scene_->framingItems(), true);
     emit assetShown();
 }
@@ -371,15 +372,25 @@ void Viewport::clearAsset() {
     controller_->setDefaultYaw(OrbitState().yawDegrees);
     grid_->setBounds({});
     controller_->setUpAxis(upAxis_);
+    motionBounds_ = {};
     controller_->fit({}, true);
     emit assetShown();
 }
 
 void Viewport::fitToView() {
-    controller_->fit(scene_->framingBounds(), scene_->framingItems(), false);
+    fitScene(false);
 }
 void Viewport::resetView() {
-    controller_->fit(scene_->framingBounds(), scene_->framingItems(), true);
+    fitScene(true);
+}
+void Viewport::fitScene(bool resetAngles) {
+    Bounds framed = scene_->framingBounds();
+    std::vector<Bounds> items = scene_->framingItems();
+    if (motionBounds_.valid()) {
+        framed.add(motionBounds_);
+        items.push_back(motionBounds_);
+    }
+    controller_->fit(framed, items, resetAngles);
 }
 
 void Viewport::setOnscreenDrawing(bool on) {

@@ -259,6 +259,8 @@ bool applyViewOptions(MainWindow& window, const ViewerOptions& options, QString*
             return false;
         }
         dock->setFrame(options.time * (a->framesPerSecond > 0 ? a->framesPerSecond : 30.0));
+        // The whole motion in the picture, the same framing at every --time (image sequences).
+        window.viewport()->fitToView();
     }
     return applyPoseArguments(*window.poseController(), options.pose, options.bones, error);
 }

@@ -90,4 +90,46 @@ Bounds posedBounds(const Mesh& mesh, std::span<const Mat4> matrices) {
     return boundsOf(posed);
 }
 
+InfluenceBoxes influenceBoxes(const Mesh& mesh) {
+    InfluenceBoxes out;
+    const std::size_t n = mesh.positions.size();
+    const std::size_t skinned = std::min(mesh.skin.size(), n);
+    for (std::size_t v = 0; v < skinned; ++v) {
+        const VertexInfluences& inf = mesh.skin[v];
+        const Vec3& p = mesh.positions[v];
+        bool moved = false;
+        for (int k = 0; k < 4; ++k) {
+            const float w = inf.weights[std::size_t(k)];
+            if (w < 0) out.exact = true;
+            if (!(w > 0)) continue;
+            const std::size_t j = inf.joints[std::size_t(k)];
+            if (out.joints.size() <= j) out.joints.resize(j + 1);
+            out.joints[j].add(p);
+            moved = true;
+        }
+        if (!moved) out.unmoved.add(p);
+    }
+    for (std::size_t v = skinned; v < n; ++v) out.unmoved.add(mesh.positions[v]);
+    return out;
+}
+
+Bounds influenceBounds(const InfluenceBoxes& boxes, const Mesh& mesh,
+                       std::span<const Mat4> matrices) {
+    if (boxes.exact || matrices.empty()) return posedBounds(mesh, matrices);
+    Bounds out = boxes.unmoved;
+    for (std::size_t j = 0; j < boxes.joints.size(); ++j) {
+        const Bounds& b = boxes.joints[j];
+        if (!b.valid()) continue;
+        if (j >= matrices.size()) {
+            out.add(b);
+            continue;
+        }
+        const Mat4& m = matrices[j];
+        for (int c = 0; c < 8; ++c)
+            out.add(transformPoint(m, {c & 1 ? b.max.x : b.min.x, c & 2 ? b.max.y : b.min.y,
+                                       c & 4 ? b.max.z : b.min.z}));
+    }
+    return out;
+}
+
 }  // namespace meshscope

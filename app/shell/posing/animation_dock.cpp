@@ -409,6 +409,7 @@ bool AnimationDock::loadFile(const QString& path, QString* error) {
                                  .arg(warnings.size())
                                  .arg(warnings.mid(0, 8).join(QStringLiteral("; ")) +
                                       (warnings.size() > 8 ? QStringLiteral("; …") : QString())));
+    emit fileLoaded();
     return true;
 }
 

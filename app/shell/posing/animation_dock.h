@@ -82,6 +82,10 @@ public:
     AnimationTimeline* timeline() const { return timeline_; }
     QString timeText() const;
 
+signals:
+    // loadFile (or loadInteractive) applied a file's animations to the open rig.
+    void fileLoaded();
+
 private:
     void rebuild();
     // The timeline, loop box and label for the selected animation.

@@ -456,6 +456,46 @@ void PoseController::apply() {
     emit poseChanged();
 }
 
+Bounds PoseController::animationBounds(int index) const {
+    Bounds out;
+    const Skeleton* s = skeleton();
+    const Animation* anim = animation(index);
+    if (!s || !anim || meshes_.empty()) return out;
+    const Asset& a = asset();
+    // Evaluators of their own: the shown pose's keep their matrices.
+    std::vector<InfluenceBoxes> boxes;
+    std::vector<PoseEvaluator> evaluators;
+    boxes.reserve(meshes_.size());
+    evaluators.reserve(meshes_.size());
+    for (const MeshPose& mp : meshes_) {
+        const Mesh& mesh = a.meshes[std::size_t(mp.mesh)];
+        boxes.push_back(influenceBoxes(mesh));
+        evaluators.emplace_back(a.skeletons[std::size_t(mesh.skeleton)]);
+    }
+    constexpr std::uint32_t kMostSamples = 64;
+    const std::uint32_t frames = std::max<std::uint32_t>(anim->frameCount, 1);
+    const std::uint32_t samples = std::min(frames, kMostSamples);
+    Pose pose, mapped;
+    for (std::uint32_t i = 0; i < samples; ++i) {
+        const double frame =
+            samples == 1 ? 0.0 : double(frames - 1) * double(i) / double(samples - 1);
+        sampleAnimation(*anim, *s, frame, pose);
+        for (std::size_t k = 0; k < meshes_.size(); ++k) {
+            const MeshPose& mp = meshes_[k];
+            if (!mp.boneMap.empty()) {
+                mapped.reset(mp.boneMap.size());
+                for (std::size_t j = 0; j < mp.boneMap.size(); ++j)
+                    if (mp.boneMap[j] >= 0)
+                        mapped.local[j] = pose.local[std::size_t(mp.boneMap[j])];
+            }
+            evaluators[k].update(mp.boneMap.empty() ? pose : mapped);
+            out.add(influenceBounds(boxes[k], a.meshes[std::size_t(mp.mesh)],
+                                    evaluators[k].skinning()));
+        }
+    }
+    return out;
+}
+
 void PoseController::updateOverlay() {
     if (!view_) return;
     const Skeleton* s = skeleton();

@@ -147,6 +147,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     facsDock_->setDocument(document_);
     animationDock_ = new AnimationDock(poseController_, this);
     animationDock_->setDocument(document_);
+    // The camera frames an animation's whole motion (F, Home), and a loaded one at once.
+    connect(&document_->viewState(), &ViewState::animationChanged, this,
+            [this](int index, double) { updateMotionBounds(index, false); });
+    connect(poseController_, &PoseController::reloaded, this,
+            [this]() { updateMotionBounds(poseController_->animationIndex(), true); });
+    connect(animationDock_, &AnimationDock::fileLoaded, this, [this]() {
+        updateMotionBounds(poseController_->animationIndex(), true);
+        viewport_->fitToView();
+    });
     addInspectorDock(skeletonDock_, Qt::RightDockWidgetArea);
     addInspectorDock(facsDock_, Qt::RightDockWidgetArea);
     addInspectorDock(animationDock_, Qt::RightDockWidgetArea);
@@ -500,6 +509,13 @@ void MainWindow::onSelectionChanged(int node) {
     const int mesh = document_->meshOfNode(node);
     scene->setHighlightedMesh(mesh);
     if (mesh >= 0 && links.lod >= 0) scene->setLod(mesh, links.lod);
+}
+
+void MainWindow::updateMotionBounds(int animation, bool again) {
+    if (animation == motionAnimation_ && !again) return;
+    motionAnimation_ = animation;
+    viewport_->setMotionBounds(animation >= 0 ? poseController_->animationBounds(animation)
+                                              : Bounds{});
 }
 
 void MainWindow::showPhysicsHulls() {

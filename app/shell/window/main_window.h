@@ -123,6 +123,10 @@ private:
     void showTerrainRegion(int node);
     // View › Physics Hulls: the unions' PhysicsData hulls over the scene, or none.
     void showPhysicsHulls();
+    // The viewport's motion bounds: where animation `animation` (-1: none) takes the posed
+    // meshes. Computed when the animation changes, or `again` (a new asset or animation file).
+    void updateMotionBounds(int animation, bool again);
+    int motionAnimation_ = -1;
     void updateStats();
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();

@@ -28,6 +28,7 @@
 #include "meshscope/core/roblox_model_writer.h"
 #include "meshscope/core/unigine_writer.h"
 #include "meshscope/render/asset_scene.h"
+#include "meshscope/render/camera_controller.h"
 #include "meshscope/render/mesh_packing.h"
 #include "meshscope/render/skinned_mesh_updater.h"
 #include "meshscope/render/viewport.h"
@@ -559,6 +560,58 @@ TEST(RigAnimation, KeyframeSequenceLoadedOntoAnR15CharacterMovesItsParts) {
     };
     for (std::size_t i = 1; i < atStart.size() && i < 40; ++i)
         EXPECT_NEAR(dist(later[i], later[0]), dist(atStart[i], atStart[0]), 1e-3f) << i;
+}
+
+// An animation that takes the rig past its rest pose (Dance swings the arms out): loading it
+// frames the whole motion, and every frame's skinned vertices lie inside the motion bounds.
+TEST(RigAnimation, ALoadedAnimationIsFramedWholeAtEveryFrame) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto rig = corpus / "rbxm/AntiBoomz_BTRoblox/res/previewer/characterR15.rbxm";
+    const auto anim =
+        corpus / "rbxmx/MaximumADHD_Rbx2Source/Resources/AvatarData/R15/Animations/Dance.rbxmx";
+    MainWindow window;
+    ASSERT_NO_FATAL_FAILURE(openShown(window, QString::fromStdString(rig.string())));
+    render::Viewport* viewport = window.viewport();
+    EXPECT_FALSE(viewport->motionBounds().valid()) << "no animation shown yet";
+    const Bounds rest = viewport->scene()->framingBounds();
+    ASSERT_TRUE(rest.valid());
+    const float distanceAtRest = viewport->cameraController()->state().distance;
+
+    QString error;
+    ASSERT_TRUE(window.animationDock()->loadFile(QString::fromStdString(anim.string()), &error))
+        << error.toStdString();
+    PoseController* pose = window.poseController();
+    const Animation* a = pose->animation(window.animationDock()->currentAnimation());
+    ASSERT_NE(a, nullptr);
+    ASSERT_GT(a->frameCount, 10u);
+    const Bounds motion = viewport->motionBounds();
+    ASSERT_TRUE(motion.valid());
+    // Past the rest pose somewhere, so the camera had to step back to keep it in view.
+    EXPECT_TRUE(motion.min.x < rest.min.x || motion.min.y < rest.min.y ||
+                motion.min.z < rest.min.z || motion.max.x > rest.max.x ||
+                motion.max.y > rest.max.y || motion.max.z > rest.max.z);
+    EXPECT_GT(viewport->cameraController()->state().distance, distanceAtRest);
+
+    const std::vector<int> posed = pose->posedMeshes();
+    ASSERT_GE(posed.size(), 15u);
+    constexpr float kSlack = 1e-3f;
+    int checked = 0;
+    for (std::uint32_t f = 0; f < a->frameCount; ++f) {
+        window.animationDock()->setFrame(double(f));
+        for (int m : posed)
+            for (const Vec3& p : positionsOf(pose->uploadedVertices(m))) {
+                ASSERT_TRUE(p.x >= motion.min.x - kSlack && p.x <= motion.max.x + kSlack &&
+                            p.y >= motion.min.y - kSlack && p.y <= motion.max.y + kSlack &&
+                            p.z >= motion.min.z - kSlack && p.z <= motion.max.z + kSlack)
+                    << "frame " << f << " mesh " << m << " (" << p.x << ", " << p.y << ", " << p.z
+                    << ")";
+                ++checked;
+            }
+    }
+    EXPECT_GT(checked, 1000);
+    // Another file forgets the motion.
+    ASSERT_NO_FATAL_FAILURE(openShown(window, QString::fromStdString(rig.string())));
+    EXPECT_FALSE(viewport->motionBounds().valid());
 }
 
 // A rig a few studs tall standing on a 2048-stud baseplate (as a place holds its characters):

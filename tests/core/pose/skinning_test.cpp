@@ -212,3 +212,45 @@ TEST(BoneOrder, CleanSkeletonHasNoReports) {
     EXPECT_TRUE(o.clean());
     EXPECT_EQ(o.order, (std::vector<int>{0, 1}));
 }
+
+TEST(Skinning, InfluenceBoundsContainEveryPosedVertex) {
+    const Skeleton s = twoBones();
+    const Mesh mesh = twoBoneMesh();
+    const InfluenceBoxes boxes = influenceBoxes(mesh);
+    EXPECT_FALSE(boxes.exact);
+    ASSERT_EQ(boxes.joints.size(), 8u);  // joints 0, 1 and 7 (the one without a matrix)
+    EXPECT_TRUE(boxes.unmoved.valid());  // the vertex with no weight
+    for (int step = 0; step < 12; ++step) {
+        Pose pose = Pose::bind(s);
+        poseBone(pose, 0, {float(step * 17), float(step * 5), 0}, {0, float(step) * 0.25f, 0});
+        poseBone(pose, 1, {0, float(step * 11), float(step * 30)});
+        const std::vector<Mat4> m = skinningMatrices(s, pose);
+        const Bounds loose = influenceBounds(boxes, mesh, m);
+        const Bounds exact = posedBounds(mesh, m);
+        ASSERT_TRUE(loose.valid());
+        auto axis = [](const Vec3& v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; };
+        for (int a = 0; a < 3; ++a) {
+            EXPECT_LE(axis(loose.min, a), axis(exact.min, a) + 1e-4f) << step << " axis " << a;
+            EXPECT_GE(axis(loose.max, a), axis(exact.max, a) - 1e-4f) << step << " axis " << a;
+        }
+        if (step == 0) {  // bind pose: the boxes are the vertices' own box
+            expectNear(loose.min, exact.min);
+            expectNear(loose.max, exact.max);
+        }
+    }
+}
+
+TEST(Skinning, InfluenceBoundsOfANegativeWeightSkinTheMesh) {
+    const Skeleton s = twoBones();
+    Mesh mesh = twoBoneMesh();
+    mesh.skin[2] = influences(0, 1.5f, 1, -0.5f);  // outside the joints' hull
+    const InfluenceBoxes boxes = influenceBoxes(mesh);
+    EXPECT_TRUE(boxes.exact);
+    Pose pose = Pose::bind(s);
+    poseBone(pose, 1, {0, 0, 90});
+    const std::vector<Mat4> m = skinningMatrices(s, pose);
+    const Bounds b = influenceBounds(boxes, mesh, m);
+    const Bounds exact = posedBounds(mesh, m);
+    expectNear(b.min, exact.min);
+    expectNear(b.max, exact.max);
+}

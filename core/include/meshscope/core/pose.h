@@ -98,6 +98,22 @@ Bounds boundsOf(std::span<const Vec3> positions);
 // mesh gives its bind bounds.
 Bounds posedBounds(const Mesh& mesh, std::span<const Mat4> matrices);
 
+// Bounds of a skinned mesh under many poses without skinning it each time (an animation's
+// sweep, for framing it): per joint, the bind-pose box of the vertices it influences.
+struct InfluenceBoxes {
+    std::vector<Bounds> joints;  // by joint index; invalid for a joint that moves no vertex
+    Bounds unmoved;              // vertices no joint moves (weight sum 0, or no influence entry)
+    bool exact = false;          // a negative weight: influenceBounds skins the mesh instead
+};
+InfluenceBoxes influenceBoxes(const Mesh& mesh);
+// Contains every position skinVertices(mesh, matrices) gives: each joint's box with its matrix
+// applied (a vertex is blended from its joints' images of it, which lie in their images of the
+// boxes), plus the unmoved box. Boxes of joints without a matrix are added as they are (such a
+// vertex keeps its bind position when no other joint moves it). Looser than posedBounds, at the
+// cost of 8 corners a joint.
+Bounds influenceBounds(const InfluenceBoxes& boxes, const Mesh& mesh,
+                       std::span<const Mat4> matrices);
+
 // ---------------------------------------------------------------------------------------------
 // FACS control names
 
