@@ -39,10 +39,12 @@ QSize AnimationTimeline::minimumSizeHint() const {
     return {80, fontMetrics().height() + 24};
 }
 
-void AnimationTimeline::setAnimation(double frames, double fps, std::vector<float> keyTimes) {
+void AnimationTimeline::setAnimation(double frames, double fps, std::vector<float> keyTimes,
+                                     double length) {
     frames_ = std::max(0.0, frames);
     fps_ = fps > 0 && std::isfinite(fps) ? fps : 30.0;
     keyTimes_ = std::move(keyTimes);
+    length_ = length > 0 && std::isfinite(length) ? length : 0.0;
     frame_ = 0;
     update();
 }
@@ -69,11 +71,28 @@ double AnimationTimeline::frameAt(int x) const {
     return std::clamp(double(x - t.left()) / std::max(1, t.width() - 1), 0.0, 1.0) * last;
 }
 
+double AnimationTimeline::secondsOfLastFrame() const {
+    const double gridEnd = std::max(0.0, frames_ - 1) / fps_;
+    return length_ > 0 ? std::min(length_, gridEnd) : gridEnd;
+}
+
+double AnimationTimeline::frameOfSeconds(double seconds) const {
+    const double last = std::max(0.0, frames_ - 1);
+    const double end = secondsOfLastFrame();
+    // Frames before the last are on the grid; the last is at `end`, which may come early.
+    const double beforeLast = std::max(0.0, last - 1) / fps_;
+    if (last >= 1 && end < last / fps_ && seconds > beforeLast) {
+        const double span = end - beforeLast;
+        return span > 0 ? (last - 1) + std::clamp((seconds - beforeLast) / span, 0.0, 1.0) : last;
+    }
+    return std::clamp(seconds * fps_, 0.0, last);
+}
+
 std::vector<int> AnimationTimeline::tickPositions() const {
     std::vector<int> out;
     if (frames_ <= 0) return out;
     if (!keyTimes_.empty()) {
-        for (float t : keyTimes_) out.push_back(xOfFrame(double(t) * fps_));
+        for (float t : keyTimes_) out.push_back(xOfFrame(frameOfSeconds(double(t))));
     } else {
         const double seconds = (frames_ - 1) / fps_;
         for (int s = 0; s <= int(seconds) && out.size() < 10000; ++s)
@@ -123,7 +142,7 @@ void AnimationTimeline::paintEvent(QPaintEvent*) {
     const QRect textRow(0, textY, width(), fontMetrics().height());
     p.drawText(textRow.adjusted(t.left(), 0, 0, 0), Qt::AlignLeft, QStringLiteral("0 s"));
     p.drawText(textRow.adjusted(0, 0, -t.left(), 0), Qt::AlignRight,
-               tr("%1 s").arg(std::max(0.0, frames_ - 1) / fps_, 0, 'f', 2));
+               tr("%1 s").arg(secondsOfLastFrame(), 0, 'f', 2));
     // The play head.
     const int x = xOfFrame(frame_);
     p.setPen(QPen(pal.color(QPalette::Highlight), 2));
@@ -275,7 +294,8 @@ void AnimationDock::showAnimationState(int index, double frame) {
     if (index != animations_->currentIndex()) {
         animations_->setCurrentIndex(index);
         if (const Animation* a = controller_->animation(index))
-            timeline_->setAnimation(double(a->frameCount), a->framesPerSecond, a->keyTimes);
+            timeline_->setAnimation(double(a->frameCount), a->framesPerSecond, a->keyTimes,
+                                    a->length);
     }
     frame_ = frame;
     timeline_->setFrame(frame_);
@@ -308,7 +328,7 @@ void AnimationDock::rebuild() {
 void AnimationDock::showCurrentAnimation() {
     const Animation* a = controller_->animation(currentAnimation());
     if (!a) return;
-    timeline_->setAnimation(double(a->frameCount), a->framesPerSecond, a->keyTimes);
+    timeline_->setAnimation(double(a->frameCount), a->framesPerSecond, a->keyTimes, a->length);
     const bool loop = a->loop || a->keyTimes.empty();  // Roblox sequences say; others loop
     if (ViewState* s = state())
         s->setLoop(loop);

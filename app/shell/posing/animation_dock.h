@@ -29,8 +29,9 @@ class AnimationTimeline : public QWidget {
     Q_OBJECT
 public:
     explicit AnimationTimeline(QWidget* parent = nullptr);
-    // `frames` frames at `fps`; `keyTimes` in seconds (empty: a tick per second).
-    void setAnimation(double frames, double fps, std::vector<float> keyTimes);
+    // `frames` frames at `fps`; `keyTimes` in seconds (empty: a tick per second). `length` > 0:
+    // the last frame is at that many seconds, off the frame grid (Animation::length).
+    void setAnimation(double frames, double fps, std::vector<float> keyTimes, double length = 0);
     void setFrame(double frame);
     double frame() const { return frame_; }
     // Where tick `i` is drawn, in pixels from the left (for tests).
@@ -52,8 +53,11 @@ private:
     int xOfFrame(double frame) const;
     double frameAt(int x) const;
     void scrubTo(double frame);
+    // The inverses of Animation's frame times: min(frame / fps, length).
+    double frameOfSeconds(double seconds) const;
+    double secondsOfLastFrame() const;
 
-    double frames_ = 0, fps_ = 30, frame_ = 0;
+    double frames_ = 0, fps_ = 30, frame_ = 0, length_ = 0;
     std::vector<float> keyTimes_;
 };
 

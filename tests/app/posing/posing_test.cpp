@@ -419,6 +419,25 @@ TEST(ViewerArguments, PoseAndBoneArgumentsPoseTheFaceAndTheSkeleton) {
     EXPECT_FALSE(applyPoseArguments(*pose, {}, {QStringLiteral("Nope=1,2,3")}, &error));
 }
 
+// A baked Roblox sequence's last frame is at its length, off the frame grid (Dance: 34 frames
+// at 30 fps, the last at 1.0833 s, not 1.1 s): its last key sits at the end of the timeline, as
+// the last key of an animation on the grid does, and the keys before it where their frames are.
+TEST(AnimationPlayback, TheTimelinePutsAKeyAtTheLengthOnTheLastFrame) {
+    AnimationTimeline offGrid, onGrid;
+    offGrid.resize(400, 40);
+    onGrid.resize(400, 40);
+    offGrid.setAnimation(34, 30, {0.0f, 0.5f, 1.0f, 1.0833f}, 1.0833);
+    onGrid.setAnimation(34, 30, {0.0f, 0.5f, 1.0f, 1.1f});
+    const std::vector<int> a = offGrid.tickPositions(), b = onGrid.tickPositions();
+    ASSERT_EQ(a.size(), 4u);
+    ASSERT_EQ(b.size(), 4u);
+    EXPECT_EQ(a[0], b[0]);
+    EXPECT_EQ(a[1], b[1]);
+    EXPECT_EQ(a[2], b[2]);
+    EXPECT_EQ(a[3], b[3]) << "the last key is the last frame";
+    EXPECT_GT(a[3], a[2]);
+}
+
 TEST(AnimationPlayback, SmeshFramesPoseTheMeshLikeCoreSkinning) {
     // A two-bone tube whose bones are not turned (bind frames are translations), and an
     // animation of two frames: Bone1 at its bind, then turned 90° about Z.
