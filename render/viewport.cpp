@@ -297,7 +297,7 @@ void Viewport::setAsset(const Asset& asset, const PartMeshes* partMeshes) {
     grid_->setBounds(framed, upAxis_);
     controller_->setUpAxis(upAxis_);
     controller_->setDefaultYaw(frontViewYawDegrees(asset));
-    motionBounds_ = {};
+    motionBounds_.clear();
     controller_->fit(framed, scene_->framingItems(), true);
     emit assetShown();
 }
@@ -372,7 +372,7 @@ void Viewport::clearAsset() {
     controller_->setDefaultYaw(OrbitState().yawDegrees);
     grid_->setBounds({});
     controller_->setUpAxis(upAxis_);
-    motionBounds_ = {};
+    motionBounds_.clear();
     controller_->fit({}, true);
     emit assetShown();
 }
@@ -386,9 +386,10 @@ void Viewport::resetView() {
 void Viewport::fitScene(bool resetAngles) {
     Bounds framed = scene_->framingBounds();
     std::vector<Bounds> items = scene_->framingItems();
-    if (motionBounds_.valid()) {
-        framed.add(motionBounds_);
-        items.push_back(motionBounds_);
+    for (const Bounds& b : motionBounds_) {
+        if (!b.valid()) continue;
+        framed.add(b);
+        items.push_back(b);
     }
     controller_->fit(framed, items, resetAngles);
 }

@@ -259,10 +259,14 @@ bool applyViewOptions(MainWindow& window, const ViewerOptions& options, QString*
             return false;
         }
         dock->setFrame(options.time * (a->framesPerSecond > 0 ? a->framesPerSecond : 30.0));
-        // The whole motion in the picture, the same framing at every --time (image sequences).
-        window.viewport()->fitToView();
     }
-    return applyPoseArguments(*window.poseController(), options.pose, options.bones, error);
+    if (!applyPoseArguments(*window.poseController(), options.pose, options.bones, error))
+        return false;
+    // An animation's whole motion in the picture, the same framing at every --time (image
+    // sequences); a bone turned past the rest pose too.
+    if (!options.animation.isEmpty() || options.timeSet || !options.bones.isEmpty())
+        window.frameScene(false);
+    return true;
 }
 
 }  // namespace

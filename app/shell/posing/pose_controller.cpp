@@ -456,8 +456,15 @@ void PoseController::apply() {
     emit poseChanged();
 }
 
-Bounds PoseController::animationBounds(int index) const {
-    Bounds out;
+std::vector<Bounds> PoseController::posedBounds() const {
+    std::vector<Bounds> out;
+    out.reserve(meshes_.size());
+    for (const MeshPose& mp : meshes_) out.push_back(boundsOf(mp.positions));
+    return out;
+}
+
+std::vector<Bounds> PoseController::animationBounds(int index) const {
+    std::vector<Bounds> out;
     const Skeleton* s = skeleton();
     const Animation* anim = animation(index);
     if (!s || !anim || meshes_.empty()) return out;
@@ -472,6 +479,7 @@ Bounds PoseController::animationBounds(int index) const {
         boxes.push_back(influenceBoxes(mesh));
         evaluators.emplace_back(a.skeletons[std::size_t(mesh.skeleton)]);
     }
+    out.resize(meshes_.size());
     constexpr std::uint32_t kMostSamples = 64;
     const std::uint32_t frames = std::max<std::uint32_t>(anim->frameCount, 1);
     const std::uint32_t samples = std::min(frames, kMostSamples);
@@ -489,8 +497,8 @@ Bounds PoseController::animationBounds(int index) const {
                         mapped.local[j] = pose.local[std::size_t(mp.boneMap[j])];
             }
             evaluators[k].update(mp.boneMap.empty() ? pose : mapped);
-            out.add(influenceBounds(boxes[k], a.meshes[std::size_t(mp.mesh)],
-                                    evaluators[k].skinning()));
+            out[k].add(influenceBounds(boxes[k], a.meshes[std::size_t(mp.mesh)],
+                                       evaluators[k].skinning()));
         }
     }
     return out;

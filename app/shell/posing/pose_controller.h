@@ -107,10 +107,13 @@ public:
     void setAnimationFrame(int index, double frame);
     // The animation shown: the ViewState's index when this controller has that animation, else -1.
     int animationIndex() const;
-    // Where animation `index` takes the posed meshes over its frames (at most 64 of them, evenly
-    // spread; no bone edits or face weights): bounds that contain every skinned vertex, for
-    // framing the whole motion. Invalid when nothing is posed or there is no such animation.
-    Bounds animationBounds(int index) const;
+    // Where animation `index` takes each posed mesh (posedMeshes() order) over its frames (at
+    // most 64 of them, evenly spread; no bone edits or face weights): boxes that contain every
+    // skinned vertex, for framing the whole motion. Empty when nothing is posed or there is no
+    // such animation.
+    std::vector<Bounds> animationBounds(int index) const;
+    // Each posed mesh's box as last uploaded (bone edits, face and animation frame applied).
+    std::vector<Bounds> posedBounds() const;
 
     // Skinned vertices last uploaded for `mesh` (read back from the vertex buffer).
     QByteArray uploadedVertices(int mesh) const { return updater_.uploaded(mesh); }

@@ -233,9 +233,11 @@ void MainWindow::createActions() {
     });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    QAction* fit = view->addAction(tr("&Fit to View"), viewport_, &render::Viewport::fitToView);
+    QAction* fit = view->addAction(tr("&Fit to View"), this, [this]() { frameScene(false); });
+    fit->setObjectName(QStringLiteral("fitAction"));
     fit->setShortcut(Qt::Key_F);
-    QAction* reset = view->addAction(tr("&Reset View"), viewport_, &render::Viewport::resetView);
+    QAction* reset = view->addAction(tr("&Reset View"), this, [this]() { frameScene(true); });
+    reset->setObjectName(QStringLiteral("resetViewAction"));
     reset->setShortcut(Qt::Key_Home);
     view->addSeparator();
     wireframeAction_ = view->addAction(tr("&Wireframe"));
@@ -514,8 +516,20 @@ void MainWindow::onSelectionChanged(int node) {
 void MainWindow::updateMotionBounds(int animation, bool again) {
     if (animation == motionAnimation_ && !again) return;
     motionAnimation_ = animation;
-    viewport_->setMotionBounds(animation >= 0 ? poseController_->animationBounds(animation)
-                                              : Bounds{});
+    animationBounds_ =
+        animation >= 0 ? poseController_->animationBounds(animation) : std::vector<Bounds>();
+    viewport_->setMotionBounds(animationBounds_);
+}
+
+void MainWindow::frameScene(bool resetAngles) {
+    // The animation's whole motion and the pose shown now (a bone turned by hand).
+    std::vector<Bounds> motion = animationBounds_;
+    for (const Bounds& b : poseController_->posedBounds()) motion.push_back(b);
+    viewport_->setMotionBounds(std::move(motion));
+    if (resetAngles)
+        viewport_->resetView();
+    else
+        viewport_->fitToView();
 }
 
 void MainWindow::showPhysicsHulls() {

@@ -9,6 +9,9 @@
 #include <QStringList>
 #include <atomic>
 #include <memory>
+#include <vector>
+
+#include "meshscope/core/types.h"
 
 class QLabel;
 class QMenu;
@@ -86,6 +89,9 @@ public:
     QStringList recentFiles() const;
     // View › Wireframe (kept across files).
     void setWireframe(bool on);
+    // View › Fit to View (F) and Reset View (Home): frames the scene, the shown animation's
+    // whole motion and the current pose (a bone turned by hand), keeping or resetting the angles.
+    void frameScene(bool resetAngles);
     // View > Parts Outside Workspace: a place's parts kept outside Workspace (ReplicatedStorage,
     // ServerStorage ...) are drawn too. Changing it opens the shown place again.
     void setPartsOutsideWorkspace(bool on);
@@ -127,6 +133,7 @@ private:
     // meshes. Computed when the animation changes, or `again` (a new asset or animation file).
     void updateMotionBounds(int animation, bool again);
     int motionAnimation_ = -1;
+    std::vector<Bounds> animationBounds_;  // of the animation motionAnimation_
     void updateStats();
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();

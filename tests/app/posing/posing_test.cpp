@@ -4,6 +4,7 @@
 // .smesh, and the viewer's --pose / --bone arguments.
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
@@ -591,7 +592,7 @@ TEST(RigAnimation, ALoadedAnimationIsFramedWholeAtEveryFrame) {
     MainWindow window;
     ASSERT_NO_FATAL_FAILURE(openShown(window, QString::fromStdString(rig.string())));
     render::Viewport* viewport = window.viewport();
-    EXPECT_FALSE(viewport->motionBounds().valid()) << "no animation shown yet";
+    EXPECT_TRUE(viewport->motionBounds().empty()) << "no animation shown yet";
     const Bounds rest = viewport->scene()->framingBounds();
     ASSERT_TRUE(rest.valid());
     const float distanceAtRest = viewport->cameraController()->state().distance;
@@ -603,34 +604,68 @@ TEST(RigAnimation, ALoadedAnimationIsFramedWholeAtEveryFrame) {
     const Animation* a = pose->animation(window.animationDock()->currentAnimation());
     ASSERT_NE(a, nullptr);
     ASSERT_GT(a->frameCount, 10u);
-    const Bounds motion = viewport->motionBounds();
-    ASSERT_TRUE(motion.valid());
-    // Past the rest pose somewhere, so the camera had to step back to keep it in view.
-    EXPECT_TRUE(motion.min.x < rest.min.x || motion.min.y < rest.min.y ||
-                motion.min.z < rest.min.z || motion.max.x > rest.max.x ||
-                motion.max.y > rest.max.y || motion.max.z > rest.max.z);
-    EXPECT_GT(viewport->cameraController()->state().distance, distanceAtRest);
-
     const std::vector<int> posed = pose->posedMeshes();
     ASSERT_GE(posed.size(), 15u);
+    const std::vector<Bounds> motion = viewport->motionBounds();
+    ASSERT_EQ(motion.size(), posed.size()) << "a box per posed mesh";
+    Bounds all;
+    for (const Bounds& b : motion) all.add(b);
+    // Past the rest pose somewhere, so the camera had to step back to keep it in view.
+    EXPECT_TRUE(all.min.x < rest.min.x || all.min.y < rest.min.y || all.min.z < rest.min.z ||
+                all.max.x > rest.max.x || all.max.y > rest.max.y || all.max.z > rest.max.z);
+    EXPECT_GT(viewport->cameraController()->state().distance, distanceAtRest);
+
     constexpr float kSlack = 1e-3f;
     int checked = 0;
     for (std::uint32_t f = 0; f < a->frameCount; ++f) {
         window.animationDock()->setFrame(double(f));
-        for (int m : posed)
-            for (const Vec3& p : positionsOf(pose->uploadedVertices(m))) {
-                ASSERT_TRUE(p.x >= motion.min.x - kSlack && p.x <= motion.max.x + kSlack &&
-                            p.y >= motion.min.y - kSlack && p.y <= motion.max.y + kSlack &&
-                            p.z >= motion.min.z - kSlack && p.z <= motion.max.z + kSlack)
-                    << "frame " << f << " mesh " << m << " (" << p.x << ", " << p.y << ", " << p.z
-                    << ")";
+        for (std::size_t k = 0; k < posed.size(); ++k) {
+            const Bounds& box = motion[k];
+            for (const Vec3& p : positionsOf(pose->uploadedVertices(posed[k]))) {
+                ASSERT_TRUE(p.x >= box.min.x - kSlack && p.x <= box.max.x + kSlack &&
+                            p.y >= box.min.y - kSlack && p.y <= box.max.y + kSlack &&
+                            p.z >= box.min.z - kSlack && p.z <= box.max.z + kSlack)
+                    << "frame " << f << " mesh " << posed[k] << " (" << p.x << ", " << p.y << ", "
+                    << p.z << ")";
                 ++checked;
             }
+        }
     }
     EXPECT_GT(checked, 1000);
     // Another file forgets the motion.
     ASSERT_NO_FATAL_FAILURE(openShown(window, QString::fromStdString(rig.string())));
-    EXPECT_FALSE(viewport->motionBounds().valid());
+    EXPECT_TRUE(viewport->motionBounds().empty());
+}
+
+// A bone turned by hand past the rest pose: Fit to View (F) frames the pose shown, and at rest
+// it frames exactly as the scene alone does.
+TEST(RigAnimation, FitToViewFramesABoneTurnedByHand) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto rig = corpus / "rbxm/AntiBoomz_BTRoblox/res/previewer/characterR15.rbxm";
+    MainWindow window;
+    ASSERT_NO_FATAL_FAILURE(openShown(window, QString::fromStdString(rig.string())));
+    render::Viewport* viewport = window.viewport();
+    QAction* fit = window.findChild<QAction*>(QStringLiteral("fitAction"));
+    ASSERT_NE(fit, nullptr);
+    const render::OrbitState opened = viewport->cameraController()->state();
+    fit->trigger();
+    const render::OrbitState atRest = viewport->cameraController()->state();
+    EXPECT_NEAR(atRest.distance, opened.distance, 1e-4f * opened.distance)
+        << "the rest pose adds nothing to the scene's framing";
+
+    PoseController* pose = window.poseController();
+    const int arm = pose->skeleton()->find("LeftUpperArm");
+    ASSERT_GE(arm, 0);
+    BoneEdit raise;
+    raise.rotation = {0, 0, -150};  // the arm swung up over the head
+    raise.translation = {0, 6, 0};  // and lifted well clear of it
+    pose->setBoneEdit(arm, raise);
+    Bounds posed;
+    for (const Bounds& b : pose->posedBounds()) posed.add(b);
+    ASSERT_GT(posed.max.y, viewport->scene()->framingBounds().max.y + 1.0f)
+        << "the arm reaches above the rest pose";
+    fit->trigger();
+    EXPECT_GT(viewport->cameraController()->state().distance, atRest.distance * 1.05f);
 }
 
 // A rig a few studs tall standing on a 2048-stud baseplate (as a place holds its characters):

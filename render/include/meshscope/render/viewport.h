@@ -101,11 +101,12 @@ public:
     // Frame the scene (and the motion bounds) keeping the angles / from the default angles.
     void fitToView();
     void resetView();
-    // Where the posed meshes go (an animation's whole motion, PoseController::animationBounds):
-    // framed with the scene by fitToView and resetView, so that a pose that reaches past the
-    // rest pose stays in the picture. setAsset and clearAsset forget it; invalid clears it.
-    void setMotionBounds(const Bounds& bounds) { motionBounds_ = bounds; }
-    const Bounds& motionBounds() const { return motionBounds_; }
+    // Where the posed meshes go, a box per mesh (an animation's whole motion,
+    // PoseController::animationBounds, or the pose shown): framed with the scene by fitToView
+    // and resetView, so that a pose that reaches past the rest pose stays in the picture.
+    // setAsset and clearAsset forget them; empty clears them.
+    void setMotionBounds(std::vector<Bounds> boxes) { motionBounds_ = std::move(boxes); }
+    const std::vector<Bounds>& motionBounds() const { return motionBounds_; }
     // Off: the window shows only the background colour and every frame renders the scene just
     // once, for captures (the command line's --screenshot: half the rasterising per frame).
     void setOnscreenDrawing(bool on);
@@ -160,7 +161,7 @@ private:
     CameraController* controller_ = nullptr;
     bool gridVisible_ = true;
     UpAxis upAxis_ = UpAxis::Y;  // of the asset shown (the camera and the grid follow it)
-    Bounds motionBounds_;
+    std::vector<Bounds> motionBounds_;
     void fitScene(bool resetAngles);
 
     Qt3DRender::QSubtreeEnabler* onscreenBranch_ = nullptr;
