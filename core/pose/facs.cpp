@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 
 #include "meshscope/core/pose.h"
 
@@ -215,6 +216,41 @@ FacsBinding bindFacs(const FacsRig& rig, const Skeleton& skeleton) {
         if (bone < 0) b.unmatched.push_back(name.empty() ? "row " + std::to_string(r) : name);
     }
     return b;
+}
+
+FacsWeightReport facsWeightReport(const FacsRig& rig, const Skeleton& skeleton, const Mesh& mesh) {
+    FacsWeightReport out;
+    std::vector<std::int64_t> perBone(skeleton.bones.size(), 0);
+    for (const VertexInfluences& v : mesh.skin)
+        for (std::size_t k = 0; k < 4; ++k)
+            if (v.weights[k] > 0 && v.joints[k] < perBone.size()) ++perBone[v.joints[k]];
+    out.weightedVertices.assign(rig.boneNames.size(), -1);
+    for (std::size_t r = 0; r < rig.boneNames.size(); ++r) {
+        const int bone = skeleton.find(rig.boneNames[r]);
+        if (bone < 0) continue;
+        out.weightedVertices[r] = perBone[std::size_t(bone)];
+        ++out.bonesInSkeleton;
+        out.bonesWithoutVertices += perBone[std::size_t(bone)] == 0;
+    }
+    const std::size_t controls = std::min<std::size_t>(rig.controlNames.size(), rig.cols);
+    const std::size_t rows = std::min<std::size_t>(rig.rows, out.weightedVertices.size());
+    for (std::size_t c = 0; c < controls; ++c) {
+        bool moves = false, movesVertices = false, allLocal = true;
+        for (std::size_t r = 0; r < rows; ++r) {
+            bool moved = false;
+            for (std::size_t ch = 0; ch < 6 && !moved; ++ch) {
+                const std::size_t at = r * rig.cols + c;
+                moved = at < rig.channels[ch].size() &&
+                        std::fabs(rig.channels[ch][at]) > (ch < 3 ? 1e-3f : 0.05f);
+            }
+            if (!moved) continue;
+            moves = true;
+            allLocal &= out.weightedVertices[r] >= 0;
+            movesVertices |= out.weightedVertices[r] > 0;
+        }
+        if (moves && allLocal && !movesVertices) out.stillControls.push_back(int(c));
+    }
+    return out;
 }
 
 void applyFacs(const FacsBonePose& facs, const FacsBinding& binding, Pose& pose) {

@@ -16,6 +16,7 @@
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <array>
 
 #include "document/asset_document.h"
@@ -187,6 +188,7 @@ void FacsDock::rebuild() {
                           .arg(rig->controlNames.size())
                           .arg(rig->correctives.size())
                           .arg(rig->boneNames.size()));
+    const std::vector<int> still = controller_->stillFacsControls();
     sliders_.assign(rig->controlNames.size(), nullptr);
     valueLabels_.assign(rig->controlNames.size(), nullptr);
     constexpr std::array groups{FacsGroup::Brows, FacsGroup::Eyes, FacsGroup::Cheeks,
@@ -217,6 +219,14 @@ void FacsDock::rebuild() {
             const std::string& stored = rig->controlNames[std::size_t(c)];
             auto* name = new QLabel(controlDisplayName(stored), body);
             name->setToolTip(QString::fromStdString(stored));
+            if (std::binary_search(still.begin(), still.end(), c)) {
+                // Its face bones move, the mesh does not: greyed, and the tooltip says why.
+                name->setForegroundRole(QPalette::PlaceholderText);
+                name->setToolTip(tr("%1: moves only face bones that no vertex of this mesh is "
+                                    "weighted to, so the mesh does not change")
+                                     .arg(QString::fromStdString(stored)));
+                name->setProperty("stillControl", true);
+            }
             auto* s = new QSlider(Qt::Horizontal, body);
             s->setRange(0, kSliderSteps);
             s->setObjectName(controlDisplayName(stored));
@@ -264,11 +274,24 @@ void FacsDock::rebuild() {
     const QStringList unmatched = controller_->unmatchedFaceBones();
     if (unmatched.isEmpty())
         summary_->setText(summary_->text() + tr(", each driving a bone of the skeleton"));
-    unmatched_->setText(unmatched.isEmpty() ? QString()
-                                            : tr("Face bones not in the skeleton (not shown): %1")
-                                                  .arg(unmatched.join(QStringLiteral(", "))));
-    unmatched_->setVisible(!unmatched.isEmpty());
+    QStringList notes;
+    if (!unmatched.isEmpty())
+        notes << tr("Face bones not in the skeleton (not shown): %1")
+                     .arg(unmatched.join(QStringLiteral(", ")));
+    if (!still.empty())
+        notes << (std::size_t(still.size()) == rig->controlNames.size()
+                      ? tr("No control moves this mesh: its face bones have no weighted vertex "
+                           "(the bones move, the mesh stays as it is).")
+                      : tr("%n control(s), greyed, move only face bones without weighted "
+                           "vertices and leave the mesh as it is.",
+                           nullptr, int(still.size())));
+    unmatched_->setText(notes.join(QLatin1Char('\n')));
+    unmatched_->setVisible(!notes.isEmpty());
     refreshValues();
+}
+
+QString FacsDock::notes() const {
+    return unmatched_->text();
 }
 
 void FacsDock::refreshValues() {

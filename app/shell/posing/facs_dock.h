@@ -38,6 +38,9 @@ public:
     QTreeWidget* correctiveList() const { return correctives_; }
     // Folds the corrective list open or closed (closed at first; the header shows the count).
     QToolButton* correctivesHeader() const { return correctivesHeader_; }
+    // What the rig cannot do here (face bones not in the skeleton, controls that move no vertex),
+    // one line each; empty and hidden when there is nothing to say.
+    QString notes() const;
 
     // Expressions: full control name → weight. The built-in ones are Smile, Surprise and Blink.
     QStringList expressionNames() const { return expressions_.keys(); }

@@ -7,6 +7,7 @@
 #include <Qt3DRender/QLayer>
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "document/asset_document.h"
 #include "document/view_state.h"
@@ -254,6 +255,31 @@ QStringList PoseController::unmatchedFaceBones() const {
     for (const auto& n : overlayEvaluator_->facsBinding().unmatched)
         out << QString::fromStdString(n);
     return out;
+}
+
+std::vector<int> PoseController::stillFacsControls() const {
+    const FacsRig* rig = facsRig();
+    if (!rig) return {};
+    const Asset& a = asset();
+    std::vector<int> still;
+    bool first = true;
+    for (const Mesh& mesh : a.meshes) {
+        if (mesh.facs != facs_ || mesh.skeleton < 0 ||
+            std::size_t(mesh.skeleton) >= a.skeletons.size())
+            continue;
+        const std::vector<int> here =
+            facsWeightReport(*rig, a.skeletons[std::size_t(mesh.skeleton)], mesh).stillControls;
+        if (first) {
+            still = here;
+            first = false;
+            continue;
+        }
+        std::vector<int> both;
+        std::set_intersection(still.begin(), still.end(), here.begin(), here.end(),
+                              std::back_inserter(both));
+        still = std::move(both);
+    }
+    return still;
 }
 
 const Asset& PoseController::animationSource() const {

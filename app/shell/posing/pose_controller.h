@@ -86,6 +86,9 @@ public:
     std::vector<float> facsCorrectiveWeights() const;
     // Face bones of the rig without a bone of that name in the skeleton.
     QStringList unmatchedFaceBones() const;
+    // The rig's controls that move no vertex (core facsWeightReport, over the meshes that use
+    // the rig: a control still in one of them but moving another is not listed).
+    std::vector<int> stillFacsControls() const;
     // Sets a control by full name or abbreviation; false when the rig has no such control.
     bool setFacsByName(const QString& name, float weight);
 

@@ -7,6 +7,7 @@
 #include "formats/roblox_mesh/mesh_decoder.h"
 #include "io/huge_pages.h"
 #include "meshscope/core/error_codes.h"
+#include "meshscope/core/pose.h"
 
 namespace meshscope::filemesh {
 
@@ -299,6 +300,7 @@ void Builder::finish() {
     resolveSurfaces();
     resolveSkin();
     generateTangents();
+    reportUnweightedFaceBones();
     const Mesh& m = mesh();
     if (!positionsScanned) {
         mesh().bounds = {};
@@ -313,6 +315,32 @@ void Builder::finish() {
                      " vertices have non-finite positions (first: vertex " + str(first) +
                      "); they are kept but left out of the bounds");
     }
+}
+
+void Builder::reportUnweightedFaceBones() {
+    const Mesh& m = mesh();
+    if (faceBoneNodes.empty() || m.facs < 0 || std::size_t(m.facs) >= asset.facs.size() ||
+        m.skeleton < 0 || std::size_t(m.skeleton) >= asset.skeletons.size())
+        return;
+    const FacsRig& rig = asset.facs[std::size_t(m.facs)];
+    const FacsWeightReport report =
+        facsWeightReport(rig, asset.skeletons[std::size_t(m.skeleton)], m);
+    for (std::size_t r = 0; r < faceBoneNodes.size() && r < report.weightedVertices.size(); ++r)
+        if (report.weightedVertices[r] >= 0)
+            property(faceBoneNodes[r], "weightedVertices", "uint32", report.weightedVertices[r]);
+    if (!report.bonesWithoutVertices) return;
+    std::string text = str(report.bonesWithoutVertices) + " of the " + str(report.bonesInSkeleton) +
+                       " face bones in the mesh's skeleton have no weighted vertex";
+    const std::vector<int>& still = report.stillControls;
+    if (!still.empty()) {
+        text += ": " + str(still.size()) + " of " + str(rig.controlNames.size()) +
+                " controls move only them and leave the mesh as it is (";
+        for (std::size_t i = 0; i < still.size() && i < 4; ++i)
+            text += (i ? ", " : "") +
+                    std::string(facsDisplayName(rig.controlNames[std::size_t(still[i])]));
+        text += still.size() > 4 ? ", ...)" : ")";
+    }
+    ctx.info(faceBonesOffset, errc::kFacsUnweightedBones, text);
 }
 
 void Builder::resolveLods() {

@@ -87,6 +87,8 @@ public:
     std::size_t zeroTangents = 0;              // vertices whose tangent bytes are all zero
     std::vector<std::uint32_t> boneNameIndex;  // pending bone names
     std::vector<int> boneNodes;
+    std::vector<int> faceBoneNodes;  // readFacs's, by rig row (finish() says which move vertices)
+    std::uint64_t faceBonesOffset = 0;
     // Non-finite positions, counted by scanPositions() while the arrays are filled (finish()
     // counts them itself when no reader did).
     bool positionsScanned = false;
@@ -122,6 +124,9 @@ private:
     void resolveSurfaces();
     void resolveSkin();
     void generateTangents();
+    // Each face bone's count of weighted vertices (a property), and an Info when face bones of
+    // the mesh's skeleton move no vertex (FACS controls that change nothing).
+    void reportUnweightedFaceBones();
 };
 
 // Shared readers. Each maps its bytes and adds its node under `parent`.

@@ -177,8 +177,11 @@ void readFacs(ByteReader& r, Builder& b, std::uint64_t size, int parent) {
     const Skeleton* sk = a.skeletons.empty() ? nullptr : &a.skeletons[0];
     const int bonesNode = b.addNode("face bones", "group", node, bonesAt, boneNames.size());
     std::size_t unmatched = 0;
+    b.faceBoneNodes.clear();
+    b.faceBonesOffset = bonesAt;
     for (std::size_t i = 0; i < rig.boneNames.size(); ++i) {
         const int n = b.addNode(rig.boneNames[i], "faceBone", bonesNode);
+        b.faceBoneNodes.push_back(n);
         a.linksOf(n).facs = index;
         const bool local = sk && sk->find(rig.boneNames[i]) >= 0;
         unmatched += !local;

@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLayout>
 #include <QScrollArea>
 #include <QSignalSpy>
@@ -223,6 +224,44 @@ TEST(FacsPosing, RealV5HeadJawDropMovesTheLowerFaceOnly) {
     MainWindow window;
     ASSERT_NO_FATAL_FAILURE(openShown(window, QString::fromStdString(file.string())));
     expectJawDropChangesOnlyTheLowerFace(window, "real_v5");
+}
+
+// A real v5 head whose every vertex is weighted to Head (its face bones to none): JawDrop moves
+// the jaw bone and not one pixel of the head, and the Face panel says so, greying every control;
+// a head that moves keeps its labels and says nothing.
+TEST(FacsPanel, ControlsThatMoveNoVertexAreGreyedAndNamed) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto still = corpus / "roblox-mesh/krakow10_rbx_mesh/meshes/15256456161";
+    MainWindow window;
+    ASSERT_NO_FATAL_FAILURE(openShown(window, QString::fromStdString(still.string())));
+    FacsDock* dock = window.facsDock();
+    PoseController* pose = window.poseController();
+    ASSERT_NE(pose->facsRig(), nullptr);
+    pose->setSkeletonVisible(false);
+    const QImage neutral = capture(window);
+    ASSERT_TRUE(pose->setFacsByName(QStringLiteral("JawDrop"), 1.0f));
+    const QImage open = capture(window);
+    ASSERT_FALSE(neutral.isNull());
+    EXPECT_LT(diffRows(neutral, open, 0, neutral.height()), 10) << "nothing follows the jaw";
+    EXPECT_EQ(pose->stillFacsControls().size(), pose->facsRig()->controlNames.size());
+    EXPECT_TRUE(dock->notes().contains("No control moves this mesh"))
+        << dock->notes().toStdString();
+    int greyed = 0;
+    for (QLabel* l : dock->findChildren<QLabel*>()) greyed += l->property("stillControl").toBool();
+    EXPECT_EQ(greyed, dock->sliderCount());
+    dock->show();
+    dock->resize(360, 520);
+    dock->grab().save(
+        QString::fromStdString((test::tempDir("app_posing_out") / "facs_still.png").string()));
+
+    // The generated head moves with every control.
+    const QString moving = writeFileMeshFixture("facs_moving.mesh", makeFacsHead(), "5.00");
+    ASSERT_NO_FATAL_FAILURE(openShown(window, moving));
+    EXPECT_TRUE(pose->stillFacsControls().empty());
+    EXPECT_TRUE(dock->notes().isEmpty()) << dock->notes().toStdString();
+    greyed = 0;
+    for (QLabel* l : dock->findChildren<QLabel*>()) greyed += l->property("stillControl").toBool();
+    EXPECT_EQ(greyed, 0);
 }
 
 TEST(FacsPanel, OneSliderPerControlAndCorrectivesFollowTheSliders) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "meshscope/core/error_codes.h"
 #include "roundtrip_support.h"
 
 namespace meshscope::test {
@@ -229,6 +230,66 @@ TEST(RoundTripOptions, Version7QuantizedDracoStaysWithinTheQuantizationStep) {
         const auto mi = influenceMap(a.skin[i]), mo = influenceMap(b.skin[i]);
         ASSERT_EQ(mi.size(), mo.size()) << i;
         for (const auto& [j, wgt] : mi) EXPECT_NEAR(mo.at(j), wgt, kWeightTolerance) << i;
+    }
+}
+
+// A head whose face bones carry no skin weight moves nothing when its controls do (a real v5
+// head, krakow10 15256456161, weights every vertex to Head): each face bone says how many
+// vertices follow it, and an Info names the controls that change nothing, in both decodes.
+TEST(RoundTripOptions, FaceBonesWithoutWeightedVerticesAreNamed) {
+    auto decodeV5 = [](const Asset& in, bool loadGeometry) {
+        FileMeshWriteOptions options;
+        options.version = "5.00";
+        const FileMeshWriteResult w = writeFileMesh(in, 0, options);
+        EXPECT_TRUE(w.ok());
+        DecodeOptions decode;
+        decode.loadGeometry = loadGeometry;
+        return decodeBytes(w.bytes, decode);
+    };
+    auto unweightedNotes = [](const DecodeResult& r) {
+        std::vector<std::string> out;
+        for (const Diagnostic& d : r.asset.diagnostics)
+            if (d.code == errc::kFacsUnweightedBones) out.push_back(d.message);
+        return out;
+    };
+    auto weightedVertices = [](const DecodeResult& r) {
+        std::map<std::string, std::int64_t> out;
+        for (std::size_t n = 0; n < r.asset.nodes.size(); ++n)
+            if (r.asset.kind(int(n)) == "faceBone")
+                if (const auto p = r.asset.property(int(n), "weightedVertices"))
+                    out[std::string(r.asset.name(int(n)))] = std::get<std::int64_t>(p->value);
+        return out;
+    };
+
+    const DecodeResult whole = decodeV5(makeFacsHead(), true);
+    ASSERT_TRUE(whole.ok());
+    EXPECT_TRUE(unweightedNotes(whole).empty());
+    const auto counts = weightedVertices(whole);
+    ASSERT_EQ(counts.size(), 3u);
+    for (const auto& [bone, n] : counts) EXPECT_GT(n, 0) << bone;
+
+    // The jaw's weight given to Head, and JawDrop made to move the jaw alone.
+    Asset still = makeFacsHead();
+    Mesh& m = still.meshes[0];
+    const int jaw = still.skeletons[0].find("Jaw"), head = still.skeletons[0].find("Head");
+    for (VertexInfluences& v : m.skin)
+        for (std::size_t k = 0; k < 4; ++k)
+            if (v.joints[k] == jaw) v.joints[k] = std::uint16_t(head);
+    FacsRig& rig = still.facs[0];
+    for (auto& channel : rig.channels)
+        for (std::uint32_t row = 1; row < rig.rows; ++row) channel[row * rig.cols + 0] = 0.0f;
+    for (const bool load : {true, false}) {
+        const DecodeResult r = decodeV5(still, load);
+        ASSERT_TRUE(r.ok());
+        const std::vector<std::string> notes = unweightedNotes(r);
+        ASSERT_EQ(notes.size(), 1u) << "loadGeometry " << load;
+        EXPECT_NE(notes[0].find("1 of the 3 face bones"), std::string::npos) << notes[0];
+        EXPECT_NE(notes[0].find("1 of 2 controls"), std::string::npos) << notes[0];
+        EXPECT_NE(notes[0].find("JawDrop"), std::string::npos) << notes[0];
+        EXPECT_EQ(notes[0].find("EyeClosed"), std::string::npos) << notes[0];
+        const auto c = weightedVertices(r);
+        EXPECT_EQ(c.at("Jaw"), 0);
+        EXPECT_GT(c.at("LeftUpperEyelid"), 0);
     }
 }
 

@@ -67,6 +67,9 @@ inline constexpr char kFacsBones[] = "facs-bones";
 inline constexpr char kFacsCorrectives[] = "facs-correctives";
 inline constexpr char kFacsFormat[] = "facs-format";
 inline constexpr char kFacsShape[] = "facs-shape";
+// Face bones of the mesh's skeleton that no vertex is weighted to: controls that move only them
+// leave the mesh as it is.
+inline constexpr char kFacsUnweightedBones[] = "facs-unweighted-bones";
 inline constexpr char kGitLfsPointer[] = "git-lfs-pointer";
 inline constexpr char kHeaderSize[] = "header-size";
 inline constexpr char kLodRange[] = "lod-range";
@@ -182,7 +185,7 @@ inline constexpr char kUnusualHullPrefix[] = "unusual-hull-prefix";
 inline constexpr char kUnusualVertexSize[] = "unusual-vertex-size";
 
 // Every code above, for checks that a decoder gives no code outside this list.
-inline constexpr std::array<const char*, 142> kAll = {
+inline constexpr std::array<const char*, 143> kAll = {
     kBadCount,
     kBadParent,
     kBadSignature,
@@ -222,6 +225,7 @@ inline constexpr std::array<const char*, 142> kAll = {
     kFacsCorrectives,
     kFacsFormat,
     kFacsShape,
+    kFacsUnweightedBones,
     kGitLfsPointer,
     kHeaderSize,
     kLodRange,

@@ -172,6 +172,21 @@ struct FacsBinding {
 };
 FacsBinding bindFacs(const FacsRig& rig, const Skeleton& skeleton);
 
+// Which face bones move vertices of `mesh` (skinned to `skeleton`), and so which controls change
+// it: a head can carry a whole rig with every vertex weighted to Head (a real v5 head does), and
+// then its sliders change nothing.
+struct FacsWeightReport {
+    // Per face-bone row: vertices with a weight on its skeleton bone; -1 when the skeleton has
+    // no bone of that name (it lives in the avatar's skeleton).
+    std::vector<std::int64_t> weightedVertices;
+    std::size_t bonesInSkeleton = 0, bonesWithoutVertices = 0;  // of those in the skeleton
+    // Base controls that move face bones (0.001 studs or 0.05 degrees: real rigs store noise
+    // of 0.0004 on bones a control leaves alone), none of which moves a vertex. Only controls
+    // whose bones are all in the skeleton count: the others may move the avatar's.
+    std::vector<int> stillControls;
+};
+FacsWeightReport facsWeightReport(const FacsRig& rig, const Skeleton& skeleton, const Mesh& mesh);
+
 // Applies composed face-bone transforms to a pose: local[bone] = local[bone] * facs transform
 // (a user pose first, then FACS, both in the bone's frame). Grows `pose` when needed.
 void applyFacs(const FacsBonePose& facs, const FacsBinding& binding, Pose& pose);
