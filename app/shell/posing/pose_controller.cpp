@@ -462,12 +462,7 @@ void PoseController::apply() {
     }
     const Asset& a = asset();
     for (MeshPose& mp : meshes_) {
-        if (!mp.boneMap.empty()) {
-            mp.pose.reset(mp.boneMap.size());
-            for (std::size_t j = 0; j < mp.boneMap.size(); ++j)
-                if (mp.boneMap[j] >= 0) mp.pose.local[j] = pose_.local[std::size_t(mp.boneMap[j])];
-        }
-        mp.evaluator->update(mp.boneMap.empty() ? pose_ : mp.pose,
+        mp.evaluator->update(posedFor(mp, pose_, mp.pose),
                              mp.usesFacs ? weights : std::span<const float>());
         const Mesh& mesh = a.meshes[std::size_t(mp.mesh)];
         mp.evaluator->skin(mesh, mp.positions, &mp.normals);
@@ -480,6 +475,14 @@ void PoseController::apply() {
     }
     updateOverlay();
     emit poseChanged();
+}
+
+const Pose& PoseController::posedFor(const MeshPose& mp, const Pose& pose, Pose& mapped) {
+    if (mp.boneMap.empty()) return pose;
+    mapped.reset(mp.boneMap.size());
+    for (std::size_t j = 0; j < mp.boneMap.size(); ++j)
+        if (mp.boneMap[j] >= 0) mapped.local[j] = pose.local[std::size_t(mp.boneMap[j])];
+    return mapped;
 }
 
 std::vector<Bounds> PoseController::posedBounds() const {
@@ -516,13 +519,7 @@ std::vector<Bounds> PoseController::animationBounds(int index) const {
         sampleAnimation(*anim, *s, frame, pose);
         for (std::size_t k = 0; k < meshes_.size(); ++k) {
             const MeshPose& mp = meshes_[k];
-            if (!mp.boneMap.empty()) {
-                mapped.reset(mp.boneMap.size());
-                for (std::size_t j = 0; j < mp.boneMap.size(); ++j)
-                    if (mp.boneMap[j] >= 0)
-                        mapped.local[j] = pose.local[std::size_t(mp.boneMap[j])];
-            }
-            evaluators[k].update(mp.boneMap.empty() ? pose : mapped);
+            evaluators[k].update(posedFor(mp, pose, mapped));
             out[k].add(influenceBounds(boxes[k], a.meshes[std::size_t(mp.mesh)],
                                        evaluators[k].skinning()));
         }

@@ -168,6 +168,9 @@ private:
         bool usesFacs = false;
     };
     std::vector<MeshPose> meshes_;
+    // `pose` (of the posed skeleton) as `mp` takes it: itself, or mapped by bone name into
+    // `mapped` for a mesh bound to another copy of the rig.
+    static const Pose& posedFor(const MeshPose& mp, const Pose& pose, Pose& mapped);
     std::unique_ptr<PoseEvaluator> overlayEvaluator_;
     std::vector<Mat4> world_;
     Pose pose_;
