@@ -25,6 +25,7 @@ const std::vector<FormatDecoder>& decoders() {
     static const std::vector<FormatDecoder> all = {
         robloxMeshFormat(),     robloxModelBinaryFormat(), robloxModelXmlFormat(),
         secondLifeMeshFormat(), unigineFormat(),           robloxCsgFormat(),
+        dracoFormat(),
     };
     return all;
 }
@@ -141,7 +142,7 @@ void sanitizeMesh(Asset& asset, Mesh& m) {
     const std::size_t stored = m.indices.size();
     for (std::size_t k = 0; k < stored; ++k) bad |= std::uint32_t(idx[k] >= limit);
     const std::size_t count = m.indexCount();
-    const std::size_t per = m.primitive == Primitive::Triangles ? 3 : 2;
+    const std::size_t per = indicesPerPrimitive(m.primitive);
     if (bad || m.indices.size() % per != 0) {
         asset.diagnostics.push_back({Severity::Warning, errc::kInconsistentMesh, 0, m.name,
                                      "indices dropped: an index is past the " + std::to_string(n) +

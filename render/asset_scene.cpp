@@ -150,6 +150,7 @@ AssetScene::MeshItem& AssetScene::addItem(const Mesh& mesh,
     MeshItem item;
     item.vertexCount = packed.vertexCount;
     item.lines = packed.lines;
+    item.points = packed.points;
     item.lods = packed.lods;
 
     // Built whole before it joins the scene: Qt 3D 6.4's OpenGL renderer crashes when per-instance
@@ -191,12 +192,18 @@ AssetScene::MeshItem& AssetScene::addItem(const Mesh& mesh,
 
     item.renderer = new Qt3DRender::QGeometryRenderer(item.entity);
     item.renderer->setGeometry(geometry);
-    item.renderer->setPrimitiveType(item.lines ? Qt3DRender::QGeometryRenderer::Lines
-                                               : Qt3DRender::QGeometryRenderer::Triangles);
+    item.renderer->setPrimitiveType(item.lines    ? Qt3DRender::QGeometryRenderer::Lines
+                                    : item.points ? Qt3DRender::QGeometryRenderer::Points
+                                                  : Qt3DRender::QGeometryRenderer::Triangles);
     if (instances) item.renderer->setInstanceCount(int(item.instances));
     item.material = new LitMaterial(item.entity, instances ? LitMaterial::Placement::Instances
                                                            : LitMaterial::Placement::Vertices);
     item.material->setWireframe(wireframe_);
+    // A sparse cloud (a few dozen points) in larger dots than a scan of thousands.
+    if (item.points)
+        item.material->setPointSize(packed.indexCount < 100    ? 8.f
+                                    : packed.indexCount < 1000 ? 5.f
+                                                               : 3.f);
     item.entity->addComponent(item.renderer);
     item.entity->addComponent(item.material);
     if (layer_) item.entity->addComponent(layer_);
@@ -301,7 +308,10 @@ SceneStats AssetScene::stats() const {
         if (r.count == 0 || item.hidden) continue;
         const std::uint64_t copies = item.instances ? item.instances : 1;
         s.vertices += item.vertexCount * copies;
-        if (!item.lines) s.triangles += r.count / 3 * copies;
+        if (item.points)
+            s.points += r.count * copies;
+        else if (!item.lines)
+            s.triangles += r.count / 3 * copies;
         s.drawCalls += item.material->wireframe() ? 2 : 1;
     }
     return s;

@@ -14,6 +14,7 @@
 #include <Qt3DRender/QGraphicsApiFilter>
 #include <Qt3DRender/QNoDepthMask>
 #include <Qt3DRender/QParameter>
+#include <Qt3DRender/QPointSize>
 #include <Qt3DRender/QPolygonOffset>
 #include <Qt3DRender/QRasterMode>
 #include <Qt3DRender/QRenderPass>
@@ -179,6 +180,17 @@ void LitMaterial::setWireframe(bool on) {
     else
         technique_->removeRenderPass(wirePass_);
     passesChanged();
+}
+
+void LitMaterial::setPointSize(float pixels) {
+    if (!pointSize_) {
+        // One state in both passes (a node may be shared by several passes).
+        pointSize_ = new Qt3DRender::QPointSize(this);
+        pointSize_->setSizeMode(Qt3DRender::QPointSize::Fixed);
+        solidPass_->addRenderState(pointSize_);
+        translucentPass_->addRenderState(pointSize_);
+    }
+    pointSize_->setValue(pixels);
 }
 
 void LitMaterial::setTranslucent(bool on) {

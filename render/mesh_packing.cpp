@@ -8,7 +8,7 @@ namespace meshscope::render {
 
 IndexRange lodRange(const Mesh& mesh, int lod) {
     const auto total = static_cast<std::uint32_t>(mesh.indices.size());
-    const std::uint32_t perPrimitive = mesh.primitive == Primitive::Lines ? 2 : 3;
+    const auto perPrimitive = std::uint32_t(indicesPerPrimitive(mesh.primitive));
     if (mesh.lods.empty() || lod < 0 || lod >= static_cast<int>(mesh.lods.size()))
         return lod == 0 || mesh.lods.empty() ? IndexRange{0, total} : IndexRange{0, 0};
     const LodLevel& level = mesh.lods[static_cast<std::size_t>(lod)];
@@ -24,6 +24,7 @@ PackedMesh packMesh(const Mesh& mesh) {
     const std::size_t n = mesh.positions.size();
     out.vertexCount = static_cast<std::uint32_t>(n);
     out.lines = mesh.primitive == Primitive::Lines;
+    out.points = mesh.primitive == Primitive::Points;
     // Sized by the constructor: QByteArray::resize() rounds a fresh allocation up to the next
     // power of two (a 69 MB vertex array took 134 MB).
     out.vertices = QByteArray(static_cast<qsizetype>(n * VertexLayout::kStride), Qt::Uninitialized);

@@ -198,6 +198,7 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     out << "\n  " << s.meshes << " meshes, " << s.vertices << " vertices, " << s.triangles
         << " triangles";
     if (s.lines) out << ", " << s.lines << " line segments";
+    if (s.points) out << ", " << s.points << " points";
     if (s.skins) out << ", " << s.skins << " skins (" << s.joints << " joints)";
     if (s.morphTargets) out << ", " << s.morphTargets << " morph targets";
     if (s.parts) out << ", " << s.parts << " parts";

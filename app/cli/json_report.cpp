@@ -174,6 +174,7 @@ Json infoJson(const Asset& asset) {
         mj["name"] = m.name;
         mj["vertices"] = m.vertexCount();
         mj["triangles"] = m.triangleCount();
+        if (m.primitive == Primitive::Points) mj["points"] = m.indexCount();  // (added key)
         mj["lods"] = m.lodOffsets;
         if (m.bounds.valid()) {
             mj["bounds"] = {{"min", vec3(m.bounds.min)}, {"max", vec3(m.bounds.max)}};
@@ -253,6 +254,8 @@ std::string infoText(const Asset& asset, const std::string& fileName) {
         o << "  mesh \"" << m.name << "\": " << m.vertexCount() << " vertices, ";
         if (m.primitive == Primitive::Lines)
             o << m.indexCount() / 2 << " lines";  // (a wireframe: no triangles and no LODs)
+        else if (m.primitive == Primitive::Points)
+            o << m.indexCount() << " points";  // (a point cloud)
         else
             o << m.triangleCount() << " triangles";
         if (!m.lods.empty() && m.primitive == Primitive::Triangles) {

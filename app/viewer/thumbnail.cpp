@@ -107,8 +107,8 @@ int runThumbnail(const ThumbnailOptions& options) {
     preview.transparentBackground = true;
     preview.yawDegrees = frontViewYawDegrees(result.asset);
     const PreviewImage picture = renderPreview(previewMeshes(result.asset), preview);
-    if (picture.empty() || picture.trianglesDrawn == 0) {
-        printErr(QStringLiteral("%1: nothing to draw (no triangles)").arg(options.input));
+    if (picture.empty() || (picture.trianglesDrawn == 0 && picture.pointsDrawn == 0)) {
+        printErr(QStringLiteral("%1: nothing to draw (no triangles or points)").arg(options.input));
         return 1;
     }
     const QImage image = QImage(picture.rgba.data(), picture.width, picture.height,

@@ -226,7 +226,7 @@ std::vector<ExportItem> exportItems(const Asset& asset, std::vector<std::string>
         ExportItem item;
         item.name = name;
         item.physics = isPhysicsMesh(asset, mesh);
-        if (mesh.primitive == Primitive::Lines) {
+        if (mesh.primitive != Primitive::Triangles) {
             item.lines = true;
             item.levels.push_back({int(mi), {}});
             items.push_back(std::move(item));

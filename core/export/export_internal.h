@@ -68,7 +68,7 @@ struct ExportItem {
     std::string name;
     std::vector<MeshLevel> levels;
     bool physics = false;  // a physics mesh or hull (Second Life physics_mesh / physics_convex)
-    bool lines = false;    // a line mesh (one level, the whole mesh)
+    bool lines = false;    // a line or point mesh (one level, the whole mesh)
 };
 // Every mesh with vertices and indices as an item (meshes without are reported and left out).
 std::vector<ExportItem> exportItems(const Asset& asset, std::vector<std::string>& warnings);

@@ -689,7 +689,7 @@ private:
         if (sized(mesh.uv1.size(), "UV set 1")) st.uv1 = cleanUvs(mesh.uv1);
         st.colors = sized(mesh.colors.size(), "the colour stream");
         st.ok = true;
-        if (mesh.primitive == Primitive::Lines || !allowSkin) return st;
+        if (mesh.primitive != Primitive::Triangles || !allowSkin) return st;
 
         // Skin: joints index the skeleton's bones, which are the skin's joints in order.
         const bool hasSkeleton = mesh.skeleton >= 0 &&
@@ -899,30 +899,39 @@ private:
         return int(model.nodes.size()) - 1;
     }
 
+    // A line mesh (LINES) or a point cloud (POINTS): positions, colours and the primitives whose
+    // indices are all within the vertices.
     int linesNode(const Mesh& mesh, const MeshStreams& st) {
         const std::string& name = st.name;
         const std::size_t nv = st.positions.size();
+        const bool points = mesh.primitive == Primitive::Points;
+        const std::size_t per = indicesPerPrimitive(mesh.primitive);
+        const char* what = points ? "point" : "line";
         std::vector<std::uint32_t> idx;
         idx.reserve(mesh.indices.size());
         std::size_t bad = 0;
-        for (std::size_t i = 0; i + 1 < mesh.indices.size(); i += 2) {
-            if (mesh.indices[i] >= nv || mesh.indices[i + 1] >= nv) {
+        for (std::size_t i = 0; i + per <= mesh.indices.size(); i += per) {
+            bool inside = true;
+            for (std::size_t k = 0; k < per; ++k) inside = inside && mesh.indices[i + k] < nv;
+            if (!inside) {
                 ++bad;
                 continue;
             }
-            idx.push_back(mesh.indices[i]);
-            idx.push_back(mesh.indices[i + 1]);
+            idx.insert(idx.end(), mesh.indices.begin() + std::ptrdiff_t(i),
+                       mesh.indices.begin() + std::ptrdiff_t(i + per));
         }
         if (bad)
-            result_.warnings.push_back(
-                "line mesh \"" + name + "\": " + std::to_string(bad) +
-                " segment(s) with an index beyond the vertex count left out");
+            result_.warnings.push_back(std::string(what) + " mesh \"" + name +
+                                       "\": " + std::to_string(bad) +
+                                       (points ? " point(s)" : " segment(s)") +
+                                       " with an index beyond the vertex count left out");
         if (idx.empty()) {
-            result_.warnings.push_back("line mesh \"" + name + "\" has no segments: not exported");
+            result_.warnings.push_back(std::string(what) + " mesh \"" + name + "\" has no " +
+                                       (points ? "points" : "segments") + ": not exported");
             return -1;
         }
         tinygltf::Primitive prim;
-        prim.mode = TINYGLTF_MODE_LINE;
+        prim.mode = points ? TINYGLTF_MODE_POINTS : TINYGLTF_MODE_LINE;
         prim.attributes["POSITION"] = vec3Accessor(st.positions, true);
         if (st.colors)
             prim.attributes["COLOR_0"] = plainAccessor(
@@ -938,7 +947,10 @@ private:
         node.mesh = int(model.meshes.size()) - 1;
         model.nodes.push_back(std::move(node));
         result_.stats.vertices += nv;
-        result_.stats.lines += idx.size() / 2;
+        if (points)
+            result_.stats.points += idx.size();
+        else
+            result_.stats.lines += idx.size() / 2;
         return int(model.nodes.size()) - 1;
     }
 

@@ -161,6 +161,22 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             const std::string objectName = unique(
                 (item.physics && !name.starts_with("physics") ? "physics_" : "") + name +
                 (item.levels.size() > 1 && mesh.lods.size() > 1 ? "_" + level.slice.name : ""));
+            if (mesh.primitive == Primitive::Points) {
+                obj.text += "o " + objectName + "\ng " + objectName + "\nusemtl " +
+                            meshMaterial(name) + "\n";
+                for (const Vec3& p : positions) obj.line("v", {p.x, p.y, p.z});
+                std::size_t points = 0;
+                for (const std::uint32_t i : mesh.indices) {
+                    if (i >= nv) continue;
+                    obj.text += "p " + std::to_string(c.v + i + 1) + '\n';
+                    ++points;
+                }
+                c.v += nv;
+                result.stats.vertices += nv;
+                result.stats.points += points;
+                ++result.stats.meshes;
+                continue;
+            }
             if (mesh.primitive == Primitive::Lines) {
                 obj.text += "o " + objectName + "\ng " + objectName + "\nusemtl " +
                             meshMaterial(name) + "\n";

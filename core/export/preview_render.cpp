@@ -110,7 +110,8 @@ std::vector<Mesh> previewMeshesAsStored(const Asset& asset) {
                 if (m.name == level && m.triangleCount() > 0) return {finestLevel(m)};
     }
     for (const Mesh& m : asset.meshes) {
-        if (m.primitive != Primitive::Triangles || m.indices.empty()) continue;
+        // Triangles, and the points of a point cloud (lines are physics hulls or wireframes).
+        if (m.primitive == Primitive::Lines || m.indices.empty()) continue;
         if (isPhysicsMesh(asset, m)) continue;
         out.push_back(finestLevel(m));
     }
@@ -149,8 +150,8 @@ PreviewImage renderPreview(const std::vector<Mesh>& meshes, const PreviewOptions
     V3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
     std::size_t totalTriangles = 0;
     for (const Mesh& m : meshes) {
-        if (m.primitive != Primitive::Triangles) continue;
-        totalTriangles += m.indices.size() / 3;
+        if (m.primitive == Primitive::Lines) continue;
+        if (m.primitive == Primitive::Triangles) totalTriangles += m.indices.size() / 3;
         for (std::uint32_t i : m.indices) {
             if (i >= m.positions.size()) continue;
             const V3 p = v3(m.positions[i]);
@@ -193,6 +194,39 @@ PreviewImage renderPreview(const std::vector<Mesh>& meshes, const PreviewOptions
         s.color = c;
         return std::isfinite(s.x) && std::isfinite(s.y);
     };
+
+    // Points: a square of samples each (3×3, 1.5 pixels, for thousands; up to 4 pixels for a
+    // sparse cloud of a few dozen), lit as facing the eye.
+    for (const Mesh& m : meshes) {
+        if (m.primitive != Primitive::Points) continue;
+        const bool colors = m.colors.size() == m.positions.size();
+        const int r = m.indices.size() < 100 ? 4 : m.indices.size() < 1000 ? 2 : 1;
+        for (const std::uint32_t i : m.indices) {
+            if (i >= m.positions.size()) continue;
+            const V3 p = v3(m.positions[i]);
+            if (!finite(p)) continue;
+            V3 albedo{200 / 255.f, 200 / 255.f, 200 / 255.f};
+            if (colors) {
+                const Rgba8 c = m.colors[i];
+                if (c.a == 0) continue;
+                albedo = {albedo.x * c.r / 255.f, albedo.y * c.g / 255.f, albedo.z * c.b / 255.f};
+            }
+            const V3 toEye = normalized(eye - p);
+            ScreenVertex s;
+            if (!project(p, shade(toEye, toEye, albedo), s)) continue;
+            const int cx = int(std::floor(s.x)), cy = int(std::floor(s.y));
+            bool covered = false;
+            for (int y = std::max(0, cy - r); y <= std::min(H - 1, cy + r); ++y)
+                for (int x = std::max(0, cx - r); x <= std::min(W - 1, cx + r); ++x) {
+                    const std::size_t at = std::size_t(y) * std::size_t(W) + std::size_t(x);
+                    if (s.invZ <= depth[at]) continue;
+                    depth[at] = s.invZ;
+                    color[at] = s.color;
+                    covered = true;
+                }
+            image.pointsDrawn += covered;
+        }
+    }
 
     for (const Mesh& m : meshes) {
         if (m.primitive != Primitive::Triangles) continue;

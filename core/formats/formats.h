@@ -5,6 +5,7 @@
 
 namespace meshscope {
 
+const FormatDecoder& dracoFormat();
 const FormatDecoder& robloxCsgFormat();
 const FormatDecoder& robloxMeshFormat();
 const FormatDecoder& robloxModelBinaryFormat();

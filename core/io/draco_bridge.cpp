@@ -4,8 +4,12 @@
 #include "io/draco_bridge.h"
 
 #include <draco/compression/decode.h>
+#include <draco/compression/point_cloud/point_cloud_decoder.h>
 #include <draco/core/decoder_buffer.h>
 #include <draco/mesh/mesh.h>
+#include <draco/metadata/geometry_metadata.h>
+#include <draco/metadata/metadata_decoder.h>
+#include <draco/point_cloud/point_cloud.h>
 
 #include <cstring>
 #include <string>
@@ -28,7 +32,40 @@ bool isByteType(draco::DataType t) {
 
 }  // namespace
 
-DracoMeshData decodeDracoMesh(DecodeContext& ctx, ByteSpan payload, std::uint64_t offset) {
+namespace {
+
+// libdraco sizes a point cloud's attribute buffers from the int32 point count that follows the
+// header (and the metadata) before it reads a single value, and checks that count against
+// nothing: one flipped bit asks for tens of gigabytes, and the process is killed. The count is
+// read here first and held to the file's decompression budget (12 bytes a point at least: a
+// float position) and the allocation cap. Meshes need no such check: libdraco bounds their
+// counts by the bytes that follow (a byte flipped anywhere in a mesh stream fails cleanly).
+void checkPointCount(DecodeContext& ctx, ByteSpan payload, std::uint64_t offset) {
+    draco::DecoderBuffer buffer;
+    buffer.Init(reinterpret_cast<const char*>(payload.data()), payload.size());
+    draco::DracoHeader header;
+    if (!draco::PointCloudDecoder::DecodeHeader(&buffer, &header).ok()) return;  // libdraco says
+    buffer.set_bitstream_version(
+        DRACO_BITSTREAM_VERSION(header.version_major, header.version_minor));
+    if (header.flags & METADATA_FLAG_MASK) {
+        draco::MetadataDecoder metadata;
+        draco::GeometryMetadata geometry;
+        if (!metadata.DecodeGeometryMetadata(&buffer, &geometry)) return;  // libdraco says
+    }
+    const std::uint64_t at = offset + std::uint64_t(buffer.decoded_size());
+    std::int32_t points = 0;
+    if (!buffer.Decode(&points)) return;  // libdraco says
+    if (points < 0)
+        ctx.fail(at, errc::kDraco, "negative Draco point count " + std::to_string(points));
+    ctx.checkAllocation(at, std::uint64_t(points), 12, "Draco points");
+    if (std::uint64_t(points) * 12 > ctx.decompressionAllowance())
+        ctx.fail(at, errc::kLimit,
+                 std::to_string(points) + " Draco points (12 bytes each at least) exceed the " +
+                     std::to_string(ctx.decompressionAllowance()) +
+                     " bytes this file may decode to");
+}
+
+DracoMeshData decode(DecodeContext& ctx, ByteSpan payload, std::uint64_t offset, bool pointClouds) {
     auto scope = ctx.scope("draco");
     if (payload.empty()) ctx.fail(offset, errc::kDraco, "the Draco payload is empty");
 
@@ -37,26 +74,45 @@ DracoMeshData decodeDracoMesh(DecodeContext& ctx, ByteSpan payload, std::uint64_
     auto type = draco::Decoder::GetEncodedGeometryType(&buffer);
     if (!type.ok())
         ctx.fail(offset, errc::kDraco, "not a Draco stream: " + type.status().error_msg_string());
-    if (type.value() != draco::TRIANGULAR_MESH)
-        ctx.fail(offset, errc::kDraco, "the Draco stream holds a point cloud, not a triangle mesh");
+    const bool isMesh = type.value() == draco::TRIANGULAR_MESH;
+    if (!isMesh && (!pointClouds || type.value() != draco::POINT_CLOUD))
+        ctx.fail(offset, errc::kDraco,
+                 type.value() == draco::POINT_CLOUD
+                     ? "the Draco stream holds a point cloud, not a triangle mesh"
+                     : "the Draco stream holds geometry of unknown type " +
+                           std::to_string(int(type.value())));
 
     draco::Decoder decoder;
-    auto decoded = decoder.DecodeMeshFromBuffer(&buffer);
-    if (!decoded.ok())
-        ctx.fail(offset, errc::kDraco,
-                 "Draco decoding failed: " + decoded.status().error_msg_string());
-    std::unique_ptr<draco::Mesh> mesh = std::move(decoded).value();
-    if (!mesh) ctx.fail(offset, errc::kDraco, "Draco decoding produced no mesh");
+    std::unique_ptr<draco::PointCloud> geometry;
+    draco::Mesh* mesh = nullptr;
+    if (isMesh) {
+        auto decoded = decoder.DecodeMeshFromBuffer(&buffer);
+        if (!decoded.ok())
+            ctx.fail(offset, errc::kDraco,
+                     "Draco decoding failed: " + decoded.status().error_msg_string());
+        std::unique_ptr<draco::Mesh> m = std::move(decoded).value();
+        mesh = m.get();
+        geometry = std::move(m);
+    } else {
+        checkPointCount(ctx, payload, offset);
+        auto decoded = decoder.DecodePointCloudFromBuffer(&buffer);
+        if (!decoded.ok())
+            ctx.fail(offset, errc::kDraco,
+                     "Draco decoding failed: " + decoded.status().error_msg_string());
+        geometry = std::move(decoded).value();
+    }
+    if (!geometry) ctx.fail(offset, errc::kDraco, "Draco decoding produced no geometry");
 
     DracoMeshData out;
-    out.pointCount = mesh->num_points();
-    const std::uint64_t faces = mesh->num_faces();
+    out.pointCloud = !isMesh;
+    out.pointCount = geometry->num_points();
+    const std::uint64_t faces = mesh ? mesh->num_faces() : 0;
     out.faceCount = faces;
 
     // Account for what the payload expanded into (points × every component + faces).
     std::uint64_t perPoint = 0;
-    for (int i = 0; i < mesh->num_attributes(); ++i) {
-        const draco::PointAttribute* a = mesh->attribute(i);
+    for (int i = 0; i < geometry->num_attributes(); ++i) {
+        const draco::PointAttribute* a = geometry->attribute(i);
         if (a) perPoint += std::uint64_t(a->num_components()) * 4;
     }
     ctx.checkAllocation(offset, faces, 12, "Draco faces");
@@ -65,13 +121,13 @@ DracoMeshData decodeDracoMesh(DecodeContext& ctx, ByteSpan payload, std::uint64_
 
     // Faces are a contiguous vector of std::array<PointIndex, 3>, PointIndex one u32.
     static_assert(sizeof(draco::Mesh::Face) == 12);
-    if (faces)
+    if (mesh && faces)
         out.faces =
             ByteSpan(reinterpret_cast<const std::uint8_t*>(&mesh->face(draco::FaceIndex(0))),
                      std::size_t(faces) * 12);
 
-    for (int i = 0; i < mesh->num_attributes(); ++i) {
-        const draco::PointAttribute* a = mesh->attribute(i);
+    for (int i = 0; i < geometry->num_attributes(); ++i) {
+        const draco::PointAttribute* a = geometry->attribute(i);
         if (!a) continue;
         auto attrScope = ctx.scope("attribute " + std::to_string(a->unique_id()));
         const int n = a->num_components();
@@ -124,8 +180,59 @@ DracoMeshData decodeDracoMesh(DecodeContext& ctx, ByteSpan payload, std::uint64_
         }
         out.attributes.push_back(std::move(d));
     }
-    out.keep = std::shared_ptr<const draco::Mesh>(mesh.release());
+    out.keep = std::shared_ptr<const draco::PointCloud>(geometry.release());
     return out;
+}
+
+}  // namespace
+
+DracoMeshData decodeDracoMesh(DecodeContext& ctx, ByteSpan payload, std::uint64_t offset) {
+    return decode(ctx, payload, offset, false);
+}
+
+DracoMeshData decodeDracoGeometry(DecodeContext& ctx, ByteSpan payload, std::uint64_t offset) {
+    return decode(ctx, payload, offset, true);
+}
+
+std::string DracoHeader::version() const {
+    return std::to_string(major) + "." + std::to_string(minor);
+}
+
+const char* DracoHeader::geometryName() const {
+    return encoderType == 0 ? "point cloud" : encoderType == 1 ? "triangular mesh" : "unknown";
+}
+
+const char* DracoHeader::methodName() const {
+    if (method == 0) return "sequential";
+    if (method == 1) return encoderType == 0 ? "kd-tree" : "edgebreaker";
+    return "unknown";
+}
+
+std::optional<DracoHeader> readDracoHeader(ByteSpan bytes) {
+    if (bytes.size() < DracoHeader::kSize || std::memcmp(bytes.data(), "DRACO", 5) != 0)
+        return std::nullopt;
+    DracoHeader h;
+    h.major = bytes[5];
+    h.minor = bytes[6];
+    h.encoderType = bytes[7];
+    h.method = bytes[8];
+    h.flags = std::uint16_t(bytes[9] | (bytes[10] << 8));
+    return h;
+}
+
+void describeDracoHeader(DecodeContext& ctx, std::uint64_t at, const DracoHeader& header,
+                         int node) {
+    ctx.mapRange(at, 5, RangeKind::Field, "magic", node);
+    ctx.mapRange(at + 5, 2, RangeKind::Field, "dracoVersion", node);
+    ctx.mapRange(at + 7, 1, RangeKind::Field, "geometry", node);
+    ctx.mapRange(at + 8, 1, RangeKind::Field, "encoding", node);
+    ctx.mapRange(at + 9, 2, RangeKind::Field, "flags", node);
+    Asset& asset = ctx.asset();
+    asset.addProperty(node, {"dracoVersion", "string", header.version(), at + 5, 2});
+    asset.addProperty(node, {"geometry", "string", std::string(header.geometryName()), at + 7, 1});
+    asset.addProperty(node, {"encoding", "string", std::string(header.methodName()), at + 8, 1});
+    asset.addProperty(node, {"flags", "uint16", std::int64_t(header.flags), at + 9, 2});
+    asset.addProperty(node, {"metadata", "bool", header.hasMetadata(), at + 9, 2});
 }
 
 }  // namespace meshscope

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "io/decode_context.h"
@@ -29,6 +31,7 @@ struct DracoAttribute {
 };
 
 struct DracoMeshData {
+    bool pointCloud = false;  // a point cloud: no faces
     std::uint32_t pointCount = 0;
     std::uint64_t faceCount = 0;
     // The faces as libdraco stores them: 3 u32 point indices per face (12 bytes), not checked
@@ -36,11 +39,33 @@ struct DracoMeshData {
     ByteSpan faces;
     std::vector<DracoAttribute> attributes;
     const DracoAttribute* byUniqueId(std::uint32_t id) const;
-    std::shared_ptr<const void> keep;  // the decoded draco::Mesh that `values` and `faces` view
+    std::shared_ptr<const void> keep;  // the decoded draco geometry `values` and `faces` view
 };
 
 // Decodes a Draco triangle mesh. `offset` is the payload's file offset (for errors). The decoded
 // size is charged against the file's decompression budget.
 DracoMeshData decodeDracoMesh(DecodeContext& ctx, ByteSpan payload, std::uint64_t offset);
+// The same, for a triangle mesh or a point cloud (DracoMeshData::pointCloud, no faces).
+DracoMeshData decodeDracoGeometry(DecodeContext& ctx, ByteSpan payload, std::uint64_t offset);
+
+// The 11-byte header every Draco stream starts with: "DRACO", the bitstream version (major,
+// minor), the encoder type, the encoding method and the flags (u16, little-endian).
+struct DracoHeader {
+    static constexpr std::size_t kSize = 11;
+    static constexpr std::uint16_t kMetadataFlag = 0x8000;  // metadata follows the header
+    int major = 0, minor = 0;
+    int encoderType = 0;  // 0 point cloud, 1 triangular mesh
+    int method = 0;       // mesh: 0 sequential, 1 edgebreaker; point cloud: 0 sequential, 1 kd-tree
+    std::uint16_t flags = 0;
+    std::string version() const;       // "2.2"
+    const char* geometryName() const;  // "point cloud", "triangular mesh" ("unknown" otherwise)
+    const char* methodName() const;    // "sequential", "edgebreaker", "kd-tree" ("unknown")
+    bool hasMetadata() const { return (flags & kMetadataFlag) != 0; }
+};
+// The header of `bytes`, when they start with "DRACO" and hold the whole header.
+std::optional<DracoHeader> readDracoHeader(ByteSpan bytes);
+// The header at file offset `at` in the byte map (its five fields, under `node`) and its values as
+// properties of `node`: dracoVersion, geometry, encoding, flags, metadata.
+void describeDracoHeader(DecodeContext& ctx, std::uint64_t at, const DracoHeader& header, int node);
 
 }  // namespace meshscope

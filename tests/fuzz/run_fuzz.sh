@@ -38,6 +38,7 @@ if [ -d "$corpus" ]; then
   add_corpus secondlife secondlife
   add_corpus unigine unigine
   add_corpus roblox_csg csg
+  add_corpus any draco  # bare Draco streams: only the registry target decodes them
 else
   echo "run_fuzz: ../shared/corpus is absent; seeding from generated files only"
 fi

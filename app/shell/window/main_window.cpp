@@ -628,10 +628,13 @@ void MainWindow::showTerrainRegion(int node) {
 void MainWindow::updateStats() {
     const render::SceneStats s = viewport_->scene()->stats();
     QLocale loc;
-    QString text = tr("%1 vertices · %2 triangles · %3 %4")
-                       .arg(loc.toString(qulonglong(s.vertices)),
-                            loc.toString(qulonglong(s.triangles)), QString::number(s.drawCalls),
-                            s.drawCalls == 1 ? tr("draw call") : tr("draw calls"));
+    QString text =
+        tr("%1 vertices · %2 triangles")
+            .arg(loc.toString(qulonglong(s.vertices)), loc.toString(qulonglong(s.triangles)));
+    if (s.points) text += tr(" · %1 points").arg(loc.toString(qulonglong(s.points)));
+    text += tr(" · %1 %2")
+                .arg(QString::number(s.drawCalls),
+                     s.drawCalls == 1 ? tr("draw call") : tr("draw calls"));
     if (frameMs_ > 0) text += tr(" · %1 ms/frame").arg(frameMs_, 0, 'f', 1);
     statsLabel_->setText(text);
 }

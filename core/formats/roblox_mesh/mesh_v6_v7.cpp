@@ -48,6 +48,10 @@ void coreMeshV2(ByteReader& c, Builder& b, int node) {
     const ByteSpan payload = c.bytes(c.checkCount(length, 1, "Draco payload"), "Draco payload");
     const int dn = b.addNode("draco", "payload", node, at, payload.size());
     ctx.mapRange(at, payload.size(), RangeKind::Payload, "draco", dn);
+    if (const std::optional<DracoHeader> h = readDracoHeader(payload)) {
+        auto headerScope = ctx.scope("draco");
+        describeDracoHeader(ctx, at, *h, dn);
+    }
 
     DracoMeshData d = decodeDracoMesh(ctx, payload, at);
     auto scope = ctx.scope("draco");

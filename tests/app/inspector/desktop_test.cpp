@@ -70,6 +70,13 @@ static Bytes unigine2Header(const char* signature) {
     return bytes;
 }
 
+static Bytes dracoHeader() {
+    const char header[] = "DRACO\x02\x02\x01\x01\x00\x00";
+    Bytes bytes(header, header + 11);
+    bytes.resize(64, 0x5a);
+    return bytes;
+}
+
 TEST(Desktop, XdgMimeNamesTheTypeOfEachFormat) {
     const QString xdgMime = tool("xdg-mime");
     const QString update = tool("update-mime-database");
@@ -113,6 +120,9 @@ TEST(Desktop, XdgMimeNamesTheTypeOfEachFormat) {
         {write(files, "walk.anim", unigine2Header("an11")), "model/x-unigine-sanim"},
         {write(files, "body.mesh_skinned", unigine2Header("sk10")), "model/x-unigine-mesh"},
         {write(files, "rig.skeleton", unigine2Header("sn10")), "model/x-unigine-skeleton"},
+        // A Draco stream's header (bitstream 2.2, a mesh, Edgebreaker), by name and by magic.
+        {write(files, "bunny.drc", dracoHeader()), "model/x-draco"},
+        {write(files, "coremesh-payload", dracoHeader()), "model/x-draco"},
     };
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_DATA_HOME"), QString::fromStdString(home.string()));

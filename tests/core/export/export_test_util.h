@@ -25,8 +25,8 @@
 namespace meshscope::test {
 
 struct Counts {
-    std::size_t meshes = 0, vertices = 0, triangles = 0, lines = 0, joints = 0, skinnedVertices = 0,
-                morphTargets = 0;
+    std::size_t meshes = 0, vertices = 0, triangles = 0, lines = 0, points = 0, joints = 0,
+                skinnedVertices = 0, morphTargets = 0;
     // Joints summed over the skinned glTF meshes (what `assimp info` calls Bones).
     std::size_t meshJoints = 0;
     friend bool operator==(const Counts&, const Counts&) = default;
@@ -34,9 +34,9 @@ struct Counts {
 
 inline std::ostream& operator<<(std::ostream& os, const Counts& c) {
     return os << "{meshes " << c.meshes << ", vertices " << c.vertices << ", triangles "
-              << c.triangles << ", lines " << c.lines << ", joints " << c.joints << ", skinned "
-              << c.skinnedVertices << ", targets " << c.morphTargets << ", mesh joints "
-              << c.meshJoints << "}";
+              << c.triangles << ", lines " << c.lines << ", points " << c.points << ", joints "
+              << c.joints << ", skinned " << c.skinnedVertices << ", targets " << c.morphTargets
+              << ", mesh joints " << c.meshJoints << "}";
 }
 
 // What a glTF export of every LOD should hold: a mesh with one LOD keeps all its vertices, a
@@ -52,6 +52,12 @@ inline Counts expectedMeshCounts(const Asset& a, int lod = -1) {
             ++c.meshes;
             c.vertices += nv;
             c.lines += m.indices.size() / 2;
+            continue;
+        }
+        if (m.primitive == Primitive::Points) {
+            ++c.meshes;
+            c.vertices += nv;
+            c.points += m.indices.size();
             continue;
         }
         std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
@@ -94,6 +100,7 @@ inline Counts gltfCounts(const tinygltf::Model& m) {
                 p.indices >= 0 ? m.accessors[std::size_t(p.indices)].count : pos.count;
             if (p.mode == TINYGLTF_MODE_TRIANGLES) c.triangles += idx / 3;
             if (p.mode == TINYGLTF_MODE_LINE) c.lines += idx / 2;
+            if (p.mode == TINYGLTF_MODE_POINTS) c.points += idx;
             if (p.attributes.contains("JOINTS_0")) c.skinnedVertices += pos.count;
             c.morphTargets += p.targets.size();
         }

@@ -51,6 +51,42 @@ TEST(Preview, SphereIsFramedLitAndTransparentAround) {
     EXPECT_GT(image.trianglesDrawn, 100u);
 }
 
+// A point cloud (what a Draco stream may hold) is drawn point by point, in its colours; lines
+// (physics hulls, wireframes) are not drawn at all.
+TEST(Preview, PointCloudsAreDrawnInTheirColours) {
+    Asset asset;
+    Mesh cloud;
+    cloud.primitive = Primitive::Points;
+    for (int i = 0; i < 400; ++i) {
+        cloud.positions.push_back({float(i % 20), float(i / 20), 0});
+        cloud.colors.push_back({255, 0, 0, 255});
+        cloud.indices.push_back(std::uint32_t(i));
+    }
+    cloud.computeBounds();
+    asset.meshes.push_back(cloud);
+    Mesh lines = cloud;
+    lines.primitive = Primitive::Lines;
+    lines.indices = {0, 399};
+    asset.meshes.push_back(lines);
+    PreviewOptions o;
+    o.width = o.height = 128;
+    const PreviewImage image = renderPreview(previewMeshes(asset), o);
+    EXPECT_EQ(image.trianglesDrawn, 0u);
+    EXPECT_GT(image.pointsDrawn, 350u);
+    const int opaque = opaquePixels(image);
+    EXPECT_GT(opaque, 400);                 // 1.5 pixels a point at least
+    EXPECT_LT(opaque, 128 * 128 * 6 / 10);  // points, not a filled square
+    // Every drawn pixel is red: the points' colour, lit (the highlight adds as much green as
+    // blue).
+    for (int y = 0; y < 128; ++y)
+        for (int x = 0; x < 128; ++x) {
+            if (alphaAt(image, x, y) == 0) continue;
+            const std::uint8_t* px = &image.rgba[(std::size_t(y) * 128 + std::size_t(x)) * 4];
+            EXPECT_GT(int(px[0]), int(px[1]) + 60) << x << "," << y;
+            EXPECT_EQ(int(px[1]), int(px[2])) << x << "," << y;
+        }
+}
+
 TEST(Preview, OpaqueBackgroundFillsEveryPixel) {
     PreviewOptions o;
     o.width = 40;

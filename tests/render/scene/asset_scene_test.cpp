@@ -142,6 +142,29 @@ TEST(AssetScene, UploadsOneVertexAndOneIndexBufferPerMesh) {
     EXPECT_EQ(s.drawCalls, 1);
 }
 
+TEST(AssetScene, APointCloudIsDrawnAsPointsAndCountedAsPoints) {
+    Qt3DCore::QEntity root;
+    AssetScene scene(&root);
+    Asset asset;
+    Mesh cloud;
+    cloud.name = "point cloud";
+    cloud.primitive = Primitive::Points;
+    for (int i = 0; i < 10; ++i) {
+        cloud.positions.push_back({float(i), float(i % 3), 0});
+        cloud.indices.push_back(std::uint32_t(i));
+    }
+    cloud.computeBounds();
+    asset.meshes.push_back(cloud);
+    scene.setAsset(asset);
+    ASSERT_EQ(scene.meshCount(), 1);
+    EXPECT_EQ(scene.meshRenderer(0)->primitiveType(), Qt3DRender::QGeometryRenderer::Points);
+    EXPECT_EQ(scene.meshRenderer(0)->vertexCount(), 10);
+    const SceneStats s = scene.stats();
+    EXPECT_EQ(s.points, 10u);
+    EXPECT_EQ(s.triangles, 0u);
+    EXPECT_EQ(s.vertices, 10u);
+}
+
 TEST(MeshPacking, InstancesCarryTheirTransformAndColour) {
     ShapeInstance a, b;
     for (int i = 0; i < 12; ++i) b.transform[std::size_t(i)] = float(i) + 0.5f;

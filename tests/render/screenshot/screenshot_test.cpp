@@ -6,6 +6,7 @@
 #include <QImage>
 #include <QProcess>
 #include <fstream>
+#include <set>
 
 #include "meshscope/core/axes.h"
 #include "meshscope/core/mesh_generators.h"
@@ -70,6 +71,38 @@ TEST(Screenshot, MeshStandsOutFromTheBackground) {
     EXPECT_EQ(image.pixel(0, 239), image.pixel(319, 239));
     EXPECT_EQ(image.pixel(0, 120), image.pixel(319, 120));
     EXPECT_NE(image.pixel(160, 120), image.pixel(0, 120));
+}
+
+// A real point cloud (Draco's pc_color.drc, 7 733 coloured points): drawn as points in their own
+// colours, framed in the picture.
+TEST(Screenshot, ARealPointCloudIsDrawnInItsColours) {
+    MESHSCOPE_REQUIRE_CORPUS(corpus);
+    const auto file = corpus / "draco" / "google_draco" / "testdata" / "pc_color.drc";
+    if (!std::filesystem::exists(file)) MESHSCOPE_CORPUS_ABSENT(file.string() + " is absent");
+    const auto dir = test::tempDir("shot_points");
+    const auto out = dir / "points.png";
+    const test::ProcessRun r =
+        runViewer({"--screenshot", QString::fromStdString(out.string()), "--size", "320x240",
+                   "--transparent", QString::fromStdString(file.string())});
+    ASSERT_EQ(r.exitCode, 0) << r.stderrText.toStdString();
+    const QImage image(QString::fromStdString(out.string()));
+    ASSERT_FALSE(image.isNull());
+    int opaque = 0, left = 320, right = 0;
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            if (qAlpha(image.pixel(x, y)) < 255) continue;
+            ++opaque;
+            left = std::min(left, x);
+            right = std::max(right, x);
+            colours.insert(image.pixel(x, y));
+        }
+    // Thousands of points of a few pixels each, spread over most of the width, in many colours
+    // (one grey material would give a handful of shades).
+    EXPECT_GT(opaque, 5000);
+    EXPECT_LT(opaque, 320 * 240 * 9 / 10);
+    EXPECT_GT(right - left, 320 / 2);
+    EXPECT_GT(colours.size(), 200u);
 }
 
 TEST(Screenshot, LodAndWireframeChangeTheImage) {

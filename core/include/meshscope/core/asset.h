@@ -53,7 +53,14 @@ struct VertexInfluences {
     std::array<float, 4> weights{0, 0, 0, 0};
 };
 
-enum class Primitive : std::uint8_t { Triangles, Lines };
+// How a mesh's indices join its vertices: 3 a triangle, 2 a line segment, 1 a point (a point cloud,
+// as a Draco stream may hold: the indices list the points drawn).
+enum class Primitive : std::uint8_t { Triangles, Lines, Points };
+
+// Indices a primitive takes.
+constexpr std::size_t indicesPerPrimitive(Primitive p) {
+    return p == Primitive::Triangles ? 3 : p == Primitive::Lines ? 2 : 1;
+}
 
 // A blend shape: per-vertex offsets added to the base mesh at weight 1.
 struct MorphTarget {

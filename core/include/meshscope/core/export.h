@@ -73,7 +73,8 @@ struct ExportStats {
     std::size_t nodes = 0;     // glTF nodes (0 for OBJ)
     std::size_t vertices = 0;  // summed over meshes
     std::size_t triangles = 0;
-    std::size_t lines = 0;  // line segments
+    std::size_t lines = 0;   // line segments
+    std::size_t points = 0;  // points of point clouds
     std::size_t skins = 0;
     std::size_t joints = 0;             // summed over skins
     std::size_t skinnedVertices = 0;    // vertices written with joints and weights

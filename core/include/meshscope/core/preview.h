@@ -38,6 +38,7 @@ struct PreviewImage {
     int height = 0;
     std::vector<std::uint8_t> rgba;  // width × height × 4, rows top to bottom, straight alpha
     std::size_t trianglesDrawn = 0;  // triangles that covered at least one pixel
+    std::size_t pointsDrawn = 0;     // points of point clouds that covered at least one pixel
     bool empty() const { return rgba.empty(); }
 };
 

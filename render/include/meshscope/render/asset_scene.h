@@ -28,6 +28,7 @@ class LitMaterial;
 struct SceneStats {
     std::uint64_t vertices = 0;   // vertices of the meshes shown
     std::uint64_t triangles = 0;  // triangles drawn at the current LODs
+    std::uint64_t points = 0;     // points of the point clouds shown
     int drawCalls = 0;
 };
 
@@ -103,6 +104,7 @@ private:
         std::uint32_t vertexCount = 0;
         std::uint32_t instances = 0;  // 0: not instanced
         bool lines = false;
+        bool points = false;
         bool hidden = false;
         int lod = 0;
     };

@@ -9,6 +9,7 @@
 
 namespace Qt3DRender {
 class QParameter;
+class QPointSize;
 class QRenderPass;
 class QTechnique;
 }  // namespace Qt3DRender
@@ -36,12 +37,15 @@ public:
     // viewport's translucent layer does).
     void setTranslucent(bool on);
     bool translucent() const { return translucent_; }
+    // Points (a point cloud) drawn `pixels` wide, opaque or translucent.
+    void setPointSize(float pixels);
 
 private:
     Qt3DRender::QTechnique* technique_ = nullptr;
     Qt3DRender::QRenderPass* solidPass_ = nullptr;
     Qt3DRender::QRenderPass* translucentPass_ = nullptr;
     Qt3DRender::QRenderPass* wirePass_ = nullptr;
+    Qt3DRender::QPointSize* pointSize_ = nullptr;  // made by setPointSize
     Qt3DRender::QParameter* baseColor_ = nullptr;
     Qt3DRender::QParameter* highlight_ = nullptr;
     // Present or absent in turn on each change of passes: see passesChanged().

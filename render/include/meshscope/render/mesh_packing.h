@@ -37,6 +37,7 @@ struct PackedMesh {
     std::uint32_t vertexCount = 0;
     std::uint32_t indexCount = 0;
     bool lines = false;            // Primitive::Lines
+    bool points = false;           // Primitive::Points
     std::vector<IndexRange> lods;  // one per LOD, at least one when indices exist
     // Indices that pointed past the vertex arrays and were replaced by 0 (a decoder reports them
     // as warnings; the GPU must never see them).
