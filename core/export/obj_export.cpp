@@ -161,36 +161,29 @@ ExportResult exportObj(const Asset& asset, const std::string& path, const Export
             const std::string objectName = unique(
                 (item.physics && !name.starts_with("physics") ? "physics_" : "") + name +
                 (item.levels.size() > 1 && mesh.lods.size() > 1 ? "_" + level.slice.name : ""));
-            if (mesh.primitive == Primitive::Points) {
+            if (mesh.primitive != Primitive::Triangles) {
+                // Line segments ("l") or the points of a point cloud ("p") over the mesh's own
+                // vertices; a primitive with an index past them is left out.
+                const bool points = mesh.primitive == Primitive::Points;
+                const std::size_t per = indicesPerPrimitive(mesh.primitive);
                 obj.text += "o " + objectName + "\ng " + objectName + "\nusemtl " +
                             meshMaterial(name) + "\n";
                 for (const Vec3& p : positions) obj.line("v", {p.x, p.y, p.z});
-                std::size_t points = 0;
-                for (const std::uint32_t i : mesh.indices) {
-                    if (i >= nv) continue;
-                    obj.text += "p " + std::to_string(c.v + i + 1) + '\n';
-                    ++points;
+                std::size_t written = 0;
+                for (std::size_t i = 0; i + per <= mesh.indices.size(); i += per) {
+                    bool inside = true;
+                    for (std::size_t k = 0; k < per; ++k)
+                        inside = inside && mesh.indices[i + k] < nv;
+                    if (!inside) continue;
+                    obj.text += points ? 'p' : 'l';
+                    for (std::size_t k = 0; k < per; ++k)
+                        obj.text += ' ' + std::to_string(c.v + mesh.indices[i + k] + 1);
+                    obj.text += '\n';
+                    ++written;
                 }
                 c.v += nv;
                 result.stats.vertices += nv;
-                result.stats.points += points;
-                ++result.stats.meshes;
-                continue;
-            }
-            if (mesh.primitive == Primitive::Lines) {
-                obj.text += "o " + objectName + "\ng " + objectName + "\nusemtl " +
-                            meshMaterial(name) + "\n";
-                for (const Vec3& p : positions) obj.line("v", {p.x, p.y, p.z});
-                std::size_t segments = 0;
-                for (std::size_t i = 0; i + 1 < mesh.indices.size(); i += 2) {
-                    if (mesh.indices[i] >= nv || mesh.indices[i + 1] >= nv) continue;
-                    obj.text += "l " + std::to_string(c.v + mesh.indices[i] + 1) + ' ' +
-                                std::to_string(c.v + mesh.indices[i + 1] + 1) + '\n';
-                    ++segments;
-                }
-                c.v += nv;
-                result.stats.vertices += nv;
-                result.stats.lines += segments;
+                (points ? result.stats.points : result.stats.lines) += written;
                 ++result.stats.meshes;
                 continue;
             }

@@ -141,29 +141,23 @@ void decodeDraco(DecodeContext& ctx) {
     m.name = d.pointCloud ? "point cloud" : "mesh";
     m.primitive = d.pointCloud ? Primitive::Points : Primitive::Triangles;
     const std::size_t n = d.pointCount;
-    auto floatsAt = [](const DracoAttribute& a, std::size_t i, float* out, int count) {
-        std::memcpy(out, a.values.data() + i * a.stride, std::size_t(count) * 4);
+    // Point i's first (up to) three floats; a missing third is 0 (2-component positions).
+    auto vec3At = [](const DracoAttribute& a, std::size_t i) {
+        float v[3] = {0, 0, 0};
+        std::memcpy(v, a.values.data() + i * a.stride, std::size_t(std::min(a.components, 3)) * 4);
+        return Vec3{v[0], v[1], v[2]};
     };
     m.positions.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        float v[3] = {0, 0, 0};
-        floatsAt(*pos, i, v, std::min(pos->components, 3));
-        m.positions[i] = {v[0], v[1], v[2]};
-    }
+    for (std::size_t i = 0; i < n; ++i) m.positions[i] = vec3At(*pos, i);
     if (const DracoAttribute* a = use[kNormal]) {
         m.normals.resize(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            float v[3];
-            floatsAt(*a, i, v, 3);
-            m.normals[i] = {v[0], v[1], v[2]};
-        }
+        for (std::size_t i = 0; i < n; ++i) m.normals[i] = vec3At(*a, i);
     }
     if (const DracoAttribute* a = use[kTexCoord]) {
         m.uv0.resize(n);
         for (std::size_t i = 0; i < n; ++i) {
-            float v[2];
-            floatsAt(*a, i, v, 2);
-            m.uv0[i] = {v[0], 1.f - v[1]};
+            const Vec3 uv = vec3At(*a, i);
+            m.uv0[i] = {uv.x, 1.f - uv.y};
         }
     }
     if (const DracoAttribute* a = use[kColor]) {

@@ -184,7 +184,7 @@ inline AssimpInfo assimpInfo(const std::filesystem::path& file) {
 // OBJ
 
 struct ObjCounts {
-    std::size_t v = 0, vt = 0, vn = 0, f = 0, l = 0, o = 0;
+    std::size_t v = 0, vt = 0, vn = 0, f = 0, l = 0, p = 0, o = 0;
     friend bool operator==(const ObjCounts&, const ObjCounts&) = default;
 };
 
@@ -203,6 +203,8 @@ inline ObjCounts objCounts(const std::filesystem::path& file) {
             ++c.f;
         else if (line.starts_with("l "))
             ++c.l;
+        else if (line.starts_with("p "))
+            ++c.p;
         else if (line.starts_with("o "))
             ++c.o;
     }

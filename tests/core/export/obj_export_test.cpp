@@ -72,6 +72,52 @@ TEST(ObjExport, LineCountsMatchTheMesh) {
     EXPECT_TRUE(warned);
 }
 
+// A point cloud (a Draco stream's) is written as its vertices and one "p" element a point, and
+// as a glTF POINTS primitive; a point whose index is past the vertices is left out of both.
+TEST(ObjExport, PointCloudsArePointElements) {
+    const auto dir = tempDir("export_obj_points");
+    Asset a;
+    Mesh cloud;
+    cloud.name = "cloud";
+    cloud.primitive = Primitive::Points;
+    for (int i = 0; i < 6; ++i) {
+        cloud.positions.push_back({float(i), 0, 0});
+        cloud.indices.push_back(std::uint32_t(i));
+    }
+    cloud.indices.push_back(99);
+    cloud.computeBounds();
+    a.meshes.push_back(cloud);
+    const auto path = dir / "cloud.obj";
+    const ExportResult r = writeObj(a, path);
+    ASSERT_TRUE(r.ok()) << r.error.value_or("");
+    const ObjCounts c = objCounts(path);
+    EXPECT_EQ(c.v, 6u);
+    EXPECT_EQ(c.p, 6u);
+    EXPECT_EQ(c.f, 0u);
+    EXPECT_EQ(c.l, 0u);
+    EXPECT_EQ(r.stats.points, 6u);
+    std::ifstream in(path);
+    std::string line;
+    std::vector<std::string> elements;
+    while (std::getline(in, line))
+        if (line.starts_with("p ")) elements.push_back(line);
+    ASSERT_EQ(elements.size(), 6u);
+    EXPECT_EQ(elements[0], "p 1");
+    EXPECT_EQ(elements[5], "p 6");
+
+    const GlbBytes glb = exportGlb(a, ExportOptions{});
+    ASSERT_TRUE(glb.report.ok()) << glb.report.error.value_or("");
+    tinygltf::Model m;
+    std::string err;
+    ASSERT_TRUE(loadGlb(glb.bytes, m, err)) << err;
+    ASSERT_EQ(m.meshes.size(), 1u);
+    const auto& prim = m.meshes[0].primitives[0];
+    EXPECT_EQ(prim.mode, TINYGLTF_MODE_POINTS);
+    EXPECT_EQ(m.accessors[std::size_t(prim.indices)].count, 6u);
+    EXPECT_EQ(glb.report.stats.points, 6u);
+    EXPECT_EQ(countWarnings(glb.report, "point(s) with an index beyond"), 1u);
+}
+
 TEST(ObjExport, ChosenLodOnly) {
     const auto dir = tempDir("export_obj_lod");
     const Asset a = makeLodSphere(3);
