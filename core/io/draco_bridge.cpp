@@ -26,8 +26,10 @@ const DracoAttribute* DracoMeshData::byUniqueId(std::uint32_t id) const {
 
 namespace {
 
+// Stored a byte a value: read as bytes (bools too: never loaded as a C++ bool, for which any
+// byte but 0 or 1 is undefined).
 bool isByteType(draco::DataType t) {
-    return t == draco::DT_UINT8 || t == draco::DT_INT8;
+    return t == draco::DT_UINT8 || t == draco::DT_INT8 || t == draco::DT_BOOL;
 }
 
 }  // namespace
@@ -163,9 +165,20 @@ DracoMeshData decode(DecodeContext& ctx, ByteSpan payload, std::uint64_t offset,
             d.stride = std::size_t(n) * valueSize;
             d.converted.resize(std::size_t(out.pointCount) * d.stride);
             bool ok = true;
+            // Bools are copied byte by byte (as 0 or 1), within the attribute's buffer:
+            // ConvertValue would load them as C++ bools (undefined for a byte of 239; fuzzing
+            // found one).
+            const bool bools = a->data_type() == draco::DT_BOOL;
+            const std::uint64_t bufferSize = buffer ? std::uint64_t(buffer->data_size()) : 0;
             for (draco::PointIndex p(0); p < out.pointCount && ok; ++p) {
                 std::uint8_t* dst = d.converted.data() + std::size_t(p.value()) * d.stride;
-                if (d.storage == DracoAttribute::Storage::Byte)
+                if (bools) {
+                    const std::uint64_t at = std::uint64_t(a->byte_offset()) +
+                                             stride * std::uint64_t(a->mapped_index(p).value());
+                    ok = buffer && stride >= std::uint64_t(n) && at <= bufferSize &&
+                         bufferSize - at >= std::uint64_t(n);
+                    for (int k = 0; ok && k < n; ++k) dst[k] = buffer->data()[at + k] != 0;
+                } else if (d.storage == DracoAttribute::Storage::Byte)
                     ok = a->ConvertValue<std::uint8_t>(a->mapped_index(p), std::int8_t(n), dst);
                 else {
                     float v[4];

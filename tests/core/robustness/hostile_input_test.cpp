@@ -139,6 +139,19 @@ TEST(HostileInput, BrokenCorpusRegressions) {
     EXPECT_GT(files, 0);
 }
 
+// Found by fuzz_any (the Draco streams as seeds): a mesh whose NORMAL attribute is stored as bools
+// with a byte of 239. libdraco's ConvertValue loads such values as C++ bools (undefined behaviour,
+// which UBSan reports); the bridge now copies bools as bytes. The sanitizer suite runs this.
+TEST(HostileInput, DracoBoolAttributesAreReadAsBytes) {
+    const auto bytes = test::readFile(test::testDataDir() / "broken" /
+                                      "draco_bool_attribute_bytes_not_0_or_1.drc");
+    ASSERT_FALSE(bytes.empty());
+    const DecodeResult r = decodeBytes(bytes);
+    EXPECT_EQ(r.asset.format, "draco");
+    for (const auto& m : r.asset.meshes)
+        for (std::uint32_t i : m.indices) ASSERT_LT(i, m.positions.size());
+}
+
 // Found by fuzz_roblox_mesh: a v4 file whose first face index is past the vertex count. The
 // decoder failed correctly, but the partial result still carried the faces copied before the
 // check; the registry now drops indices that point past the vertices from any result.
