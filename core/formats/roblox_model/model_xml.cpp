@@ -12,10 +12,12 @@
 // The document is parsed in pieces of about 1 MB (xml_pieces.h) so that Cancel is honoured and
 // the progress bar moves while pugixml parses: the parse takes about a third of the decode.
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstring>
 #include <memory>
 #include <pugixml.hpp>
+#include <span>
 #include <unordered_map>
 
 #include "formats/roblox_model/model_decoders.h"
@@ -26,13 +28,13 @@
 namespace meshscope::rbx {
 namespace {
 
+bool isXmlSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
 std::string_view trim(std::string_view s) {
-    while (!s.empty() &&
-           (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
-        s.remove_prefix(1);
-    while (!s.empty() &&
-           (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
-        s.remove_suffix(1);
+    while (!s.empty() && isXmlSpace(s.front())) s.remove_prefix(1);
+    while (!s.empty() && isXmlSpace(s.back())) s.remove_suffix(1);
     return s;
 }
 
@@ -145,19 +147,88 @@ private:
     std::uint64_t endOf(pugi::xml_node n, std::uint64_t start) const {
         const std::uint64_t open = tagEnd(start);
         if (open >= 2 && text_[open - 2] == '/') return open;
-        const std::string close = std::string("</") + n.name() + ">";
-        // The first "</name>" after the start tag. memmem rather than string_view::find, which
-        // stops at every '<' of the element's content (a fifth of the decode, in a large place).
-        // Searched in windows from the start tag that grow eightfold (at most about 1.14 times
-        // the distance searched again): a sanitizer's memmem checks its whole haystack first,
-        // so one search to the end of a large file per item was quadratic there.
-        const std::size_t rest = text_.size() - open;
-        for (std::size_t window = 4096;; window *= 8) {
-            const std::size_t n = std::min(window, rest);
-            if (const void* at = memmem(text_.data() + open, n, close.data(), close.size()))
-                return std::uint64_t(static_cast<const char*>(at) - text_.data()) + close.size();
-            if (n == rest) return open;
+        const std::string_view name = n.name();
+        // Most elements have an element after them: the text before its '<', less white space,
+        // ends with this element's "</name>" (a comment or processing instruction between them
+        // ends otherwise, and the walk below is made). One look back rather than a search
+        // through the element's content and a string made for each property.
+        if (const pugi::xml_node next = n.next_sibling(); next.type() == pugi::node_element) {
+            const std::int64_t o = xml_->offsetOf(next);
+            if (o > std::int64_t(open)) {
+                std::uint64_t e = std::uint64_t(o);
+                while (e > open && isXmlSpace(text_[e - 1])) --e;
+                const std::uint64_t tag = name.size() + 3;
+                if (e >= open + tag && text_[e - 1] == '>' &&
+                    text_.compare(e - tag, 2, "</") == 0 &&
+                    text_.compare(e - tag + 2, name.size(), name) == 0)
+                    return e;
+            }
         }
+        // Else each element's end tag is the first after the end of its last child element:
+        // down the chain of last children, then back up, one end tag searched for at each
+        // level (an element of the same name inside n does not end it early).
+        // (Kept without an allocation for the usual few levels: a CFrame's last child.)
+        std::array<pugi::xml_node, 8> few;
+        std::vector<pugi::xml_node> many;
+        std::span<pugi::xml_node> chain(few.data(), 1);
+        few[0] = n;
+        for (pugi::xml_node c = lastElement(n); c && chain.size() <= ctx_.limits().maxDepth;
+             c = lastElement(c)) {
+            if (chain.size() < few.size()) {
+                few[chain.size()] = c;
+                chain = std::span<pugi::xml_node>(few.data(), chain.size() + 1);
+            } else {
+                if (many.empty()) many.assign(few.begin(), few.end());
+                many.push_back(c);
+                chain = many;
+            }
+        }
+        std::uint64_t at = open;
+        if (chain.size() > 1) {
+            const std::uint64_t s = startOf(chain.back());
+            if (s < open) return open;  // not inside n: the length is left at the start tag
+            const std::uint64_t o = tagEnd(s);
+            at = o >= 2 && text_[o - 2] == '/' ? o : endTagAfter(chain.back().name(), o);
+            for (std::size_t i = chain.size() - 1; at && i-- > 1;)
+                at = endTagAfter(chain[i].name(), at);
+            if (at == 0) return open;
+        }
+        const std::uint64_t end = endTagAfter(name, at);
+        return end ? end : open;
+    }
+    static pugi::xml_node lastElement(pugi::xml_node n) {
+        pugi::xml_node c = n.last_child();
+        while (c && c.type() != pugi::node_element) c = c.previous_sibling();
+        return c;
+    }
+    // Offset just past the first end tag "</name>" (white space allowed before its '>') at or
+    // after `from`; 0 if there is none.
+    std::uint64_t endTagAfter(std::string_view name, std::uint64_t from) const {
+        std::string close;
+        close.reserve(name.size() + 2);
+        close.append("</").append(name);
+        // memmem rather than string_view::find, which stops at every '<' of the element's
+        // content (a fifth of the decode, in a large place). Searched in windows from `from`
+        // that grow eightfold (at most about 1.14 times the distance searched again): a
+        // sanitizer's memmem checks its whole haystack first, so one search to the end of a
+        // large file per item was quadratic there.
+        while (from < text_.size()) {
+            const std::size_t rest = text_.size() - from;
+            const char* found = nullptr;
+            for (std::size_t window = 4096;; window *= 8) {
+                const std::size_t n = std::min(window, rest);
+                if (const void* at = memmem(text_.data() + from, n, close.data(), close.size())) {
+                    found = static_cast<const char*>(at);
+                    break;
+                }
+                if (n == rest) return 0;
+            }
+            std::uint64_t e = std::uint64_t(found - text_.data()) + close.size();
+            while (e < text_.size() && isXmlSpace(text_[e])) ++e;
+            if (e < text_.size() && text_[e] == '>') return e + 1;
+            from = std::uint64_t(found - text_.data()) + 1;  // "</nameX": a longer name
+        }
+        return 0;
     }
 
     void readSharedStrings(pugi::xml_node list) {
@@ -241,21 +312,30 @@ private:
         return node;
     }
 
+    // The child of p named `name`. Children are mostly read in the order they are written (X,
+    // Y, Z, R00 ... R22 of a CFrame): the sibling after the last child found is tried first,
+    // then a search from p's first child (pugixml's child(), a string compare a child).
+    pugi::xml_node child(pugi::xml_node p, const char* name) {
+        pugi::xml_node c = lastChild_.next_sibling();
+        if (!c || c.parent() != p || std::strcmp(c.name(), name) != 0) c = p.child(name);
+        if (c) lastChild_ = c;
+        return c;
+    }
     float childFloat(pugi::xml_node p, const char* name) {
         float f = 0;
-        const pugi::xml_node c = p.child(name);
+        const pugi::xml_node c = child(p, name);
         if (!c || !parseNumber(std::string_view(c.child_value()), f)) bad(p, name);
         return f;
     }
     double childDouble(pugi::xml_node p, const char* name) {
         double f = 0;
-        const pugi::xml_node c = p.child(name);
+        const pugi::xml_node c = child(p, name);
         if (!c || !parseNumber(std::string_view(c.child_value()), f)) bad(p, name);
         return f;
     }
     std::int64_t childInt(pugi::xml_node p, const char* name) {
         std::int64_t v = 0;
-        const pugi::xml_node c = p.child(name);
+        const pugi::xml_node c = child(p, name);
         if (!c || !parseNumber(std::string_view(c.child_value()), v)) bad(p, name);
         return v;
     }
@@ -497,6 +577,7 @@ private:
     std::unordered_map<std::string, int> refs_;
     std::vector<PendingRef> pendingRefs_;
     bool named_ = false;  // the item being read had a Name property
+    pugi::xml_node lastChild_;  // the child child() found last
 };
 
 }  // namespace

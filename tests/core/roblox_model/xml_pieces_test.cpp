@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <pugixml.hpp>
 #include <random>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -282,6 +283,11 @@ TEST(XmlPieces, DecodedModelKeepsAbsoluteOffsets) {
                           std::string::npos)
                     << tag << " is not " << p.name;
             }
+            // Its length ends at its own end tag (or its empty-element tag).
+            const std::string whole = doc.substr(p.offset, p.length);
+            const std::string element = tag.substr(1, tag.find_first_of(" />") - 1);
+            ASSERT_TRUE(whole.ends_with("/>") || whole.ends_with("</" + element + ">"))
+                << name << "." << p.name << ": " << whole;
             ++checked;
         }
     }
@@ -293,4 +299,37 @@ TEST(XmlPieces, DecodedModelKeepsAbsoluteOffsets) {
         found = found ||
                 (r.asset.name(int(i)) == "P7000 & <AB&unknown;" && r.asset.nodes[i].offset == at);
     EXPECT_TRUE(found);
+}
+
+// A property's bytes run from its start tag to its end tag, whatever stands between it and the
+// next element: white space, a comment, a processing instruction, or nothing; an element of the
+// same name inside it does not end it early.
+TEST(XmlPieces, PropertyBytesEndAtTheirOwnEndTag) {
+    const std::string doc =
+        "<roblox version=\"4\"><Item class=\"Folder\" referent=\"A\"><Properties>"
+        "<string name=\"Name\">F</string>\n\t <float name=\"Spaced\">1</float><!-- c -->"
+        "<float name=\"Commented\">2</float><?pi x?><int name=\"Instructed\">3</int>"
+        "<int name=\"Tight\">4</int><Vector3 name=\"Nested\"><X>1</X><Y>2</Y><Z>3</Z></Vector3 >"
+        "<string name=\"Empty\"/><string name=\"Last\">x</string><!-- c -->"
+        "<NumberRange name=\"Nest\"><NumberRange>1</NumberRange> 2 </NumberRange>  </Properties>"
+        "</Item></roblox>";
+    const Bytes bytes(doc.begin(), doc.end());
+    const DecodeResult r = decodeBytes(bytes, {.fileName = "props.rbxmx"});
+    ASSERT_TRUE(r.ok()) << r.error->toString();
+    ASSERT_EQ(r.asset.nodes.size(), 1u);
+    std::map<std::string, std::string> bytesOf;
+    for (const Property& p : r.asset.ownProperties(0))
+        bytesOf[p.name] = doc.substr(p.offset, p.length);
+    EXPECT_EQ(bytesOf["Name"], "<string name=\"Name\">F</string>");
+    EXPECT_EQ(bytesOf["Spaced"], "<float name=\"Spaced\">1</float>");
+    EXPECT_EQ(bytesOf["Commented"], "<float name=\"Commented\">2</float>");
+    EXPECT_EQ(bytesOf["Instructed"], "<int name=\"Instructed\">3</int>");
+    EXPECT_EQ(bytesOf["Tight"], "<int name=\"Tight\">4</int>");
+    EXPECT_EQ(bytesOf["Nested"], "<Vector3 name=\"Nested\"><X>1</X><Y>2</Y><Z>3</Z></Vector3 >");
+    EXPECT_EQ(bytesOf["Empty"], "<string name=\"Empty\"/>");
+    EXPECT_EQ(bytesOf["Last"], "<string name=\"Last\">x</string>");
+    EXPECT_EQ(bytesOf["Nest"], "<NumberRange name=\"Nest\"><NumberRange>1</NumberRange> 2 </NumberRange>");
+    const Node& n = r.asset.nodes[0];
+    EXPECT_EQ(doc.substr(n.offset, n.length).substr(0, 6), "<Item ");
+    EXPECT_TRUE(doc.substr(n.offset, n.length).ends_with("</Properties>"));
 }
