@@ -576,7 +576,7 @@ private:
     std::unordered_map<std::string, std::uint32_t> sharedStrings_;  // md5 -> Asset::sharedStrings
     std::unordered_map<std::string, int> refs_;
     std::vector<PendingRef> pendingRefs_;
-    bool named_ = false;  // the item being read had a Name property
+    bool named_ = false;        // the item being read had a Name property
     pugi::xml_node lastChild_;  // the child child() found last
 };
 

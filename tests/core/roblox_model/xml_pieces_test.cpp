@@ -11,9 +11,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <pugixml.hpp>
 #include <random>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -328,7 +328,8 @@ TEST(XmlPieces, PropertyBytesEndAtTheirOwnEndTag) {
     EXPECT_EQ(bytesOf["Nested"], "<Vector3 name=\"Nested\"><X>1</X><Y>2</Y><Z>3</Z></Vector3 >");
     EXPECT_EQ(bytesOf["Empty"], "<string name=\"Empty\"/>");
     EXPECT_EQ(bytesOf["Last"], "<string name=\"Last\">x</string>");
-    EXPECT_EQ(bytesOf["Nest"], "<NumberRange name=\"Nest\"><NumberRange>1</NumberRange> 2 </NumberRange>");
+    EXPECT_EQ(bytesOf["Nest"],
+              "<NumberRange name=\"Nest\"><NumberRange>1</NumberRange> 2 </NumberRange>");
     const Node& n = r.asset.nodes[0];
     EXPECT_EQ(doc.substr(n.offset, n.length).substr(0, 6), "<Item ");
     EXPECT_TRUE(doc.substr(n.offset, n.length).ends_with("</Properties>"));
