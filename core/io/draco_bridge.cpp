@@ -13,6 +13,8 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "meshscope/core/error_codes.h"
 
@@ -30,6 +32,42 @@ namespace {
 // byte but 0 or 1 is undefined).
 bool isByteType(draco::DataType t) {
     return t == draco::DT_UINT8 || t == draco::DT_INT8 || t == draco::DT_BOOL;
+}
+
+// Appends the entries of `m` and of its sub-metadata (named "sub/name", depth first, at most
+// `room` in all; the rest, and sub-metadata nested too deep, are counted in `leftOut`).
+void collectMetadata(const draco::Metadata& m, const std::string& prefix,
+                     std::vector<DracoMetadataEntry>& out, std::size_t& room,
+                     std::size_t& leftOut) {
+    // Walked with a stack of its own: sub-metadata nest as deep as the bytes say. Past
+    // kMaxDepth levels they are counted, not walked (each level's names make a longer path).
+    constexpr std::size_t kMaxDepth = 16;
+    struct Level {
+        const draco::Metadata* metadata;
+        std::string path;
+        std::size_t depth;
+    };
+    std::vector<Level> stack{{&m, prefix, 0}};
+    while (!stack.empty()) {
+        auto [at, path, depth] = std::move(stack.back());
+        stack.pop_back();
+        for (const auto& [name, entry] : at->entries()) {
+            if (room == 0) {
+                ++leftOut;
+                continue;
+            }
+            --room;
+            out.push_back({path + name, entry.data()});
+        }
+        const auto& subs = at->sub_metadatas();
+        for (auto it = subs.rbegin(); it != subs.rend(); ++it) {
+            if (!it->second) continue;
+            if (depth + 1 > kMaxDepth)
+                ++leftOut;
+            else
+                stack.push_back({it->second.get(), path + it->first + "/", depth + 1});
+        }
+    }
 }
 
 }  // namespace
@@ -192,6 +230,18 @@ DracoMeshData decode(DecodeContext& ctx, ByteSpan payload, std::uint64_t offset,
             d.values = ByteSpan(d.converted.data(), d.converted.size());
         }
         out.attributes.push_back(std::move(d));
+    }
+    if (const draco::GeometryMetadata* meta = geometry->GetMetadata()) {
+        std::size_t room = kMaxDracoMetadataEntries;
+        collectMetadata(*meta, "", out.metadata, room, out.metadataLeftOut);
+        for (const auto& am : meta->attribute_metadatas()) {
+            if (!am) continue;
+            DracoAttribute* target = nullptr;
+            for (DracoAttribute& d : out.attributes)
+                if (d.uniqueId == am->att_unique_id()) target = &d;
+            std::vector<DracoMetadataEntry> none;
+            collectMetadata(*am, "", target ? target->metadata : none, room, out.metadataLeftOut);
+        }
     }
     out.keep = std::shared_ptr<const draco::PointCloud>(geometry.release());
     return out;

@@ -13,6 +13,13 @@
 
 namespace meshscope {
 
+// One metadata entry as libdraco keeps it: a name and bytes (Draco stores no type: an int32 is 4
+// bytes, a string its characters). Entries of sub-metadata are named "sub/name".
+struct DracoMetadataEntry {
+    std::string name;
+    std::vector<std::uint8_t> value;
+};
+
 struct DracoAttribute {
     enum class Storage : std::uint8_t { Float, Byte };
     std::uint32_t uniqueId = 0;
@@ -28,7 +35,11 @@ struct DracoAttribute {
     ByteSpan values;
     std::size_t stride = 0;
     std::vector<std::uint8_t> converted;
+    std::vector<DracoMetadataEntry> metadata;  // the attribute's own (Draco's name, ...)
 };
+
+// Metadata entries kept per geometry, its attributes' included; the rest are counted.
+inline constexpr std::size_t kMaxDracoMetadataEntries = 4096;
 
 struct DracoMeshData {
     bool pointCloud = false;  // a point cloud: no faces
@@ -38,6 +49,8 @@ struct DracoMeshData {
     // against pointCount (the reader checks them while copying them out).
     ByteSpan faces;
     std::vector<DracoAttribute> attributes;
+    std::vector<DracoMetadataEntry> metadata;  // the geometry's (file-wide) metadata
+    std::size_t metadataLeftOut = 0;  // entries past kMaxDracoMetadataEntries, nested too deep
     const DracoAttribute* byUniqueId(std::uint32_t id) const;
     std::shared_ptr<const void> keep;  // the decoded draco geometry `values` and `faces` view
 };

@@ -38,6 +38,30 @@ int probe(ByteSpan bytes) {
     return bytes.size() >= 5 && std::memcmp(bytes.data(), "DRACO", 5) == 0 ? 100 : 0;
 }
 
+// A metadata entry as a property named "metadata.NAME": Draco keeps no type, so printable bytes
+// are shown as text, four bytes as an int32 (what AddEntryInt writes), anything else as bytes.
+Property metadataProperty(const DracoMetadataEntry& e) {
+    Property p;
+    p.name = "metadata." + e.name;
+    const auto& v = e.value;
+    const bool text = !v.empty() && std::all_of(v.begin(), v.end(), [](std::uint8_t c) {
+        return (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' || c == '\r';
+    });
+    if (text) {
+        p.type = "string";
+        p.value = std::string(v.begin(), v.end());
+    } else if (v.size() == 4) {
+        std::int32_t i;
+        std::memcpy(&i, v.data(), 4);
+        p.type = "int32";
+        p.value = std::int64_t(i);
+    } else {
+        p.type = "binary";
+        p.value = Bytes(v.begin(), v.end());
+    }
+    return p;
+}
+
 std::string str(std::uint64_t v) {
     return std::to_string(v);
 }
@@ -83,19 +107,31 @@ void decodeDraco(DecodeContext& ctx) {
         ctx.fail(at, errc::kLimit, str(d.pointCount) + " Draco points exceed the vertex cap");
     asset.addProperty(pn, {"pointCount", "uint32", std::int64_t(d.pointCount)});
     if (!d.pointCloud) asset.addProperty(pn, {"faceCount", "uint32", std::int64_t(d.faceCount)});
+    for (const DracoMetadataEntry& e : d.metadata) asset.addProperty(pn, metadataProperty(e));
+    if (d.metadataLeftOut)
+        ctx.warn(at, errc::kLimit,
+                 str(d.metadataLeftOut) + " Draco metadata entries (past the first " +
+                     str(kMaxDracoMetadataEntries) + ", or nested too deep) are not shown");
 
     // Each attribute a node; the first of each kind that fits a stream is used for it.
     const DracoAttribute* use[4] = {nullptr, nullptr, nullptr, nullptr};
     for (const DracoAttribute& a : d.attributes) {
-        const int an = asset.addNode(
-            std::string(attributeTypeName(a.dracoType)) + " (id " + str(a.uniqueId) + ")",
-            "attribute", pn);
+        // Named by its type, its Draco name when its metadata gives one, and its id.
+        std::string label = attributeTypeName(a.dracoType);
+        for (const DracoMetadataEntry& e : a.metadata)
+            if (e.name == "name") {
+                const Property named = metadataProperty(e);
+                if (const auto* text = std::get_if<std::string>(&named.value))
+                    label += " \"" + *text + "\"";
+            }
+        const int an = asset.addNode(label + " (id " + str(a.uniqueId) + ")", "attribute", pn);
         asset.nodes[std::size_t(an)].offset = at;
         asset.nodes[std::size_t(an)].length = bytes.size() - at;
         asset.addProperty(an, {"uniqueId", "uint32", std::int64_t(a.uniqueId)});
         asset.addProperty(an, {"type", "string", std::string(attributeTypeName(a.dracoType))});
         asset.addProperty(an, {"dataType", "string", std::string(dataTypeName(a.dracoDataType))});
         asset.addProperty(an, {"components", "uint8", std::int64_t(a.components)});
+        for (const DracoMetadataEntry& e : a.metadata) asset.addProperty(an, metadataProperty(e));
         const bool isFloat = a.storage == DracoAttribute::Storage::Float;
         bool fits = false;
         const char* role = nullptr;

@@ -4,8 +4,10 @@
 #include <draco/compression/encode.h>
 #include <draco/compression/expert_encode.h>
 #include <draco/mesh/mesh.h>
+#include <draco/metadata/geometry_metadata.h>
 #include <draco/point_cloud/point_cloud.h>
 
+#include "io/draco_bridge.h"
 #include "meshscope/core/error_codes.h"
 #include "support/test_support.h"
 
@@ -143,6 +145,118 @@ TEST(DracoFile, AMeshDecodesWithEveryStream) {
     const int meshNode = findNode(a, "mesh");
     ASSERT_GE(meshNode, 0);
     EXPECT_EQ(a.links(meshNode).mesh, 0);
+}
+
+// Draco metadata (no types: names and bytes) is shown as properties: the geometry's on the
+// payload node, each attribute's on its node, sub-metadata as "sub/name"; an attribute's "name"
+// names its node too.
+TEST(DracoFile, MetadataIsShownOnThePayloadAndItsAttributes) {
+    draco::Mesh m;
+    m.set_num_points(4);
+    addAttribute(m, GA::POSITION, draco::DT_FLOAT32, kQuad);
+    const int temperature =
+        addAttribute(m, GA::GENERIC, draco::DT_FLOAT32,
+                     std::vector<std::array<float, 1>>{{20.f}, {21.f}, {22.f}, {23.f}});
+    m.AddFace({draco::PointIndex(0), draco::PointIndex(1), draco::PointIndex(2)});
+    m.AddFace({draco::PointIndex(0), draco::PointIndex(2), draco::PointIndex(3)});
+    auto meta = std::make_unique<draco::GeometryMetadata>();
+    meta->AddEntryString("author", "meshscope test");
+    meta->AddEntryInt("revision", -7);
+    meta->AddEntryBinary("blob", std::vector<std::uint8_t>{0, 1, 2, 250, 251});
+    auto sub = std::make_unique<draco::Metadata>();
+    sub->AddEntryString("unit", "kelvin");
+    meta->AddSubMetadata("scale", std::move(sub));
+    m.AddMetadata(std::move(meta));
+    auto att = std::make_unique<draco::AttributeMetadata>();
+    att->AddEntryString("name", "temperature");
+    m.AddAttributeMetadata(temperature, std::move(att));
+    const Bytes bytes = encode(m, true, draco::MESH_SEQUENTIAL_ENCODING);
+
+    const DecodeResult r = decodeDrc(bytes);
+    ASSERT_TRUE(r.ok()) << r.error->message;
+    const Asset& a = r.asset;
+    const int payload = findNode(a, "payload");
+    ASSERT_GE(payload, 0);
+    EXPECT_EQ(a.name(payload), "metadata and geometry");
+    const Property* author = findProperty(a, payload, "metadata.author");
+    ASSERT_TRUE(author);
+    EXPECT_EQ(author->type, "string");
+    EXPECT_EQ(std::get<std::string>(author->value), "meshscope test");
+    const Property* revision = findProperty(a, payload, "metadata.revision");
+    ASSERT_TRUE(revision);
+    EXPECT_EQ(revision->type, "int32");
+    EXPECT_EQ(std::get<std::int64_t>(revision->value), -7);
+    const Property* blob = findProperty(a, payload, "metadata.blob");
+    ASSERT_TRUE(blob);
+    EXPECT_EQ(blob->type, "binary");
+    EXPECT_EQ(std::get<Bytes>(blob->value), (Bytes{0, 1, 2, 250, 251}));
+    const Property* unit = findProperty(a, payload, "metadata.scale/unit");
+    ASSERT_TRUE(unit);
+    EXPECT_EQ(std::get<std::string>(unit->value), "kelvin");
+
+    int generic = -1;
+    for (int i = 0; i < int(a.nodes.size()); ++i)
+        if (a.kind(i) == "attribute" && a.name(i).starts_with("GENERIC")) generic = i;
+    ASSERT_GE(generic, 0);
+    EXPECT_EQ(a.name(generic), "GENERIC \"temperature\" (id " + std::to_string(temperature) + ")");
+    const Property* name = findProperty(a, generic, "metadata.name");
+    ASSERT_TRUE(name);
+    EXPECT_EQ(std::get<std::string>(name->value), "temperature");
+    // The position attribute has no metadata of its own.
+    const int position = findNode(a, "attribute");
+    ASSERT_GE(position, 0);
+    EXPECT_EQ(a.name(position), "POSITION (id 0)");
+    EXPECT_FALSE(findProperty(a, position, "metadata.name"));
+    EXPECT_EQ(a.meshes.size(), 1u);
+}
+
+// Metadata past the caps (entries in all, levels of nesting) is counted in a warning, not shown.
+TEST(DracoFile, MetadataPastTheCapsIsCountedNotShown) {
+    auto decodeWith = [](std::unique_ptr<draco::GeometryMetadata> meta) {
+        draco::PointCloud pc;
+        pc.set_num_points(4);
+        addAttribute(pc, GA::POSITION, draco::DT_FLOAT32, kQuad);
+        pc.AddMetadata(std::move(meta));
+        return decodeDrc(encode(pc, false, draco::POINT_CLOUD_SEQUENTIAL_ENCODING));
+    };
+    auto metadataShown = [](const DecodeResult& r) {
+        std::vector<std::string> names;
+        for (const Property& p : r.asset.ownProperties(findNode(r.asset, "payload")))
+            if (p.name.starts_with("metadata.")) names.push_back(p.name);
+        return names;
+    };
+    auto warned = [](const DecodeResult& r) {
+        for (const Diagnostic& d : r.asset.diagnostics)
+            if (d.message.find("Draco metadata entries") != std::string::npos) return true;
+        return false;
+    };
+    auto many = std::make_unique<draco::GeometryMetadata>();
+    for (int i = 0; i < 5000; ++i) many->AddEntryInt("e" + std::to_string(i), i);
+    const DecodeResult wide = decodeWith(std::move(many));
+    ASSERT_TRUE(wide.ok()) << wide.error->message;
+    EXPECT_EQ(metadataShown(wide).size(), kMaxDracoMetadataEntries);
+    EXPECT_TRUE(warned(wide));
+    EXPECT_EQ(wide.asset.meshes.size(), 1u);
+
+    // 20 levels of sub-metadata, one entry each: 16 levels are walked.
+    std::unique_ptr<draco::Metadata> chain;
+    for (int level = 20; level >= 1; --level) {
+        auto m = std::make_unique<draco::Metadata>();
+        m->AddEntryInt("level", level);
+        if (chain) m->AddSubMetadata("s", std::move(chain));
+        chain = std::move(m);
+    }
+    auto deep = std::make_unique<draco::GeometryMetadata>();
+    deep->AddSubMetadata("s", std::move(chain));
+    const DecodeResult nested = decodeWith(std::move(deep));
+    ASSERT_TRUE(nested.ok()) << nested.error->message;
+    const std::vector<std::string> names = metadataShown(nested);
+    ASSERT_EQ(names.size(), 16u);
+    EXPECT_EQ(names.front(), "metadata.s/level");
+    std::string sixteen = "metadata.";
+    for (int i = 0; i < 16; ++i) sixteen += "s/";
+    EXPECT_EQ(names.back(), sixteen + "level");
+    EXPECT_TRUE(warned(nested));
 }
 
 TEST(DracoFile, APointCloudBecomesAMeshOfPoints) {
@@ -347,6 +461,25 @@ TEST(DracoCorpus, EveryStreamOfDracosTestDataDecodes) {
     }
     EXPECT_GE(files, 19);
     EXPECT_EQ(clouds, 2);  // cube_pc.drc, pc_color.drc
+    // Draco's OBJ encoder names the attributes it adds in their metadata: the edges added to
+    // split polygons, and the sub-object ids with a sub-object name for each id.
+    const DecodeResult octagon = decodeFile((dir / "octagon_preserved.drc").string());
+    ASSERT_TRUE(octagon.ok());
+    bool addedEdges = false;
+    for (int i = 0; i < int(octagon.asset.nodes.size()); ++i)
+        addedEdges = addedEdges || octagon.asset.name(i) == "GENERIC \"added_edges\" (id 1)";
+    EXPECT_TRUE(addedEdges);
+    const DecodeResult sub = decodeFile((dir / "cube_att_sub_o_2.drc").string());
+    ASSERT_TRUE(sub.ok());
+    int subObjects = -1;
+    for (int i = 0; i < int(sub.asset.nodes.size()); ++i)
+        if (sub.asset.name(i) == "GENERIC \"sub_obj\" (id 3)") subObjects = i;
+    ASSERT_GE(subObjects, 0);
+    std::set<std::int64_t> ids;
+    for (const Property& p : sub.asset.ownProperties(subObjects))
+        if (p.name.starts_with("metadata.") && p.name != "metadata.name" && p.type == "int32")
+            ids.insert(std::get<std::int64_t>(p.value));
+    EXPECT_EQ(ids, (std::set<std::int64_t>{0, 1, 2}));
     // Bitstreams 1.1 to 2.2 at least.
     EXPECT_TRUE(versions.count("1.1") && versions.count("2.2")) << versions.size();
 }
