@@ -65,20 +65,27 @@ bool finite(V3 v) {
     return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
-// The viewer's lighting (resources/shaders/lit.frag) for one point.
-V3 shade(V3 n, V3 toEye, V3 albedo) {
+// The viewer's key light in camera space (x right, y up, z toward the viewer): above the camera
+// and a little to its left (resources/shaders/lit.frag).
+constexpr V3 kKeyInCamera{-0.45f, 0.6f, 0.65f};
+
+// The viewer's lighting (resources/shaders/lit.frag) for one point; `key` is the key light's
+// direction in the world.
+V3 shade(V3 n, V3 toEye, V3 key, V3 albedo) {
     if (dot(n, n) < 1e-20f) n = toEye;
     n = normalized(n);
     if (dot(n, toEye) < 0) n = n * -1.0f;
     const float head = std::max(dot(n, toEye), 0.0f);
+    const float lit = std::max(dot(n, key), 0.0f);
     const float hemi = 0.5f + 0.5f * n.y;
     const V3 sky{235 / 255.f, 240 / 255.f, 250 / 255.f};
     const V3 ground{95 / 255.f, 85 / 255.f, 75 / 255.f};
     const V3 ambient = ground + (sky - ground) * hemi;
-    const float spec = 0.12f * std::pow(head, 48.0f);
-    return {albedo.x * (0.45f * ambient.x + 0.7f * head) + spec,
-            albedo.y * (0.45f * ambient.y + 0.7f * head) + spec,
-            albedo.z * (0.45f * ambient.z + 0.7f * head) + spec};
+    const float spec = 0.10f * std::pow(std::max(dot(n, normalized(key + toEye)), 0.0f), 48.0f);
+    const float direct = 0.35f * head + 0.45f * lit;
+    return {albedo.x * (0.65f * ambient.x + direct) + spec,
+            albedo.y * (0.65f * ambient.y + direct) + spec,
+            albedo.z * (0.65f * ambient.z + direct) + spec};
 }
 
 struct ScreenVertex {
@@ -175,6 +182,8 @@ PreviewImage renderPreview(const std::vector<Mesh>& meshes, const PreviewOptions
     const V3 forward = normalized(target - eye);
     const V3 right = normalized(cross(forward, V3{0, 1, 0}));
     const V3 up = cross(right, forward);
+    const V3 key =
+        normalized(right * kKeyInCamera.x + up * kKeyInCamera.y - forward * kKeyInCamera.z);
     const float focal = float(H) * 0.5f / std::tan(halfV);
     const float nearZ = distance * 1e-3f;
 
@@ -213,7 +222,7 @@ PreviewImage renderPreview(const std::vector<Mesh>& meshes, const PreviewOptions
             }
             const V3 toEye = normalized(eye - p);
             ScreenVertex s;
-            if (!project(p, shade(toEye, toEye, albedo), s)) continue;
+            if (!project(p, shade(toEye, toEye, key, albedo), s)) continue;
             const int cx = int(std::floor(s.x)), cy = int(std::floor(s.y));
             bool covered = false;
             for (int y = std::max(0, cy - r); y <= std::min(H - 1, cy + r); ++y)
@@ -254,7 +263,7 @@ PreviewImage renderPreview(const std::vector<Mesh>& meshes, const PreviewOptions
                 }
                 V3 nrm = normals ? v3(m.normals[idx[k]]) : face;
                 if (!finite(nrm)) nrm = face;
-                ok = ok && project(p[k], shade(nrm, normalized(eye - p[k]), albedo), s[k]);
+                ok = ok && project(p[k], shade(nrm, normalized(eye - p[k]), key, albedo), s[k]);
             }
             if (!ok) continue;
             const float area =

@@ -1,5 +1,7 @@
 #version 150 core
-// Lit mesh material, fragment stage: a headlight (light at the eye) plus hemisphere ambient
+// Lit mesh material, fragment stage: a key light fixed to the camera, above it and a little to
+// its left (as a photographer's key light, F3D's light kit or Roblox Studio's afternoon sun: the
+// tops of things are lit most), a weaker headlight (light at the eye) and hemisphere ambient
 // (sky above, ground below), multiplied by the vertex colour. Meshes without normals (zero
 // vectors) fall back to the face normal from screen-space derivatives (lines, which have none,
 // face the eye); back faces are lit as front faces so meshes with flipped winding stay readable.
@@ -13,6 +15,7 @@ in vec4 color;
 out vec4 fragColor;
 
 uniform vec3 eyePosition;
+uniform mat4 viewMatrix;
 uniform vec4 baseColor;
 uniform vec3 skyColor;
 uniform vec3 groundColor;
@@ -37,10 +40,16 @@ void main()
         n = -n;
 
     float head = max(dot(n, v), 0.0);
+    // The key light's direction in camera space, turned into the world (the view matrix's
+    // rotation is orthonormal: its transpose is its inverse). Keep in step with shade() in
+    // core/export/preview_render.cpp.
+    vec3 keyDir = transpose(mat3(viewMatrix)) * normalize(vec3(-0.45, 0.6, 0.65));
+    float key = max(dot(n, keyDir), 0.0);
     float hemi = 0.5 + 0.5 * n.y;
     vec3 ambient = mix(groundColor, skyColor, hemi);
     vec3 albedo = baseColor.rgb * color.rgb;
-    vec3 lit = albedo * (0.45 * ambient + 0.7 * head) + vec3(0.12) * pow(head, 48.0);
+    vec3 lit = albedo * (0.65 * ambient + 0.35 * head + 0.45 * key) +
+               vec3(0.10) * pow(max(dot(n, normalize(keyDir + v)), 0.0), 48.0);
 
     // Selection: tint plus a rim that brightens silhouettes.
     float rim = pow(1.0 - head, 2.0);
