@@ -331,9 +331,13 @@ int writeScreenshots(MainWindow& window, const ViewerOptions& options) {
             exitCode = 1;
             continue;
         }
+        // A file the options do not fit (an animation for another rig, a pose of controls it
+        // lacks) is reported and left without an image, as one that cannot be opened; the
+        // other files are still written.
         if (!applyViewOptions(window, options, &error)) {
-            printErr(error);
-            return 2;
+            printErr(QStringLiteral("%1: %2").arg(name, error));
+            exitCode = 1;
+            continue;
         }
         // The view holds its packed copy of the geometry now: the decoded vertex and index
         // arrays (30 MB for a 1M-triangle mesh) would otherwise still be held while llvmpipe

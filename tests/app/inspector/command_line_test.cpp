@@ -146,6 +146,23 @@ TEST(CommandLine, AFileThatCannotBeOpenedStillLeavesTheOthersScreenshots) {
     EXPECT_EQ(QImage(dir + QStringLiteral("/shot-2.png")).size(), QSize(64, 48));
 }
 
+// A file the view options do not fit (here a --bone the sphere has no skeleton for) is reported
+// and gets no image; the files after it are still written.
+TEST(CommandLine, AFileTheOptionsDoNotFitStillLeavesTheOthersScreenshots) {
+    const QString sphere = writeFileMeshFixture("cli_shot_fit_a", "sphere.mesh", makeUvSphere());
+    const QString cylinder =
+        writeFileMeshFixture("cli_shot_fit_b", "cylinder.mesh", makeSkinnedCylinder(3));
+    const QString dir = QString::fromStdString(test::tempDir("cli_shot_fit_out").string());
+    MainWindow window;
+    const ViewerOptions options =
+        parse({QStringLiteral("--screenshot"), dir + QStringLiteral("/shot.png"),
+               QStringLiteral("--size"), QStringLiteral("64x48"), QStringLiteral("--bone"),
+               QStringLiteral("Bone1=0,0,45"), sphere, cylinder});
+    EXPECT_EQ(writeScreenshots(window, options), 1);
+    EXPECT_FALSE(QFileInfo::exists(dir + QStringLiteral("/shot-1.png")));
+    EXPECT_EQ(QImage(dir + QStringLiteral("/shot-2.png")).size(), QSize(64, 48));
+}
+
 // A --screenshot run frees the decoded vertex and index arrays of a mesh that cannot be posed once
 // the view holds its packed copy (the peak memory of a 1M-triangle run is reached while llvmpipe
 // renders), and the picture is the one a window that keeps them captures. A skinned mesh keeps
