@@ -70,10 +70,6 @@ void collectMetadata(const draco::Metadata& m, const std::string& prefix,
     }
 }
 
-}  // namespace
-
-namespace {
-
 // libdraco sizes a point cloud's attribute buffers from the int32 point count that follows the
 // header (and the metadata) before it reads a single value, and checks that count against
 // nothing: one flipped bit asks for tens of gigabytes, and the process is killed. The count is

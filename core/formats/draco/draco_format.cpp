@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "formats/formats.h"
 #include "io/byte_reader.h"
@@ -118,12 +119,13 @@ void decodeDraco(DecodeContext& ctx) {
     for (const DracoAttribute& a : d.attributes) {
         // Named by its type, its Draco name when its metadata gives one, and its id.
         std::string label = attributeTypeName(a.dracoType);
-        for (const DracoMetadataEntry& e : a.metadata)
-            if (e.name == "name") {
-                const Property named = metadataProperty(e);
-                if (const auto* text = std::get_if<std::string>(&named.value))
+        std::vector<Property> metadata;
+        for (const DracoMetadataEntry& e : a.metadata) {
+            metadata.push_back(metadataProperty(e));
+            if (e.name == "name")
+                if (const auto* text = std::get_if<std::string>(&metadata.back().value))
                     label += " \"" + *text + "\"";
-            }
+        }
         const int an = asset.addNode(label + " (id " + str(a.uniqueId) + ")", "attribute", pn);
         asset.nodes[std::size_t(an)].offset = at;
         asset.nodes[std::size_t(an)].length = bytes.size() - at;
@@ -131,7 +133,7 @@ void decodeDraco(DecodeContext& ctx) {
         asset.addProperty(an, {"type", "string", std::string(attributeTypeName(a.dracoType))});
         asset.addProperty(an, {"dataType", "string", std::string(dataTypeName(a.dracoDataType))});
         asset.addProperty(an, {"components", "uint8", std::int64_t(a.components)});
-        for (const DracoMetadataEntry& e : a.metadata) asset.addProperty(an, metadataProperty(e));
+        for (Property& p : metadata) asset.addProperty(an, std::move(p));
         const bool isFloat = a.storage == DracoAttribute::Storage::Float;
         bool fits = false;
         const char* role = nullptr;

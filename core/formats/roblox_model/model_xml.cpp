@@ -17,7 +17,6 @@
 #include <cstring>
 #include <memory>
 #include <pugixml.hpp>
-#include <span>
 #include <unordered_map>
 
 #include "formats/roblox_model/model_decoders.h"
@@ -167,22 +166,11 @@ private:
         // Else each element's end tag is the first after the end of its last child element:
         // down the chain of last children, then back up, one end tag searched for at each
         // level (an element of the same name inside n does not end it early).
-        // (Kept without an allocation for the usual few levels: a CFrame's last child.)
-        std::array<pugi::xml_node, 8> few;
-        std::vector<pugi::xml_node> many;
-        std::span<pugi::xml_node> chain(few.data(), 1);
-        few[0] = n;
+        std::vector<pugi::xml_node>& chain = chain_;  // reused: no allocation a call
+        chain.assign(1, n);
         for (pugi::xml_node c = lastElement(n); c && chain.size() <= ctx_.limits().maxDepth;
-             c = lastElement(c)) {
-            if (chain.size() < few.size()) {
-                few[chain.size()] = c;
-                chain = std::span<pugi::xml_node>(few.data(), chain.size() + 1);
-            } else {
-                if (many.empty()) many.assign(few.begin(), few.end());
-                many.push_back(c);
-                chain = many;
-            }
-        }
+             c = lastElement(c))
+            chain.push_back(c);
         std::uint64_t at = open;
         if (chain.size() > 1) {
             const std::uint64_t s = startOf(chain.back());
@@ -576,8 +564,9 @@ private:
     std::unordered_map<std::string, std::uint32_t> sharedStrings_;  // md5 -> Asset::sharedStrings
     std::unordered_map<std::string, int> refs_;
     std::vector<PendingRef> pendingRefs_;
-    bool named_ = false;        // the item being read had a Name property
-    pugi::xml_node lastChild_;  // the child child() found last
+    bool named_ = false;                         // the item being read had a Name property
+    pugi::xml_node lastChild_;                   // the child child() found last
+    mutable std::vector<pugi::xml_node> chain_;  // endOf()'s walk down the last children
 };
 
 }  // namespace
