@@ -90,15 +90,15 @@ std::size_t PropertyColumn::rows() const {
             return bytes.size();
         case Storage::Int32:
         case Storage::UInt32:
-            return u32s.size();
+            return numbers.size<std::uint32_t>();
         case Storage::Double:
-            return doubles.size();
+            return numbers.size<double>();
         case Storage::Vec2:
-            return vec2s.size();
+            return numbers.size<Vec2>();
         case Storage::Vec3:
-            return vec3s.size();
+            return numbers.size<Vec3>();
         case Storage::Ref:
-            return refs.size();
+            return numbers.size<std::int32_t>();
         case Storage::String:
         case Storage::Binary:
             if (ends.empty() && recordSize)
@@ -109,12 +109,12 @@ std::size_t PropertyColumn::rows() const {
         case Storage::Record: {
             const std::size_t planes =
                 recordSize && bytes.size() >= first ? (bytes.size() - first) / recordSize : 0;
-            return headSize ? std::min(planes, u32s.size()) : planes;
+            return headSize ? std::min(planes, numbers.size<std::uint32_t>()) : planes;
         }
         case Storage::Values:
             return values.size();
         case Storage::Shared:
-            return u32s.size();
+            return numbers.size<std::uint32_t>();
     }
     return 0;
 }
@@ -167,8 +167,9 @@ Value PropertyColumn::value(std::size_t row) const {
         if (row >= n) return {};
         std::uint8_t rec[64];
         if (headSize) {
-            if (row >= u32s.size()) return {};
-            const std::size_t at = u32s[row];
+            const auto heads = u32s();
+            if (row >= heads.size()) return {};
+            const std::size_t at = heads[row];
             const std::size_t have =
                 at < bytes.size() ? std::min<std::size_t>(headSize, bytes.size() - at) : 0;
             if (have) std::memcpy(rec, bytes.data() + at, have);
@@ -183,17 +184,17 @@ Value PropertyColumn::value(std::size_t row) const {
         case Storage::Bool:
             return bytes[row] != 0;
         case Storage::Int32:
-            return std::int64_t(std::int32_t(u32s[row]));
+            return std::int64_t(std::int32_t(u32s()[row]));
         case Storage::UInt32:
-            return std::int64_t(u32s[row]);
+            return std::int64_t(u32s()[row]);
         case Storage::Double:
-            return doubles[row];
+            return doubles()[row];
         case Storage::Vec2:
-            return vec2s[row];
+            return vec2s()[row];
         case Storage::Vec3:
-            return vec3s[row];
+            return vec3s()[row];
         case Storage::Ref:
-            return NodeRef{refs[row]};
+            return NodeRef{refs()[row]};
         case Storage::String:
             return std::string(text(row));
         case Storage::Binary: {
@@ -203,15 +204,19 @@ Value PropertyColumn::value(std::size_t row) const {
         }
         case Storage::Tuple: {
             const std::uint64_t start = row ? ends[row - 1] : 0;
-            return std::vector<double>(doubles.begin() + std::ptrdiff_t(start),
-                                       doubles.begin() + std::ptrdiff_t(ends[row]));
+            const auto d = doubles();
+            if (start > ends[row] || ends[row] > d.size()) return {};
+            return std::vector<double>(d.begin() + std::ptrdiff_t(start),
+                                       d.begin() + std::ptrdiff_t(ends[row]));
         }
         case Storage::Record:
             return {};  // above
         case Storage::Values:
             return values[row];
-        case Storage::Shared:
-            return u32s[row] == kNoSharedString ? Value() : Value(SharedStringRef{u32s[row]});
+        case Storage::Shared: {
+            const std::uint32_t i = u32s()[row];
+            return i == kNoSharedString ? Value() : Value(SharedStringRef{i});
+        }
     }
     return {};
 }

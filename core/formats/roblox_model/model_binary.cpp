@@ -261,6 +261,10 @@ private:
         }
         classDense_.resize(
             std::min<std::size_t>(std::size_t(std::max(classCount_, 0)), chunks.size()));
+        // A table a class (INST chunk): room for them once, rather than moving the tables (and
+        // their columns) as they come. The header's count, no more than the file has chunks.
+        asset_.propertyTables.reserve(asset_.propertyTables.size() + classDense_.size());
+        instChunks_.reserve(classDense_.size());
         std::size_t payload = 0;
         const double total = double(std::max<std::size_t>(chunks.size(), 1));
         for (std::size_t i = 0; i < chunks.size(); ++i) {
@@ -556,13 +560,19 @@ private:
                            std::uint32_t(c[2 * n + i]) << 8 | c[3 * n + i]);
     }
 
-    void readU32s(ByteReader& r, std::size_t n, std::vector<std::uint32_t>& out, const char* what) {
+    void readU32s(ByteReader& r, std::size_t n, std::uint32_t* out, const char* what) {
         const std::uint8_t* c = columns(r, n, 4, what);
-        out.resize(n);
         for (std::size_t i = 0; i < n; ++i) {
             out[i] = std::uint32_t(c[i]) << 24 | std::uint32_t(c[n + i]) << 16 |
                      std::uint32_t(c[2 * n + i]) << 8 | c[3 * n + i];
         }
+    }
+    void readU32s(ByteReader& r, std::size_t n, std::vector<std::uint32_t>& out, const char* what) {
+        out.resize(r.checkCount(n, 4, what));
+        readU32s(r, n, out.data(), what);
+    }
+    void readU32s(ByteReader& r, std::size_t n, ColumnNumbers& out, const char* what) {
+        readU32s(r, n, out.resize<std::uint32_t>(r.checkCount(n, 4, what)), what);
     }
 
     // Referent arrays: interleaved zigzag int32, each value added to the previous one, read in
@@ -578,10 +588,12 @@ private:
             store(i, std::int32_t(acc));
         }
     }
+    void readRefs(ByteReader& r, std::size_t n, std::int32_t* refs, const char* what) {
+        readRefs(r, n, what, [refs](std::size_t i, std::int32_t ref) { refs[i] = ref; });
+    }
     void readRefs(ByteReader& r, std::size_t n, std::vector<std::int32_t>& out, const char* what) {
         out.resize(r.checkCount(n, 4, what));
-        std::int32_t* refs = out.data();
-        readRefs(r, n, what, [refs](std::size_t i, std::int32_t ref) { refs[i] = ref; });
+        readRefs(r, n, out.data(), what);
     }
 
     // Cancel checks inside loops over rows or links: one chunk of a large place holds millions
@@ -843,8 +855,7 @@ private:
     // row headed by its rotation, found through u32s): a value is made when it is read.
     void readCFrameColumn(ByteReader& r, std::size_t n, bool quaternion, PropertyColumn& col) {
         col.storage = Storage::Values;  // no rows until the positions are whole too
-        col.u32s.resize(n);
-        walkRotations(r, n, quaternion, col.u32s.data());
+        walkRotations(r, n, quaternion, col.numbers.resize<std::uint32_t>(n));
         const std::uint8_t* x = columns(r, n, 4, "position X");
         columns(r, n, 4, "position Y");
         columns(r, n, 4, "position Z");
@@ -999,8 +1010,8 @@ private:
 
     // Appends row values of Tuple storage.
     void pushTuple(std::initializer_list<double> v) {
-        col_->doubles.insert(col_->doubles.end(), v);
-        col_->ends.push_back(col_->doubles.size());
+        for (const double d : v) col_->numbers.push(d);
+        col_->ends.push_back(col_->numbers.size<double>());
     }
 
     void readValues(ByteReader& r, std::uint8_t type, std::size_t n) {
@@ -1046,8 +1057,8 @@ private:
                 col.storage = Storage::Double;
                 const std::uint8_t* p =
                     r.bytes(r.checkCount(n, 8, "doubles") * 8, "doubles").data();
-                col.doubles.resize(n);
-                if (n) std::memcpy(col.doubles.data(), p, n * 8);
+                double* d = col.numbers.resize<double>(n);
+                if (n) std::memcpy(d, p, n * 8);
                 break;
             }
             case kUDim: {
@@ -1067,7 +1078,7 @@ private:
             case kRay: {
                 col.storage = Storage::Tuple;
                 const std::uint8_t* p = r.bytes(r.checkCount(n, 24, "rays") * 24, "rays").data();
-                col.doubles.reserve(6 * n);
+                col.numbers.reserve<double>(6 * n);
                 col.ends.reserve(n);
                 for (std::size_t i = 0; i < n; ++i) {
                     float f[6];
@@ -1080,7 +1091,7 @@ private:
             case kAxes: {
                 col.storage = Storage::UInt32;
                 const ByteSpan b = r.bytes(r.checkCount(n, 1, "bit fields"), "bit fields");
-                col.u32s.assign(b.begin(), b.end());
+                std::copy(b.begin(), b.end(), col.numbers.resize<std::uint32_t>(b.size()));
                 break;
             }
             case kColor3:
@@ -1101,11 +1112,11 @@ private:
                 col.storage = Storage::Vec2;
                 const std::uint8_t* p =
                     r.bytes(r.checkCount(n, 4, "Vector2int16") * 4, "Vector2int16").data();
-                col.vec2s.resize(n);
+                Vec2* out = col.numbers.resize<Vec2>(n);
                 for (std::size_t i = 0; i < n; ++i) {
                     std::int16_t v[2];
                     std::memcpy(v, p + 4 * i, 4);
-                    col.vec2s[i] = {float(v[0]), float(v[1])};
+                    out[i] = {float(v[0]), float(v[1])};
                 }
                 break;
             }
@@ -1113,11 +1124,11 @@ private:
                 col.storage = Storage::Vec3;
                 const std::uint8_t* p =
                     r.bytes(r.checkCount(n, 6, "Vector3int16") * 6, "Vector3int16").data();
-                col.vec3s.resize(n);
+                Vec3* out = col.numbers.resize<Vec3>(n);
                 for (std::size_t i = 0; i < n; ++i) {
                     std::int16_t v[3];
                     std::memcpy(v, p + 6 * i, 6);
-                    col.vec3s[i] = {float(v[0]), float(v[1]), float(v[2])};
+                    out[i] = {float(v[0]), float(v[1]), float(v[2])};
                 }
                 break;
             }
@@ -1152,11 +1163,10 @@ private:
             }
             case kRef: {
                 col.storage = Storage::Ref;
-                readRefs(r, n, col.refs, "referents");
-                for (std::size_t i = 0; i < n; ++i) {
-                    const std::int32_t ref = col.refs[i];
-                    col.refs[i] = resolveRef(i, ref);
-                }
+                std::int32_t* refs =
+                    col.numbers.resize<std::int32_t>(r.checkCount(n, 4, "referents"));
+                readRefs(r, n, refs, "referents");
+                for (std::size_t i = 0; i < n; ++i) refs[i] = resolveRef(i, refs[i]);
                 break;
             }
             case kNumberSequence:
@@ -1171,16 +1181,16 @@ private:
                     for (std::size_t j = 0; j < k * per; ++j) {
                         float f;
                         std::memcpy(&f, p + 4 * j, 4);
-                        col.doubles.push_back(f);
+                        col.numbers.push(double(f));
                     }
-                    col.ends.push_back(col.doubles.size());
+                    col.ends.push_back(col.numbers.size<double>());
                 }
                 break;
             }
             case kNumberRange: {
                 col.storage = Storage::Tuple;
                 const std::uint8_t* p = r.bytes(r.checkCount(n, 8, "ranges") * 8, "ranges").data();
-                col.doubles.reserve(2 * n);
+                col.numbers.reserve<double>(2 * n);
                 col.ends.reserve(n);
                 for (std::size_t i = 0; i < n; ++i) {
                     float f[2];
@@ -1212,15 +1222,16 @@ private:
                     if (size - at - 1 < 4 * k) break;
                     ++at;
                     if (k) {
-                        const std::size_t first = col.doubles.size();
-                        col.doubles.resize(first + 6, 1.0);  // AcousticAbsorption defaults to 1
+                        const std::size_t first = col.numbers.size<double>();
+                        double* d = col.numbers.resize<double>(first + 6) + first;
+                        d[5] = 1.0;  // AcousticAbsorption defaults to 1
                         for (std::size_t j = 0; j < k; ++j, at += 4) {
                             float f;
                             std::memcpy(&f, data + at, 4);
-                            col.doubles[first + j] = f;
+                            d[j] = f;
                         }
                     }
-                    col.ends[i] = col.doubles.size();
+                    col.ends[i] = col.numbers.size<double>();
                 }
                 col.ends.resize(i);
                 r.skip(at - r.pos(), "physical properties");
@@ -1245,10 +1256,10 @@ private:
                 // Indices into Asset::sharedStrings (the SSTR strings, stored once), not copies:
                 // a place's thousands of values share a few large strings.
                 col.storage = Storage::Shared;
-                readU32s(r, n, col.u32s, "shared string indices");
+                readU32s(r, n, col.numbers, "shared string indices");
                 const std::uint32_t base =
                     std::uint32_t(asset_.sharedStrings.size() - sharedCount_);
-                std::uint32_t* idx = col.u32s.data();
+                std::uint32_t* idx = col.u32s().data();
                 for (std::size_t i = 0; i < n; ++i) {
                     if (idx[i] < sharedCount_) {
                         idx[i] += base;
@@ -1590,8 +1601,8 @@ private:
         for (const auto& p : pendingRefs_) {
             const int target = nodeForRef(p.referent);
             PropertyColumn& col = asset_.propertyTables[std::size_t(p.table)].columns[p.column];
-            if (col.storage == PropertyColumn::Storage::Ref && p.row < col.refs.size())
-                col.refs[p.row] = target;
+            if (col.storage == PropertyColumn::Storage::Ref && p.row < col.refs().size())
+                col.refs()[p.row] = target;
             else if (p.row < col.values.size())
                 col.values[p.row] = NodeRef{target};
             if (target < 0)

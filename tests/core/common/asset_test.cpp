@@ -201,6 +201,65 @@ TEST(PropertyColumn, TextsWalkStringRows) {
     EXPECT_EQ(b.texts(0, 2, out), 0u);
 }
 
+// A column's numbers: one array for every number type; elements survive growth, copies are
+// copies, a move leaves the source empty.
+TEST(ColumnNumbers, KeepElementsThroughGrowthCopyAndMove) {
+    ColumnNumbers n;
+    EXPECT_TRUE(n.empty());
+    for (int i = 0; i < 100; ++i) n.push(double(i) * 0.5);
+    ASSERT_EQ(n.size<double>(), 100u);
+    EXPECT_EQ(n.view<double>()[99], 49.5);
+    ColumnNumbers copy = n;
+    copy.view<double>()[0] = -1;
+    EXPECT_EQ(n.view<double>()[0], 0.0);  // not shared
+    EXPECT_EQ(copy.view<double>()[1], 0.5);
+    double* grown = copy.resize<double>(200);  // kept, then room for more
+    EXPECT_EQ(grown[99], 49.5);
+    ColumnNumbers moved = std::move(copy);
+    EXPECT_EQ(moved.size<double>(), 200u);
+    EXPECT_TRUE(copy.empty());  // NOLINT(bugprone-use-after-move): a moved-from array is empty
+    n.assign<std::uint32_t>({7, 8, 9});
+    EXPECT_EQ(n.size<std::uint32_t>(), 3u);
+    EXPECT_EQ(n.view<std::uint32_t>()[2], 9u);
+    n = moved;
+    EXPECT_EQ(n.size<double>(), 200u);
+}
+
+// Each number storage reads its rows from the one array, and a column copied reads the same; a
+// Tuple whose ends run past its numbers gives no value rather than reading past them.
+TEST(PropertyColumn, NumberStoragesReadTheirRows) {
+    PropertyColumn i;
+    i.storage = PropertyColumn::Storage::Int32;
+    i.numbers.assign<std::uint32_t>({0xffffffffu, 5});
+    PropertyColumn d;
+    d.storage = PropertyColumn::Storage::Double;
+    d.numbers.assign<double>({1.5});
+    PropertyColumn v;
+    v.storage = PropertyColumn::Storage::Vec3;
+    v.numbers.assign<Vec3>({Vec3{1, 2, 3}, Vec3{4, 5, 6}});
+    PropertyColumn r;
+    r.storage = PropertyColumn::Storage::Ref;
+    r.numbers.assign<std::int32_t>({-1, 3});
+    PropertyColumn t;
+    t.storage = PropertyColumn::Storage::Tuple;
+    t.numbers.assign<double>({1, 2, 3});
+    t.ends = {2, 3, 9};
+    for (const PropertyColumn* c : {&i, &d, &v, &r, &t}) {
+        const PropertyColumn copy = *c;
+        EXPECT_EQ(copy.rows(), c->rows());
+        for (std::size_t row = 0; row < c->rows(); ++row) EXPECT_EQ(copy.value(row), c->value(row));
+    }
+    EXPECT_EQ(i.rows(), 2u);
+    EXPECT_EQ(std::get<std::int64_t>(i.value(0)), -1);
+    EXPECT_EQ(std::get<std::int64_t>(i.value(1)), 5);
+    EXPECT_EQ(std::get<double>(d.value(0)), 1.5);
+    EXPECT_EQ(std::get<Vec3>(v.value(1)).y, 5.0f);
+    EXPECT_EQ(std::get<NodeRef>(r.value(1)).node, 3);
+    EXPECT_EQ(std::get<std::vector<double>>(t.value(0)), (std::vector<double>{1, 2}));
+    EXPECT_EQ(std::get<std::vector<double>>(t.value(1)), (std::vector<double>{3}));
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(t.value(2)));  // ends past the numbers
+}
+
 // A column's bytes: a view of bytes kept elsewhere is never written through; copies of a view
 // view the same bytes, copies of own bytes are copies; editing a view makes the bytes its own.
 TEST(ColumnBytes, ViewsAndOwnBytes) {

@@ -305,7 +305,7 @@ TEST(RobloxModelColumns, RecordRowsCanBeginWithAHead) {
     c.headSize = 2;
     c.first = 4;
     c.bytes = {10, 11, 12, 13, 1, 2, 3};  // heads at 0, 2 and 6; planes {1, 2, 3} from 4
-    c.u32s = {0, 2, 6};
+    c.numbers.assign<std::uint32_t>({0, 2, 6});
     c.record = [](const std::uint8_t* b) {
         return Value(std::int64_t(b[0]) * 10000 + std::int64_t(b[1]) * 100 + b[2]);
     };
@@ -313,10 +313,11 @@ TEST(RobloxModelColumns, RecordRowsCanBeginWithAHead) {
     EXPECT_EQ(std::get<std::int64_t>(c.value(0)), 10 * 10000 + 11 * 100 + 1);
     EXPECT_EQ(std::get<std::int64_t>(c.value(1)), 12 * 10000 + 13 * 100 + 2);
     EXPECT_EQ(std::get<std::int64_t>(c.value(2)), 3 * 10000 + 0 * 100 + 3);  // cut: zero
-    c.u32s = {0, 2};  // fewer heads than rows: the rows without one are not there
+    c.numbers.assign<std::uint32_t>(
+        {0, 2});  // fewer heads than rows: the rows without one are not there
     EXPECT_EQ(c.rows(), 2u);
     EXPECT_TRUE(std::holds_alternative<std::monostate>(c.value(2)));
-    c.u32s = {0, 99, 2};  // a head past the bytes: zeros
+    c.numbers.assign<std::uint32_t>({0, 99, 2});  // a head past the bytes: zeros
     EXPECT_EQ(std::get<std::int64_t>(c.value(1)), 2);
     c.headSize = 64;  // head and planes over 64 bytes: refused
     EXPECT_TRUE(std::holds_alternative<std::monostate>(c.value(0)));

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <variant>
@@ -318,6 +319,86 @@ private:
     std::size_t capacity_ = 0;  // 0: a view (or empty)
 };
 
+// A property column's numbers: trivially copyable elements of the one type its storage names
+// (see PropertyColumn::Storage), in one block of their own. One of these serves every number
+// type, so a column holds one array, not one per type (a place has thousands of columns, most
+// of them one row; a copy or a free of a column is then one branch for its numbers, not five).
+// New elements are left unset.
+class ColumnNumbers {
+public:
+    ColumnNumbers() = default;
+    ColumnNumbers(const ColumnNumbers& o) {
+        if (o.size_) {
+            data_ = ::operator new(o.size_);
+            std::memcpy(data_, o.data_, o.size_);
+            size_ = capacity_ = o.size_;
+        }
+    }
+    ColumnNumbers(ColumnNumbers&& o) noexcept
+        : data_(std::exchange(o.data_, nullptr)),
+          size_(std::exchange(o.size_, 0)),
+          capacity_(std::exchange(o.capacity_, 0)) {}
+    ColumnNumbers& operator=(ColumnNumbers o) noexcept {
+        std::swap(data_, o.data_);
+        std::swap(size_, o.size_);
+        std::swap(capacity_, o.capacity_);
+        return *this;
+    }
+    ~ColumnNumbers() { ::operator delete(data_); }
+
+    // Whole elements of type T held.
+    template <typename T>
+    std::size_t size() const {
+        return size_ / sizeof(T);
+    }
+    bool empty() const { return size_ == 0; }
+    template <typename T>
+    std::span<const T> view() const {
+        static_assert(std::is_trivially_copyable_v<T>);
+        return {static_cast<const T*>(data_), size_ / sizeof(T)};
+    }
+    template <typename T>
+    std::span<T> view() {
+        static_assert(std::is_trivially_copyable_v<T>);
+        return {static_cast<T*>(data_), size_ / sizeof(T)};
+    }
+    // Room for n elements of T, the current bytes kept.
+    template <typename T>
+    void reserve(std::size_t n) {
+        if (n * sizeof(T) > capacity_) grow(n * sizeof(T));
+    }
+    // n elements of T, the current ones kept and the new ones unset; returns the first.
+    template <typename T>
+    T* resize(std::size_t n) {
+        reserve<T>(n);
+        size_ = n * sizeof(T);
+        return static_cast<T*>(data_);
+    }
+    template <typename T>
+    void push(const T& v) {
+        if (size_ + sizeof(T) > capacity_) grow(std::max(size_ + sizeof(T), capacity_ * 2));
+        std::memcpy(static_cast<std::uint8_t*>(data_) + size_, &v, sizeof(T));
+        size_ += sizeof(T);
+    }
+    template <typename T>
+    void assign(std::initializer_list<T> v) {
+        std::copy(v.begin(), v.end(), resize<T>(v.size()));
+    }
+    void clear() { size_ = 0; }
+
+private:
+    void grow(std::size_t bytes) {
+        void* p = ::operator new(bytes);
+        if (size_) std::memcpy(p, data_, size_);
+        ::operator delete(data_);
+        data_ = p;
+        capacity_ = bytes;
+    }
+    void* data_ = nullptr;
+    std::size_t size_ = 0;  // bytes
+    std::size_t capacity_ = 0;
+};
+
 // A typed property value. `std::vector<double>` holds numeric tuples (UDim2, Rect, ranges,
 // sequences ...); its meaning is given by Property::type. A decoded SharedString is a
 // SharedStringRef into its Asset (a std::string value is accepted too, e.g. by the writer).
@@ -369,15 +450,15 @@ struct PropertyColumn {
     // has thousands of columns and a few dozen types).
     std::string_view type;
     Storage storage = Storage::Values;
+    // String / Binary: bytes before each row (a binary model's 4-byte length prefixes).
+    std::uint32_t rowPrefix = 0;
     std::uint64_t offset = 0;  // source bytes of every value of the column
     std::uint64_t length = 0;
 
     ColumnBytes bytes;  // resize() leaves new bytes unset
-    std::vector<std::uint32_t> u32s;
-    std::vector<double> doubles;
-    std::vector<Vec2> vec2s;
-    std::vector<Vec3> vec3s;
-    std::vector<std::int32_t> refs;
+    // Int32, UInt32, Shared and a Record's heads: uint32 (u32s()); Double and Tuple: double
+    // (doubles()); Vec2; Vec3; Ref: int32 (refs()). Other storages keep none.
+    ColumnNumbers numbers;
     // String / Binary / Tuple: end of row r. String and Binary row r starts at start(r) =
     // (r ? ends[r - 1] : first) + rowPrefix; Tuple row r at r ? ends[r - 1] : 0. A String or
     // Binary column whose rows all take the same bytes has no ends: its recordSize says how many
@@ -395,8 +476,14 @@ struct PropertyColumn {
     // String / Binary / Record: where the rows begin in `bytes`. A binary model's column keeps
     // its chunk's inflated bytes as they are, header and all, rather than a copy of its rows.
     std::uint64_t first = 0;
-    // String / Binary: bytes before each row (a binary model's 4-byte length prefixes).
-    std::uint32_t rowPrefix = 0;
+
+    std::span<const std::uint32_t> u32s() const { return numbers.view<std::uint32_t>(); }
+    std::span<std::uint32_t> u32s() { return numbers.view<std::uint32_t>(); }
+    std::span<const double> doubles() const { return numbers.view<double>(); }
+    std::span<const Vec2> vec2s() const { return numbers.view<Vec2>(); }
+    std::span<const Vec3> vec3s() const { return numbers.view<Vec3>(); }
+    std::span<const std::int32_t> refs() const { return numbers.view<std::int32_t>(); }
+    std::span<std::int32_t> refs() { return numbers.view<std::int32_t>(); }
 
     std::size_t rows() const;
     Value value(std::size_t row) const;
