@@ -223,6 +223,23 @@ TEST(ColumnNumbers, KeepElementsThroughGrowthCopyAndMove) {
     EXPECT_EQ(n.view<std::uint32_t>()[2], 9u);
     n = moved;
     EXPECT_EQ(n.size<double>(), 200u);
+    // Up to 8 bytes are held in place: copies and moves of them carry the values, and growing
+    // past them keeps the values.
+    ColumnNumbers small;
+    small.assign<std::uint32_t>({11, 12});
+    ColumnNumbers smallCopy = small;
+    ColumnNumbers smallMoved = std::move(small);
+    EXPECT_TRUE(small.empty());  // NOLINT(bugprone-use-after-move)
+    smallCopy.view<std::uint32_t>()[0] = 99;
+    EXPECT_EQ(smallMoved.view<std::uint32_t>()[0], 11u);
+    smallMoved.push(std::uint32_t(13));  // past the 8 bytes
+    ASSERT_EQ(smallMoved.size<std::uint32_t>(), 3u);
+    EXPECT_EQ(smallMoved.view<std::uint32_t>()[1], 12u);
+    EXPECT_EQ(smallMoved.view<std::uint32_t>()[2], 13u);
+    smallCopy = smallMoved;  // a heap array over one held in place
+    EXPECT_EQ(smallCopy.view<std::uint32_t>()[0], 11u);
+    smallMoved = ColumnNumbers(small);  // an empty one over a heap array
+    EXPECT_TRUE(smallMoved.empty());
 }
 
 // Each number storage reads its rows from the one array, and a column copied reads the same; a

@@ -320,31 +320,34 @@ private:
 };
 
 // A property column's numbers: trivially copyable elements of the one type its storage names
-// (see PropertyColumn::Storage), in one block of their own. One of these serves every number
-// type, so a column holds one array, not one per type (a place has thousands of columns, most
-// of them one row; a copy or a free of a column is then one branch for its numbers, not five).
-// New elements are left unset.
+// (see PropertyColumn::Storage). One of these serves every number type, so a column holds one
+// array, not one per type (a place has thousands of columns, most of them of one row: a copy or
+// a free of a column is then one branch for its numbers, not five), and up to 8 bytes of them
+// (one row of most types) are held in place, with no allocation. New elements are left unset.
 class ColumnNumbers {
 public:
     ColumnNumbers() = default;
     ColumnNumbers(const ColumnNumbers& o) {
-        if (o.size_) {
-            data_ = ::operator new(o.size_);
-            std::memcpy(data_, o.data_, o.size_);
-            size_ = capacity_ = o.size_;
+        if (o.size_ > sizeof(small_)) {
+            heap_ = ::operator new(o.size_);
+            capacity_ = o.size_;
         }
+        if (o.size_) std::memcpy(bytes(), o.bytes(), o.size_);
+        size_ = o.size_;
     }
-    ColumnNumbers(ColumnNumbers&& o) noexcept
-        : data_(std::exchange(o.data_, nullptr)),
-          size_(std::exchange(o.size_, 0)),
-          capacity_(std::exchange(o.capacity_, 0)) {}
-    ColumnNumbers& operator=(ColumnNumbers o) noexcept {
-        std::swap(data_, o.data_);
-        std::swap(size_, o.size_);
-        std::swap(capacity_, o.capacity_);
+    ColumnNumbers(ColumnNumbers&& o) noexcept { take(o); }
+    ColumnNumbers& operator=(const ColumnNumbers& o) {
+        if (this != &o) *this = ColumnNumbers(o);
         return *this;
     }
-    ~ColumnNumbers() { ::operator delete(data_); }
+    ColumnNumbers& operator=(ColumnNumbers&& o) noexcept {
+        if (this != &o) {
+            release();
+            take(o);
+        }
+        return *this;
+    }
+    ~ColumnNumbers() { release(); }
 
     // Whole elements of type T held.
     template <typename T>
@@ -354,30 +357,30 @@ public:
     bool empty() const { return size_ == 0; }
     template <typename T>
     std::span<const T> view() const {
-        static_assert(std::is_trivially_copyable_v<T>);
-        return {static_cast<const T*>(data_), size_ / sizeof(T)};
+        static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= 8);
+        return {reinterpret_cast<const T*>(bytes()), size_ / sizeof(T)};
     }
     template <typename T>
     std::span<T> view() {
-        static_assert(std::is_trivially_copyable_v<T>);
-        return {static_cast<T*>(data_), size_ / sizeof(T)};
+        static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= 8);
+        return {reinterpret_cast<T*>(bytes()), size_ / sizeof(T)};
     }
     // Room for n elements of T, the current bytes kept.
     template <typename T>
     void reserve(std::size_t n) {
-        if (n * sizeof(T) > capacity_) grow(n * sizeof(T));
+        if (n * sizeof(T) > room()) grow(n * sizeof(T));
     }
     // n elements of T, the current ones kept and the new ones unset; returns the first.
     template <typename T>
     T* resize(std::size_t n) {
         reserve<T>(n);
         size_ = n * sizeof(T);
-        return static_cast<T*>(data_);
+        return view<T>().data();
     }
     template <typename T>
     void push(const T& v) {
-        if (size_ + sizeof(T) > capacity_) grow(std::max(size_ + sizeof(T), capacity_ * 2));
-        std::memcpy(static_cast<std::uint8_t*>(data_) + size_, &v, sizeof(T));
+        if (size_ + sizeof(T) > room()) grow(std::max(size_ + sizeof(T), room() * 2));
+        std::memcpy(bytes() + size_, &v, sizeof(T));
         size_ += sizeof(T);
     }
     template <typename T>
@@ -387,16 +390,37 @@ public:
     void clear() { size_ = 0; }
 
 private:
-    void grow(std::size_t bytes) {
-        void* p = ::operator new(bytes);
-        if (size_) std::memcpy(p, data_, size_);
-        ::operator delete(data_);
-        data_ = p;
-        capacity_ = bytes;
+    std::uint8_t* bytes() { return capacity_ ? static_cast<std::uint8_t*>(heap_) : small_; }
+    const std::uint8_t* bytes() const {
+        return capacity_ ? static_cast<const std::uint8_t*>(heap_) : small_;
     }
-    void* data_ = nullptr;
-    std::size_t size_ = 0;  // bytes
-    std::size_t capacity_ = 0;
+    std::size_t room() const { return capacity_ ? capacity_ : sizeof(small_); }
+    void grow(std::size_t n) {
+        auto* p = static_cast<std::uint8_t*>(::operator new(n));
+        if (size_) std::memcpy(p, bytes(), size_);
+        release();
+        heap_ = p;
+        capacity_ = n;
+    }
+    void release() {
+        if (capacity_) ::operator delete(heap_);
+        capacity_ = 0;
+    }
+    // Empties o into this (released before).
+    void take(ColumnNumbers& o) {
+        if (o.capacity_)
+            heap_ = o.heap_;
+        else if (o.size_)
+            std::memcpy(small_, o.small_, o.size_);
+        size_ = std::exchange(o.size_, 0);
+        capacity_ = std::exchange(o.capacity_, 0);
+    }
+    union {
+        void* heap_ = nullptr;              // capacity_ bytes
+        alignas(8) std::uint8_t small_[8];  // the elements while capacity_ is 0
+    };
+    std::size_t size_ = 0;      // bytes
+    std::size_t capacity_ = 0;  // 0: in small_
 };
 
 // A typed property value. `std::vector<double>` holds numeric tuples (UDim2, Rect, ranges,
