@@ -97,6 +97,19 @@ struct ScreenVertex {
 
 namespace {
 
+// The grey the viewer gives a file's mesh (its vertex colours tint it). A Roblox model's parts and
+// terrain are drawn in their own colours instead (white base, as the viewer draws them).
+constexpr float kBaseGrey = 200 / 255.f;
+
+// A file's own vertex colours tinting the viewer's grey, baked in: renderPreview draws colours as
+// they are.
+Mesh onGreyBase(Mesh m) {
+    for (Rgba8& c : m.colors)
+        c = {std::uint8_t(std::lround(c.r * kBaseGrey)), std::uint8_t(std::lround(c.g * kBaseGrey)),
+             std::uint8_t(std::lround(c.b * kBaseGrey)), c.a};
+    return m;
+}
+
 std::vector<Mesh> previewMeshesAsStored(const Asset& asset) {
     std::vector<Mesh> out;
     if (isRobloxModel(asset)) {
@@ -114,13 +127,13 @@ std::vector<Mesh> previewMeshesAsStored(const Asset& asset) {
     if (isSecondLife(asset)) {
         for (std::string_view level : kSecondLifeLevels)
             for (const Mesh& m : asset.meshes)
-                if (m.name == level && m.triangleCount() > 0) return {finestLevel(m)};
+                if (m.name == level && m.triangleCount() > 0) return {onGreyBase(finestLevel(m))};
     }
     for (const Mesh& m : asset.meshes) {
         // Triangles, and the points of a point cloud (lines are physics hulls or wireframes).
         if (m.primitive == Primitive::Lines || m.indices.empty()) continue;
         if (isPhysicsMesh(asset, m)) continue;
-        out.push_back(finestLevel(m));
+        out.push_back(onGreyBase(finestLevel(m)));
     }
     return out;
 }
@@ -214,11 +227,11 @@ PreviewImage renderPreview(const std::vector<Mesh>& meshes, const PreviewOptions
             if (i >= m.positions.size()) continue;
             const V3 p = v3(m.positions[i]);
             if (!finite(p)) continue;
-            V3 albedo{200 / 255.f, 200 / 255.f, 200 / 255.f};
+            V3 albedo{kBaseGrey, kBaseGrey, kBaseGrey};
             if (colors) {
                 const Rgba8 c = m.colors[i];
                 if (c.a == 0) continue;
-                albedo = {albedo.x * c.r / 255.f, albedo.y * c.g / 255.f, albedo.z * c.b / 255.f};
+                albedo = {c.r / 255.f, c.g / 255.f, c.b / 255.f};
             }
             const V3 toEye = normalized(eye - p);
             ScreenVertex s;
@@ -254,12 +267,11 @@ PreviewImage renderPreview(const std::vector<Mesh>& meshes, const PreviewOptions
             ScreenVertex s[3];
             bool ok = true;
             for (int k = 0; k < 3 && ok; ++k) {
-                V3 albedo{200 / 255.f, 200 / 255.f, 200 / 255.f};
+                V3 albedo{kBaseGrey, kBaseGrey, kBaseGrey};
                 if (colors) {
                     const Rgba8 c = m.colors[idx[k]];
                     if (c.a == 0) ok = false;
-                    albedo = {albedo.x * c.r / 255.f, albedo.y * c.g / 255.f,
-                              albedo.z * c.b / 255.f};
+                    albedo = {c.r / 255.f, c.g / 255.f, c.b / 255.f};
                 }
                 V3 nrm = normals ? v3(m.normals[idx[k]]) : face;
                 if (!finite(nrm)) nrm = face;

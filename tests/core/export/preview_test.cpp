@@ -187,6 +187,39 @@ TEST(Preview, PlaceWithAnEmptyWorkspaceShowsItsStoredParts) {
     EXPECT_LT(world, stored);  // the Workspace part alone
 }
 
+// Colours as the viewer draws them: a Roblox part in its own colour (white base), a file's
+// vertex colours tinting the viewer's grey; so a white part is drawn brighter than a white mesh.
+TEST(Preview, PartsKeepTheirColourAndFileMeshesTintTheGrey) {
+    Asset place;
+    place.format = "roblox-model";
+    const int ws = place.addNode("Workspace", "Workspace");
+    test::addPart(place, ws, "Block", {0, 0, 0}, {2, 2, 2}, Vec3{1, 0.5f, 0.25f});
+    const std::vector<Mesh> parts = previewMeshes(place);
+    ASSERT_FALSE(parts.empty());
+    ASSERT_FALSE(parts[0].colors.empty());
+    EXPECT_EQ(parts[0].colors[0].r, 255);
+    EXPECT_EQ(parts[0].colors[0].g, 128);
+
+    Asset file = makeUvSphere(8, 12);
+    ASSERT_EQ(file.meshes.size(), 1u);
+    Mesh& cube = file.meshes[0];
+    cube.colors.assign(cube.positions.size(), Rgba8{255, 255, 255, 255});
+    const std::vector<Mesh> shown = previewMeshes(file);
+    ASSERT_EQ(shown.size(), 1u);
+    EXPECT_EQ(shown[0].colors[0].r, 200);  // the grey base, tinted by white
+    EXPECT_EQ(shown[0].colors[0].a, 255);
+
+    // The same sphere drawn white (as a part's colour is) and on the grey base: the first is
+    // brighter at the centre.
+    PreviewOptions o;
+    o.width = o.height = 64;
+    std::vector<Mesh> white = {cube};
+    const PreviewImage bright = renderPreview(white, o);
+    const PreviewImage grey = renderPreview(shown, o);
+    const auto at = [](const PreviewImage& i) { return int(i.rgba[(32 * 64 + 32) * 4]); };
+    EXPECT_GT(at(bright), at(grey) + 10);
+}
+
 // A cap on the work keeps huge meshes cheap and still draws the shape.
 TEST(Preview, TriangleCapSkipsEvenly) {
     PreviewOptions o;

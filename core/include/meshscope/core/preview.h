@@ -17,7 +17,9 @@ namespace meshscope {
 // finest level (LOD 0) only; of Second Life's levels only the finest present (high_lod before
 // medium_lod ...), never the physics shape; no line meshes; a Roblox model's parts placed,
 // sized and coloured (the same meshes buildPartMeshes gives the viewer): a place's Workspace,
-// or, when that has nothing to draw, the parts it keeps outside Workspace.
+// or, when that has nothing to draw, the parts it keeps outside Workspace. As in the viewer, a
+// Roblox model's part and terrain colours are drawn as they are, and the vertex colours of other
+// files' meshes tint a grey base (baked into the colours returned).
 std::vector<Mesh> previewMeshes(const Asset& asset);
 
 struct PreviewOptions {
@@ -42,8 +44,9 @@ struct PreviewImage {
     bool empty() const { return rgba.empty(); }
 };
 
-// Renders `meshes` (e.g. previewMeshes(asset)) framed on their bounds. Returns an empty image
-// only for a size outside 1..8192 per side.
+// Renders `meshes` (e.g. previewMeshes(asset)) framed on their bounds: vertex colours as they
+// are, a mesh without them in the viewer's grey. Returns an empty image only for a size outside
+// 1..8192 per side.
 PreviewImage renderPreview(const std::vector<Mesh>& meshes, const PreviewOptions& options = {});
 
 }  // namespace meshscope
