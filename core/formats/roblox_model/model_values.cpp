@@ -161,10 +161,16 @@ std::array<float, 4> matrixToQuaternion(const std::array<float, 9>& m) {
 }
 
 std::string formatUniqueId(std::uint32_t index, std::uint32_t time, std::int64_t random) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%016llx%08x%08x", static_cast<unsigned long long>(random), time,
-                  index);
-    return buf;
+    // "%016llx%08x%08x", by hand: an XML place has a UniqueId on most of its items.
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out(32, '0');
+    auto put = [&](std::size_t at, std::uint64_t v, int digits) {
+        for (int i = digits - 1; i >= 0; --i, v >>= 4) out[at + std::size_t(i)] = kHex[v & 15];
+    };
+    put(0, static_cast<std::uint64_t>(random), 16);
+    put(16, time, 8);
+    put(24, index, 8);
+    return out;
 }
 
 bool parseUniqueId(std::string_view text, std::uint32_t& index, std::uint32_t& time,

@@ -52,31 +52,58 @@ bool parseNumber(std::string_view s, T& out) {
     }
 }
 
+// Base64 text to bytes, white space anywhere and '=' padding allowed (the text ends at the
+// first '='); false on any other character. Four characters at a time while they are whole
+// groups (a place's SharedStrings and BinaryStrings are megabytes of it), one at a time across
+// white space and the tail.
 bool decodeBase64(std::string_view in, std::string& out) {
-    static const auto table = [] {
+    static constexpr auto kTable = [] {
         std::array<std::int8_t, 256> t{};
-        t.fill(-1);
+        for (auto& v : t) v = -1;
         const char* a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         for (int i = 0; i < 64; ++i) t[static_cast<unsigned char>(a[i])] = std::int8_t(i);
         return t;
     }();
-    out.clear();
-    out.reserve(in.size() / 4 * 3);
-    std::uint32_t acc = 0;
-    int bits = 0;
-    for (char c : in) {
-        if (c == '=') break;
-        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-        const int v = table[static_cast<unsigned char>(c)];
-        if (v < 0) return false;
-        acc = acc << 6 | std::uint32_t(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out += char((acc >> bits) & 0xff);
+    bool ok = true;
+    // Every 4 characters give 3 bytes at most: room for all of them, trimmed to what was made.
+    out.resize_and_overwrite(in.size() / 4 * 3 + 3, [&](char* buf, std::size_t) {
+        auto* o = reinterpret_cast<unsigned char*>(buf);
+        const auto* s = reinterpret_cast<const unsigned char*>(in.data());
+        const auto* end = s + in.size();
+        std::uint32_t acc = 0;
+        int bits = 0;
+        while (s < end) {
+            if (bits == 0 && end - s >= 4) {
+                const int a = kTable[s[0]], b = kTable[s[1]], c = kTable[s[2]], d = kTable[s[3]];
+                if ((a | b | c | d) >= 0) {
+                    const std::uint32_t v = std::uint32_t(a) << 18 | std::uint32_t(b) << 12 |
+                                            std::uint32_t(c) << 6 | std::uint32_t(d);
+                    o[0] = static_cast<unsigned char>(v >> 16);
+                    o[1] = static_cast<unsigned char>(v >> 8);
+                    o[2] = static_cast<unsigned char>(v);
+                    o += 3;
+                    s += 4;
+                    continue;
+                }
+            }
+            const unsigned char ch = *s++;
+            if (ch == '=') break;
+            if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') continue;
+            const int v = kTable[ch];
+            if (v < 0) {
+                ok = false;
+                break;
+            }
+            acc = acc << 6 | std::uint32_t(v);
+            bits += 6;
+            if (bits >= 8) {
+                bits -= 8;
+                *o++ = static_cast<unsigned char>((acc >> bits) & 0xff);
+            }
         }
-    }
-    return true;
+        return std::size_t(reinterpret_cast<char*>(o) - buf);
+    });
+    return ok;
 }
 
 class XmlDecoder {
@@ -147,6 +174,16 @@ private:
         const std::uint64_t open = tagEnd(start);
         if (open >= 2 && text_[open - 2] == '/') return open;
         const std::string_view name = n.name();
+        // Most properties hold text only (<float name="X">1.5</float>): the end tag is the first
+        // '<' after the start tag when that is "</name" (a comment or CDATA in the text starts
+        // otherwise, and the ways below are taken).
+        if (!firstElement(n) && open < text_.size()) {
+            if (const void* lt = std::memchr(text_.data() + open, '<', text_.size() - open)) {
+                if (const std::uint64_t e =
+                        closesAt(std::uint64_t(static_cast<const char*>(lt) - text_.data()), name))
+                    return e;
+            }
+        }
         // Most elements have an element after them: the text before its '<', less white space,
         // ends with this element's "</name>" (a comment or processing instruction between them
         // ends otherwise, and the walk below is made). One look back rather than a search
@@ -183,6 +220,21 @@ private:
         }
         const std::uint64_t end = endTagAfter(name, at);
         return end ? end : open;
+    }
+    // Offset just past "</name" + white space + '>' when that starts at `at`, else 0.
+    std::uint64_t closesAt(std::uint64_t at, std::string_view name) const {
+        const std::uint64_t size = text_.size();
+        if (at > size || size - at < name.size() + 3 || text_[at] != '<' || text_[at + 1] != '/' ||
+            text_.substr(at + 2, name.size()) != name)
+            return 0;
+        std::uint64_t e = at + 2 + name.size();
+        while (e < size && isXmlSpace(text_[e])) ++e;
+        return e < size && text_[e] == '>' ? e + 1 : 0;
+    }
+    static pugi::xml_node firstElement(pugi::xml_node n) {
+        pugi::xml_node c = n.first_child();
+        while (c && c.type() != pugi::node_element) c = c.next_sibling();
+        return c;
     }
     static pugi::xml_node lastElement(pugi::xml_node n) {
         pugi::xml_node c = n.last_child();
@@ -285,6 +337,12 @@ private:
         }
         asset_.nodes[node].service = parent < 0 && isServiceClass(className);
         for (pugi::xml_node props : item.children("Properties")) {
+            // The node's list sized once (an item has tens of properties: grown one by one, the
+            // list was moved five or six times an item).
+            std::size_t count = 0;
+            for (pugi::xml_node p : props.children()) count += p.type() == pugi::node_element;
+            auto& list = asset_.propertyList(node);
+            list.reserve(list.size() + count);
             for (pugi::xml_node p : props.children()) {
                 if (p.type() != pugi::node_element) continue;
                 readProperty(node, p);

@@ -131,6 +131,58 @@ TEST(RobloxModelSharedStrings, XmlSectionIsStoredOnceAndReferenced) {
     EXPECT_TRUE(r.asset.textOf(Value(SharedStringRef{99})).empty());
 }
 
+// Base64 as files write it: padded or not, broken by white space anywhere (a line every 76
+// characters), a long run (read four characters at a time) and bad characters (a warning, the
+// bytes before them kept). A UniqueId's hex digits come out in lower case, as the binary reader
+// writes them.
+TEST(RobloxModelSharedStrings, XmlBase64FormsAndUniqueIds) {
+    std::string longBytes;
+    for (int i = 0; i < 1000; ++i) longBytes += char((i * 37 + 11) & 0xff);
+    // The long run's base64, written here (not by the decoder under test), wrapped at 76.
+    static const char* kAlphabet =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string b64;
+    for (std::size_t i = 0; i < longBytes.size(); i += 3) {
+        const std::size_t n = std::min<std::size_t>(3, longBytes.size() - i);
+        std::uint32_t v = 0;
+        for (std::size_t k = 0; k < 3; ++k)
+            v = v << 8 | (k < n ? std::uint8_t(longBytes[i + k]) : 0u);
+        for (std::size_t k = 0; k < 4; ++k)
+            b64 += k <= n ? kAlphabet[(v >> (18 - 6 * k)) & 63] : '=';
+    }
+    std::string wrapped;
+    for (std::size_t i = 0; i < b64.size(); i += 76) wrapped += b64.substr(i, 76) + "\r\n";
+    auto item = [](const std::string& name, const std::string& text) {
+        return "<Item class=\"Folder\" referent=\"" + name +
+               "\"><Properties><string name=\"Name\">" + name +
+               "</string><BinaryString name=\"B\">" + text + "</BinaryString></Properties></Item>";
+    };
+    const std::string xml =
+        "<roblox version=\"4\">" + item("Padded", "AAEC/w==") + item("Bare", "AAEC/w") +
+        item("Spaced", " AA\nE C\t/w= =") + item("Long", wrapped) + item("Bad", "AAEC/w!!AAAA") +
+        "<Item class=\"Folder\" referent=\"U\"><Properties><UniqueId name=\"UniqueId\">"
+        "0123456789ABCDEF00C0FFEE0000002A</UniqueId></Properties></Item></roblox>";
+    const DecodeResult r = decodeBytes(span(xml), {.fileName = "x.rbxmx"});
+    ASSERT_TRUE(r.ok()) << r.error->toString();
+    std::map<std::string, std::string> bytesOf;
+    std::string uniqueId;
+    for (int n = 0; n < int(r.asset.nodes.size()); ++n)
+        for (const Property& p : r.asset.properties(n)) {
+            if (p.name == "B") bytesOf[std::string(r.asset.name(n))] = r.asset.textOf(p.value);
+            if (p.name == "UniqueId") uniqueId = r.asset.textOf(p.value);
+        }
+    const std::string small("\x00\x01\x02\xff", 4);
+    EXPECT_EQ(bytesOf["Padded"], small);
+    EXPECT_EQ(bytesOf["Bare"], small);
+    EXPECT_EQ(bytesOf["Spaced"], small);
+    EXPECT_EQ(bytesOf["Long"], longBytes);
+    EXPECT_EQ(bytesOf["Bad"], small);
+    int bad = 0;
+    for (const auto& d : r.asset.diagnostics) bad += d.code == "bad-value";
+    EXPECT_EQ(bad, 1);
+    EXPECT_EQ(uniqueId, "0123456789abcdef00c0ffee0000002a");
+}
+
 // Real places: every SharedString value is a reference into the table (no copies), and the table
 // holds no more strings than the file's SSTR chunk or section.
 TEST(RobloxModelSharedStrings, CorpusValuesAreReferences) {

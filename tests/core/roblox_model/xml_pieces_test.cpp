@@ -311,7 +311,10 @@ TEST(XmlPieces, PropertyBytesEndAtTheirOwnEndTag) {
         "<float name=\"Commented\">2</float><?pi x?><int name=\"Instructed\">3</int>"
         "<int name=\"Tight\">4</int><Vector3 name=\"Nested\"><X>1</X><Y>2</Y><Z>3</Z></Vector3 >"
         "<string name=\"Empty\"/><string name=\"Last\">x</string><!-- c -->"
-        "<NumberRange name=\"Nest\"><NumberRange>1</NumberRange> 2 </NumberRange>  </Properties>"
+        "<NumberRange name=\"Nest\"><NumberRange>1</NumberRange> 2 </NumberRange>"
+        "<string name=\"InComment\">a<!-- </string> -->b</string>"
+        "<string name=\"InCdata\"><![CDATA[</string>]]></string><string name=\"Sp\">y</string \n>"
+        "  </Properties>"
         "</Item></roblox>";
     const Bytes bytes(doc.begin(), doc.end());
     const DecodeResult r = decodeBytes(bytes, {.fileName = "props.rbxmx"});
@@ -330,6 +333,9 @@ TEST(XmlPieces, PropertyBytesEndAtTheirOwnEndTag) {
     EXPECT_EQ(bytesOf["Last"], "<string name=\"Last\">x</string>");
     EXPECT_EQ(bytesOf["Nest"],
               "<NumberRange name=\"Nest\"><NumberRange>1</NumberRange> 2 </NumberRange>");
+    EXPECT_EQ(bytesOf["InComment"], "<string name=\"InComment\">a<!-- </string> -->b</string>");
+    EXPECT_EQ(bytesOf["InCdata"], "<string name=\"InCdata\"><![CDATA[</string>]]></string>");
+    EXPECT_EQ(bytesOf["Sp"], "<string name=\"Sp\">y</string \n>");
     const Node& n = r.asset.nodes[0];
     EXPECT_EQ(doc.substr(n.offset, n.length).substr(0, 6), "<Item ");
     EXPECT_TRUE(doc.substr(n.offset, n.length).ends_with("</Properties>"));
