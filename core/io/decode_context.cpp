@@ -35,8 +35,12 @@ void DecodeContext::appendPathTo(std::string& out) const {
 }
 
 const std::string& DecodeContext::path() const {
+    // A segment's text stays as it is while its scope lives (Scope's contract), so the path
+    // changes only with a push or a pop.
+    if (pathEpoch_ == epoch_) return path_;
     path_.clear();
     appendPathTo(path_);
+    pathEpoch_ = epoch_;
     return path_;
 }
 

@@ -53,7 +53,9 @@ public:
             ctx.push({arg, 0, append});
         }
         ~Scope() {
+            if (ctx_.depth_ == depth_) return;  // it pushed nothing
             ctx_.depth_ = depth_;
+            ++ctx_.epoch_;
             if (ctx_.text_.size() != text_) ctx_.text_.resize(text_);
         }
         Scope(const Scope&) = delete;
@@ -158,7 +160,12 @@ private:
     void push(const Segment& s) {
         if (depth_ == segments_.size()) segments_.resize(std::max<std::size_t>(16, 2 * depth_));
         segments_[depth_++] = s;
+        ++epoch_;
     }
+    // Counts pushes and pops: path_ holds the path while pathEpoch_ equals it (a chunk maps
+    // several ranges under one path, and each would put it together again).
+    std::uint64_t epoch_ = 0;
+    mutable std::uint64_t pathEpoch_ = ~std::uint64_t(0);
     std::string text_;          // copied segments' text, back to back
     mutable std::string path_;  // path(): put together when read
     void appendPathTo(std::string& out) const;
