@@ -32,6 +32,55 @@ TEST(ByteReader, ReadsLittleEndianAndFailsWithOffsetAndPath) {
     }
 }
 
+// The path is kept between reads (DecodeContext::path caches it): it must follow every push and
+// pop, including a pop and a push back to the same depth and a segment put together by a
+// function, and the byte map's ranges get the path of their moment.
+TEST(DecodeContext, PathFollowsEveryPushAndPop) {
+    const std::vector<std::uint8_t> data(64, 0);
+    Asset asset;
+    DecodeOptions opts;
+    DecodeContext ctx(data, opts, asset);
+    EXPECT_EQ(ctx.path(), "");
+    auto outer = ctx.scope("PROP");
+    ctx.mapRange(0, 4, RangeKind::Chunk);
+    ctx.mapRange(0, 2, RangeKind::Field, "a");
+    EXPECT_EQ(ctx.path(), "PROP");
+    {
+        auto inner = ctx.scope("first");
+        ctx.mapRange(2, 2, RangeKind::Field, "b");
+        EXPECT_EQ(ctx.path(), std::string("PROP") + kPathSeparator + "first");
+    }
+    EXPECT_EQ(ctx.path(), "PROP");
+    {
+        auto empty = ctx.scope("");  // adds nothing
+        EXPECT_EQ(ctx.path(), "PROP");
+    }
+    {
+        static const std::string text = "Part.Size";
+        auto fn = ctx.scopeWith(
+            [](std::string& out, const void* arg) { out += *static_cast<const std::string*>(arg); },
+            &text);
+        ctx.mapRange(4, 2, RangeKind::Field, "c");
+        EXPECT_EQ(ctx.path(), std::string("PROP") + kPathSeparator + "Part.Size");
+    }
+    {
+        auto second = ctx.scope("second");  // the same depth as "first" had
+        ctx.warn(8, "w", "message");
+        EXPECT_EQ(ctx.path(), std::string("PROP") + kPathSeparator + "second");
+    }
+    ctx.mapRange(6, 2, RangeKind::Field);
+    const auto& ranges = asset.byteMap.ranges();
+    ASSERT_EQ(ranges.size(), 5u);
+    const std::string sep = kPathSeparator;
+    EXPECT_EQ(ranges[0].path, "PROP");
+    EXPECT_EQ(ranges[1].path, "PROP" + sep + "a");
+    EXPECT_EQ(ranges[2].path, "PROP" + sep + "first" + sep + "b");
+    EXPECT_EQ(ranges[3].path, "PROP" + sep + "Part.Size" + sep + "c");
+    EXPECT_EQ(ranges[4].path, "PROP");
+    ASSERT_EQ(asset.diagnostics.size(), 1u);
+    EXPECT_EQ(asset.diagnostics[0].context, "PROP" + sep + "second");
+}
+
 TEST(ByteReader, CountCheckedBeforeAllocation) {
     const std::vector<std::uint8_t> data(16, 0);
     Asset asset;
