@@ -245,11 +245,22 @@ private:
         // decoded here.
         // The payload list is only built when a worker gets it (a small file has none).
         std::size_t compressedBytes = 0, compressedChunks = 0;
+        // What the kept blocks will hold at most, about: the small PROP chunks inflated into
+        // them and the names copied there. A small file's first block is that size rather than
+        // a whole block (a 64 KiB block for a 300-byte model was a tenth of its decode, most of
+        // it glibc consolidating its free lists when the block was freed).
+        std::size_t keptEstimate = 256;
         for (const Chunk& c : chunks) {
+            keptEstimate +=
+                32 + (c.kind == ChunkKind::Prop && c.uncompressedLength <= kKeptBlock / 4
+                          ? std::size_t(c.compressed ? c.uncompressedLength : c.body.size())
+                          : 0);
+            if (keptEstimate >= kKeptBlock) keptEstimate = kKeptBlock;
             if (!c.compressed) continue;
             compressedBytes += c.body.size();
             ++compressedChunks;
         }
+        firstBlock_ = keptEstimate;
         if (inflateAhead(compressedBytes, compressedChunks)) {
             std::vector<InflateAhead::Payload> payloads;
             payloads.reserve(compressedChunks);
@@ -506,7 +517,7 @@ private:
     // a block of its own when over a quarter of a block; null for none.
     std::uint8_t* keptRoom(std::size_t size) {
         if (size == 0) return nullptr;
-        if (size <= kKeptBlock / 4 && block_ && kKeptBlock - blockUsed_ >= size) {
+        if (size <= kKeptBlock / 4 && block_ && blockSize_ - blockUsed_ >= size) {
             std::uint8_t* at = block_ + blockUsed_;
             blockUsed_ += size;
             return at;
@@ -523,10 +534,13 @@ private:
             asset_.storage.push_back(std::move(own));
             return at;
         }
-        if (kBlock - blockUsed_ < size || !block_) {
-            std::shared_ptr<std::uint8_t[]> fresh(new std::uint8_t[kBlock]);
+        if (!block_ || blockSize_ - blockUsed_ < size) {
+            // The first block as large as the file needs (readChunks), then whole blocks.
+            const std::size_t want = block_ ? kBlock : std::max(firstBlock_, size);
+            std::shared_ptr<std::uint8_t[]> fresh(new std::uint8_t[want]);
             asset_.storage.push_back(fresh);
             block_ = fresh.get();
+            blockSize_ = want;
             blockUsed_ = 0;
         }
         std::uint8_t* at = block_ + blockUsed_;
@@ -1871,7 +1885,9 @@ private:
     InflateBuffer inflated_;  // the current chunk's data, when it is compressed
     // keepBytes' current block (in Asset::storage) and how much of it is used.
     std::uint8_t* block_ = nullptr;
+    std::size_t blockSize_ = 0;  // block_'s size
     std::size_t blockUsed_ = 0;
+    std::size_t firstBlock_ = kKeptBlock;  // the first block's size (readChunks)
     // The current chunk was inflated into keptRoom at block_ + keptFrom_ (readChunks);
     // chunkKept_ once something views it; keptName_: the column whose name views it.
     bool inKept_ = false;
