@@ -418,7 +418,10 @@ private:
 
     void readProperty(int node, pugi::xml_node p) {
         const std::string_view tag = p.name();
-        Property prop;
+        // Built where it is kept (the list was sized by readItem): no move and no destruction
+        // of a local copy a property.
+        auto& props = asset_.propertyList(node);
+        Property& prop = props.emplace_back();
         prop.name = p.attribute("name").value();
         prop.offset = startOf(p);
         prop.length = endOf(p, prop.offset) - prop.offset;
@@ -588,8 +591,6 @@ private:
                       "property \"" + prop.name + "\" has unknown type <" + std::string(tag) +
                           ">; kept as raw text");
         }
-        auto& props = asset_.propertyList(node);
-        props.push_back(std::move(prop));
         if (!pendingRef.empty() && pendingRef != "null")
             pendingRefs_.push_back({node, props.size() - 1, std::move(pendingRef)});
     }
