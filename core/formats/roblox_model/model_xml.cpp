@@ -174,10 +174,11 @@ private:
         const std::uint64_t open = tagEnd(start);
         if (open >= 2 && text_[open - 2] == '/') return open;
         const std::string_view name = n.name();
-        // Most properties hold text only (<float name="X">1.5</float>): the end tag is the first
-        // '<' after the start tag when that is "</name" (a comment or CDATA in the text starts
-        // otherwise, and the ways below are taken).
-        if (!firstElement(n) && open < text_.size()) {
+        // Most properties hold text only (<float name="X">1.5</float>): when the first '<' after
+        // the start tag begins "</name>", it is this element's end tag (no element starts before
+        // it, and a comment or CDATA in the text would begin there instead; pugixml has checked
+        // that the document nests).
+        if (open < text_.size()) {
             if (const void* lt = std::memchr(text_.data() + open, '<', text_.size() - open)) {
                 if (const std::uint64_t e =
                         closesAt(std::uint64_t(static_cast<const char*>(lt) - text_.data()), name))
@@ -230,11 +231,6 @@ private:
         std::uint64_t e = at + 2 + name.size();
         while (e < size && isXmlSpace(text_[e])) ++e;
         return e < size && text_[e] == '>' ? e + 1 : 0;
-    }
-    static pugi::xml_node firstElement(pugi::xml_node n) {
-        pugi::xml_node c = n.first_child();
-        while (c && c.type() != pugi::node_element) c = c.next_sibling();
-        return c;
     }
     static pugi::xml_node lastElement(pugi::xml_node n) {
         pugi::xml_node c = n.last_child();
