@@ -341,7 +341,7 @@ private:
             list.reserve(list.size() + count);
             for (pugi::xml_node p : props.children()) {
                 if (p.type() != pugi::node_element) continue;
-                readProperty(node, p);
+                readProperty(node, list, p);
             }
             end = std::max(end, endOf(props, startOf(props)));
         }
@@ -412,11 +412,11 @@ private:
                 float(v & 255) / 255.0f};
     }
 
-    void readProperty(int node, pugi::xml_node p) {
+    // `props` is the node's own list (readItem looked it up once for all its properties).
+    void readProperty(int node, std::vector<Property>& props, pugi::xml_node p) {
         const std::string_view tag = p.name();
         // Built where it is kept (the list was sized by readItem): no move and no destruction
         // of a local copy a property.
-        auto& props = asset_.propertyList(node);
         Property& prop = props.emplace_back();
         prop.name = p.attribute("name").value();
         prop.offset = startOf(p);
