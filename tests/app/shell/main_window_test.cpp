@@ -594,6 +594,18 @@ QImage settledOnScreen(QWidget* view) {
     return last;
 }
 
+// Grabs until `done(grab)` holds (up to 10 s: a loaded machine may take seconds to draw the next
+// frame), then until two grabs 200 ms apart agree; returns the last grab.
+template <typename Done>
+QImage onScreenWhen(QWidget* view, Done&& done) {
+    QImage grab = onScreen(view);
+    for (int i = 0; i < 50 && !done(grab); ++i) {
+        QTest::qWait(200);
+        grab = onScreen(view);
+    }
+    return done(grab) ? settledOnScreen(view) : grab;
+}
+
 int differing(const QImage& a, const QImage& b) {
     if (a.size() != b.size()) return a.width() * a.height();
     int n = 0;
@@ -613,18 +625,27 @@ TEST(MainWindow, WireframeToggleShowsOnScreen) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     ASSERT_TRUE(window.openFileNow(path));
     window.setWireframe(false);
-    const QImage shaded = settledOnScreen(window.viewport());
+    const auto drawnIn = [](const QImage& image) {
+        if (image.isNull()) return 0;
+        const QRgb corner = image.pixel(2, 2);
+        int drawn = 0;
+        for (int y = 0; y < image.height(); y += 4)
+            for (int x = 0; x < image.width(); x += 4) drawn += image.pixel(x, y) != corner;
+        return drawn;
+    };
+    // Each step waits for the frame it expects (a first frame may take seconds on a loaded
+    // machine), then for the screen to settle; a frame that never comes fails below.
+    const QImage shaded =
+        onScreenWhen(window.viewport(), [&](const QImage& g) { return drawnIn(g) > 50; });
     ASSERT_FALSE(shaded.isNull());
-    const QRgb corner = shaded.pixel(2, 2);
-    int drawn = 0;
-    for (int y = 0; y < shaded.height(); y += 4)
-        for (int x = 0; x < shaded.width(); x += 4) drawn += shaded.pixel(x, y) != corner;
-    ASSERT_GT(drawn, 50) << "the screen grab shows no scene (no GL on this display?)";
+    ASSERT_GT(drawnIn(shaded), 50) << "the screen grab shows no scene (no GL on this display?)";
     window.setWireframe(true);
-    const QImage wire = settledOnScreen(window.viewport());
+    const QImage wire = onScreenWhen(window.viewport(),
+                                     [&](const QImage& g) { return differing(shaded, g) > 200; });
     EXPECT_GT(differing(shaded, wire), 200) << "W drew no lines on screen";
     window.setWireframe(false);
-    const QImage back = settledOnScreen(window.viewport());
+    const QImage back =
+        onScreenWhen(window.viewport(), [&](const QImage& g) { return differing(shaded, g) < 50; });
     EXPECT_LT(differing(shaded, back), 50) << "the lines stayed after W again";
 }
 
