@@ -374,6 +374,17 @@ std::optional<Property> Asset::property(int node, std::string_view name) const {
     return std::nullopt;
 }
 
+std::optional<Value> Asset::propertyValue(int node, std::string_view name) const {
+    if (node < 0 || std::size_t(node) >= nodes.size()) return std::nullopt;
+    const Node& n = nodes[std::size_t(node)];
+    if (const Property* p = ownProperty(node, name)) return p->value;
+    if (n.table >= 0 && std::size_t(n.table) < propertyTables.size()) {
+        for (const auto& c : propertyTables[std::size_t(n.table)].columns)
+            if (c.name == name && n.row < c.rows()) return c.value(n.row);
+    }
+    return std::nullopt;
+}
+
 std::vector<int> Asset::roots() const {
     std::vector<int> r;
     for (std::size_t i = 0; i < nodes.size(); ++i)

@@ -333,7 +333,10 @@ void sanitizeNodes(Asset& asset, std::uint32_t maxDepth, bool treeChecked) {
         }
 }
 
-void finish(Asset& asset, std::uint64_t fileSize, const Limits& limits, bool treeChecked) {
+// `mapped` false: the byte map is dropped rather than sorted and its gaps filled (a decode
+// without DecodeOptions::byteMap).
+void finish(Asset& asset, std::uint64_t fileSize, const Limits& limits, bool treeChecked,
+            bool mapped = true) {
     for (auto& m : asset.meshes) sanitizeMesh(asset, m);
     sanitizeNodes(asset, limits.maxDepth, treeChecked);
     // A decoder may have computed the bounds while reading the positions (the FileMesh decoder
@@ -341,7 +344,10 @@ void finish(Asset& asset, std::uint64_t fileSize, const Limits& limits, bool tre
     for (auto& m : asset.meshes)
         if (!m.bounds.valid()) m.computeBounds();
     asset.fileSize = fileSize;
-    asset.byteMap.finalize(fileSize);
+    if (mapped)
+        asset.byteMap.finalize(fileSize);
+    else if (!asset.byteMap.empty())
+        asset.byteMap = ByteMap{};
 }
 
 DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
@@ -426,8 +432,7 @@ DecodeResult decodeImpl(ByteSpan bytes, const DecodeOptions& options, int depth,
             {Severity::Warning, "rig", 0, "", "the Roblox rig could not be built (out of memory)"});
     }
     try {
-        finish(asset, bytes.size(), options.limits, treeChecked);
-        if (!options.byteMap) asset.byteMap = ByteMap{};
+        finish(asset, bytes.size(), options.limits, treeChecked, options.byteMap);
     } catch (...) {
         asset.byteMap.ranges().clear();
     }

@@ -15,11 +15,11 @@
 namespace meshscope::pose_detail {
 
 inline std::optional<double> numberProperty(const Asset& asset, int node, std::string_view name) {
-    const auto p = asset.property(node, name);
-    if (!p) return std::nullopt;
-    if (const auto* d = std::get_if<double>(&p->value)) return *d;
-    if (const auto* i = std::get_if<std::int64_t>(&p->value)) return double(*i);
-    if (const auto* b = std::get_if<bool>(&p->value)) return *b ? 1.0 : 0.0;
+    const auto v = asset.propertyValue(node, name);
+    if (!v) return std::nullopt;
+    if (const auto* d = std::get_if<double>(&*v)) return *d;
+    if (const auto* i = std::get_if<std::int64_t>(&*v)) return double(*i);
+    if (const auto* b = std::get_if<bool>(&*v)) return *b ? 1.0 : 0.0;
     return std::nullopt;
 }
 

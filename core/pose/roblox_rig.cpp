@@ -89,16 +89,16 @@ Mat4 lerpRigid(const Mat4& a, const Mat4& b, float alpha) {
 namespace {
 
 std::optional<Mat4> cframeProperty(const Asset& asset, int node, std::string_view name) {
-    const auto p = asset.property(node, name);
-    if (!p) return std::nullopt;
-    if (const auto* cf = std::get_if<CFrame>(&p->value)) return cframeMatrix(*cf);
+    const auto v = asset.propertyValue(node, name);
+    if (!v) return std::nullopt;
+    if (const auto* cf = std::get_if<CFrame>(&*v)) return cframeMatrix(*cf);
     return std::nullopt;
 }
 
 int refProperty(const Asset& asset, int node, std::string_view name) {
-    const auto p = asset.property(node, name);
-    if (!p) return -1;
-    if (const auto* r = std::get_if<NodeRef>(&p->value)) return r->node;
+    const auto v = asset.propertyValue(node, name);
+    if (!v) return -1;
+    if (const auto* r = std::get_if<NodeRef>(&*v)) return r->node;
     return -1;
 }
 
@@ -167,25 +167,38 @@ std::vector<Candidate> attachmentJoints(
 RobloxRig extractRobloxRig(const Asset& asset) {
     RobloxRig rig;
     if (!isRobloxModel(asset)) return rig;
-    const std::vector<RobloxPart> parts = extractRobloxParts(asset, true);
-    std::unordered_map<int, int> partOfNode;
-    for (std::size_t i = 0; i < parts.size(); ++i) partOfNode.emplace(parts[i].node, int(i));
+    const std::vector<RobloxPart> parts = extractRobloxPartPlacements(asset, true);
+    // The part index of each node (-1: not a part); the first part of a node wins.
+    std::vector<int> partOfNode(asset.nodes.size(), -1);
+    for (std::size_t i = parts.size(); i-- > 0;)
+        if (parts[i].node >= 0 && std::size_t(parts[i].node) < partOfNode.size())
+            partOfNode[std::size_t(parts[i].node)] = int(i);
+    const auto partOf = [&](int node) {
+        return node >= 0 && std::size_t(node) < partOfNode.size() ? partOfNode[std::size_t(node)]
+                                                                  : -1;
+    };
 
+    // The motor classes, by kind id (a kind never interned has no node).
+    std::uint32_t motor6d = 0, motor = 0;
+    for (std::uint32_t k = 1; k < asset.kinds.size(); ++k) {
+        if (asset.kinds[k] == "Motor6D") motor6d = k;
+        if (asset.kinds[k] == "Motor") motor = k;
+    }
     std::vector<Candidate> candidates;
-    for (std::size_t n = 0; n < asset.nodes.size(); ++n) {
-        const std::string_view kind = asset.kind(int(n));
-        if (kind != "Motor6D" && kind != "Motor") continue;
+    for (std::size_t n = 0; n < asset.nodes.size() && (motor6d || motor); ++n) {
+        const std::uint32_t kind = asset.nodes[n].kindId;
+        if (kind == 0 || (kind != motor6d && kind != motor)) continue;
         Candidate c;
         c.name = std::string(asset.name(int(n)));
         c.motor = int(n);
         const int n0 = refProperty(asset, int(n), "Part0");
         const int n1 = refProperty(asset, int(n), "Part1");
-        const auto p0 = partOfNode.find(n0), p1 = partOfNode.find(n1);
-        if (p0 == partOfNode.end() || p1 == partOfNode.end() || n0 == n1) {
+        const int p0 = partOf(n0), p1 = partOf(n1);
+        if (p0 < 0 || p1 < 0 || n0 == n1) {
             rig.warnings.push_back(c.name + ": Part0/Part1 are not two parts; joint ignored");
             continue;
         }
-        c.part0 = p0->second, c.part1 = p1->second;
+        c.part0 = p0, c.part1 = p1;
         c.c0 = cframeProperty(asset, int(n), "C0").value_or(Mat4::identity());
         c.c1 = cframeProperty(asset, int(n), "C1").value_or(Mat4::identity());
         c.transform = cframeProperty(asset, int(n), "Transform").value_or(Mat4::identity());
@@ -211,6 +224,7 @@ RobloxRig extractRobloxRig(const Asset& asset) {
     // The first joint driving a part wins; a joint that would close a loop is dropped.
     std::vector<int> drivenBy(parts.size(), -1);
     std::vector<Candidate> kept;
+    kept.reserve(candidates.size());
     for (auto& c : candidates) {
         const std::string partName(asset.name(parts[std::size_t(c.part1)].node));
         if (drivenBy[std::size_t(c.part1)] >= 0) {

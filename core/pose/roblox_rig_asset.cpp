@@ -178,8 +178,8 @@ int addRobloxRigAndAnimations(Asset& asset) {
         return partKind[n.kindId] != 0;
     };
     const auto partRef = [&](int node, std::string_view name) {
-        const auto p = asset.property(node, name);
-        const auto* r = p ? std::get_if<NodeRef>(&p->value) : nullptr;
+        const auto v = asset.propertyValue(node, name);
+        const auto* r = v ? std::get_if<NodeRef>(&*v) : nullptr;
         return r ? r->node : -1;
     };
     bool candidate = false;

@@ -414,7 +414,10 @@ std::size_t countPartsOutsideWorkspace(const Asset& asset) {
     return n;
 }
 
-std::vector<RobloxPart> extractRobloxParts(const Asset& asset, bool allServices) {
+namespace {
+
+// `full` false: each part's node, class, CFrame and Size only (extractRobloxPartPlacements).
+std::vector<RobloxPart> extractParts(const Asset& asset, bool allServices, bool full) {
     // Which nodes are parts, found once: the vector is then allocated at its size (growing it by
     // doubling left a 600 000-part place with 193 MB of RobloxParts instead of ~110).
     // Classes are asked about once each.
@@ -445,34 +448,38 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset, bool allServices)
         p.className = kind;
         if (const auto cf = find.get<CFrame>(int(i), Names::CFrame)) p.cframe = *cf;
         if (const auto s = find.get<Vec3>(int(i), Names::Size)) p.size = *s;
-        if (const auto c = find.get<Vec3>(int(i), Names::Color)) {
-            p.color = *c;
-        } else if (const auto b = find.get<std::int64_t>(int(i), Names::BrickColor)) {
-            if (auto rgb = brickColorRgb(int(*b))) p.color = *rgb;
-        }
-        if (const auto t = find.get<double>(int(i), Names::Transparency))
-            p.transparency = float(std::clamp(*t, 0.0, 1.0));
-        if (kind == "WedgePart") {
-            p.shape = PartShape::Wedge;
-        } else if (kind == "CornerWedgePart") {
-            p.shape = PartShape::CornerWedge;
-        } else if (kind == "Part" || kind == "SpawnLocation" || kind == "Seat" ||
-                   kind == "VehicleSeat") {
-            // Part.Shape / FormFactor-era "shape" token (a few classes inherit it from Part).
-            if (const auto s = find.get<std::int64_t>(int(i), Names::Shape))
-                if (*s >= 0 && *s <= 4) p.shape = PartShape(*s);
-        }
-        if (isUnionClass(kind)) {
-            if (const auto u = find.get<bool>(int(i), Names::UsePartColor)) p.usePartColor = *u;
-        }
         PropertyFinder::Source source;
-        if (kind == "MeshPart") {
-            if (const auto id = find.get<std::string>(int(i), Names::MeshContentOrId, &source))
-                p.meshId = *id;
-            if (p.meshId.empty())
-                if (const auto id = find.get<std::string>(int(i), Names::MeshId, &source))
+        // Placements only: colour, shape, union and mesh id are left at their defaults (a shape
+        // mesh child below still scales and moves the part, as for the full part).
+        if (full) {
+            if (const auto c = find.get<Vec3>(int(i), Names::Color)) {
+                p.color = *c;
+            } else if (const auto b = find.get<std::int64_t>(int(i), Names::BrickColor)) {
+                if (auto rgb = brickColorRgb(int(*b))) p.color = *rgb;
+            }
+            if (const auto t = find.get<double>(int(i), Names::Transparency))
+                p.transparency = float(std::clamp(*t, 0.0, 1.0));
+            if (kind == "WedgePart") {
+                p.shape = PartShape::Wedge;
+            } else if (kind == "CornerWedgePart") {
+                p.shape = PartShape::CornerWedge;
+            } else if (kind == "Part" || kind == "SpawnLocation" || kind == "Seat" ||
+                       kind == "VehicleSeat") {
+                // Part.Shape / FormFactor-era "shape" token (a few classes inherit it from Part).
+                if (const auto s = find.get<std::int64_t>(int(i), Names::Shape))
+                    if (*s >= 0 && *s <= 4) p.shape = PartShape(*s);
+            }
+            if (isUnionClass(kind)) {
+                if (const auto u = find.get<bool>(int(i), Names::UsePartColor)) p.usePartColor = *u;
+            }
+            if (kind == "MeshPart") {
+                if (const auto id = find.get<std::string>(int(i), Names::MeshContentOrId, &source))
                     p.meshId = *id;
-            if (!p.meshId.empty()) p.meshNode = int(i);
+                if (p.meshId.empty())
+                    if (const auto id = find.get<std::string>(int(i), Names::MeshId, &source))
+                        p.meshId = *id;
+                if (!p.meshId.empty()) p.meshNode = int(i);
+            }
         }
         // A SpecialMesh / FileMesh / BlockMesh / CylinderMesh child replaces the part's shape.
         for (int c : asset.children(int(i))) {
@@ -498,6 +505,7 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset, bool allServices)
             PropertyFinder::Source at;
             if (mt == -2) p.shape = PartShape::Cylinder;
             if (mt == 5) {
+                if (!full) break;
                 if (const auto id = find.get<std::string>(c, Names::MeshId, &at);
                     id && !id->empty()) {
                     p.meshId = *id;
@@ -517,6 +525,16 @@ std::vector<RobloxPart> extractRobloxParts(const Asset& asset, bool allServices)
         parts.push_back(std::move(p));
     }
     return parts;
+}
+
+}  // namespace
+
+std::vector<RobloxPart> extractRobloxParts(const Asset& asset, bool allServices) {
+    return extractParts(asset, allServices, true);
+}
+
+std::vector<RobloxPart> extractRobloxPartPlacements(const Asset& asset, bool allServices) {
+    return extractParts(asset, allServices, false);
 }
 
 Vec3 partShapeScale(PartShape shape, Vec3 s) {

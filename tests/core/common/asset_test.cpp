@@ -69,6 +69,11 @@ TEST(Asset, NodesKeepNamesKindsChildrenAndPropertiesBesideTheArray) {
     EXPECT_EQ(a.ownProperty(root, "Size"), nullptr);
     EXPECT_EQ(a.properties(first).size(), 2u);
     EXPECT_EQ(a.property(first, "Anchored")->offset, 4u);
+    ASSERT_TRUE(a.propertyValue(first, "Size").has_value());
+    EXPECT_EQ(std::get<Vec3>(*a.propertyValue(first, "Size")), (Vec3{1, 2, 3}));
+    EXPECT_FALSE(a.propertyValue(first, "Missing").has_value());
+    EXPECT_FALSE(a.propertyValue(-1, "Size").has_value());
+    EXPECT_FALSE(a.propertyValue(99, "Size").has_value());
 
     EXPECT_EQ(a.links(inner), NodeLinks{});
     a.linksOf(inner).mesh = 0;

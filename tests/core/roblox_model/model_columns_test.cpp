@@ -74,6 +74,10 @@ TEST(RobloxModelColumns, PlaceValuesLiveInOneColumnPerPropChunk) {
             const auto got = a.property(i, want.name);
             ASSERT_TRUE(got.has_value()) << want.name;
             EXPECT_EQ(got->type, want.type) << want.name;
+            // The value alone, as property() finds it.
+            const auto value = a.propertyValue(i, want.name);
+            ASSERT_TRUE(value.has_value()) << want.name;
+            EXPECT_TRUE(*value == got->value) << name << "." << want.name;
             // PhysicalProperties are written as floats: the generator's 0.7 comes back rounded.
             if (want.type == "PhysicalProperties") continue;
             EXPECT_TRUE(got->value == want.value) << name << "." << want.name;

@@ -151,6 +151,27 @@ TEST(RobloxParts, ShapesByClassAndEnumAndMeshReferences) {
     EXPECT_NEAR(parts[6].color.y * 255, 40, 0.01);
     EXPECT_NEAR(parts[6].color.z * 255, 28, 0.01);
     EXPECT_EQ(parts[6].node, brick);
+
+    // Placements: the same parts, where they are, without the colours and mesh ids.
+    const int blockMeshed = addPart(a, "Part", {35, 0, 0}, {2, 2, 2}, model);
+    const int block = a.addNode("Mesh", "BlockMesh", blockMeshed);
+    a.propertyList(block) = {prop("Scale", "Vector3", Vec3{2, 1, 1}),
+                             prop("Offset", "Vector3", Vec3{0, 3, 0})};
+    const auto full = extractRobloxParts(a);
+    const auto placed = extractRobloxPartPlacements(a);
+    ASSERT_EQ(full.size(), 8u);
+    ASSERT_EQ(placed.size(), full.size());
+    for (std::size_t i = 0; i < full.size(); ++i) {
+        EXPECT_EQ(placed[i].node, full[i].node) << i;
+        EXPECT_EQ(placed[i].className, full[i].className) << i;
+        EXPECT_EQ(placed[i].cframe, full[i].cframe) << i;
+        EXPECT_EQ(placed[i].size, full[i].size) << i;
+        EXPECT_TRUE(placed[i].meshId.empty()) << i;
+    }
+    // The BlockMesh's Scale and Offset are in both.
+    EXPECT_EQ(placed[7].size, (Vec3{4, 2, 2}));
+    EXPECT_EQ(placed[7].cframe.position, (Vec3{35, 3, 0}));
+    EXPECT_EQ(placed[6].color, RobloxPart{}.color);  // the BrickColor is not read
 }
 
 TEST(RobloxParts, BrickColorPalette) {

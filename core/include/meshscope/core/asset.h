@@ -650,6 +650,9 @@ struct Asset {
     std::size_t propertyCount(int node) const;
     // The first property of that name, or nullopt.
     std::optional<Property> property(int node, std::string_view name) const;
+    // The value of that property alone, as property() finds it (no name or type strings made:
+    // for code that reads a few values of many nodes, such as a rig's joints).
+    std::optional<Value> propertyValue(int node, std::string_view name) const;
     // Shared string `index` without a copy ("" out of range).
     std::string_view sharedString(std::uint32_t index) const {
         return index < sharedStrings.size() ? std::string_view(sharedStrings[index])

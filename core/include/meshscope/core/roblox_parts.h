@@ -70,6 +70,11 @@ bool isRobloxModel(const Asset& asset);
 // Studio draws them: parts kept in ReplicatedStorage, ServerStorage, Lighting ... are left out
 // unless `allServices`. A model without a Workspace root gives all its parts.
 std::vector<RobloxPart> extractRobloxParts(const Asset& asset, bool allServices = false);
+// The same parts with where they are and no more, for code such as a rig's joints: node,
+// className, cframe and size are those extractRobloxParts gives (a shape mesh child's Scale and
+// Offset applied); colour, transparency, Shape and mesh ids are not read, and the other fields
+// are not to be relied on. Cheaper: no strings are copied out of the properties.
+std::vector<RobloxPart> extractRobloxPartPlacements(const Asset& asset, bool allServices = false);
 // How many parts extractRobloxParts leaves out of a place for lying outside Workspace (0 for a
 // model), without reading their properties.
 std::size_t countPartsOutsideWorkspace(const Asset& asset);
