@@ -239,7 +239,7 @@ XmlLoadResult PiecewiseXml::checkEndTag(pugi::xml_node open, std::uint64_t at) c
 }
 
 XmlLoadResult PiecewiseXml::load(std::string_view text, unsigned options, std::size_t pieceBytes,
-                                 const Tick& tick) {
+                                 const Tick& tick, std::size_t wholeBytes) {
     doc_.reset();
     text_ = text;
     events_.clear();
@@ -249,8 +249,8 @@ XmlLoadResult PiecewiseXml::load(std::string_view text, unsigned options, std::s
     pieceBytes = std::max<std::size_t>(pieceBytes, 1);
     // A text shorter than a piece has no element spanning a piece and no point a piece past a
     // split: the scan would find nothing, so it is skipped (it was a third of the decode of a
-    // 600 KB animation).
-    if (text.size() >= pieceBytes) scan(pieceBytes, tick);
+    // 600 KB animation). A text shorter than wholeBytes is not split either.
+    if (text.size() >= std::max(pieceBytes, wholeBytes)) scan(pieceBytes, tick);
     if (events_.empty()) return append(doc_, 0, text, options, true);
 
     // offsetOf() searches the pieces' copies by address: sorted once, whichever way this ends.

@@ -221,6 +221,25 @@ TEST(XmlPieces, TickRunsBetweenPiecesAndCanStopTheLoad) {
     EXPECT_GE(builds, doc.size() / pieceBytes - 1);
     EXPECT_GE(pieces.pieceCount(), doc.size() / pieceBytes - 1);
     EXPECT_FALSE(backwards);
+
+    // Under wholeBytes: one buffer, no scan, the same document.
+    {
+        PiecewiseXml whole;
+        std::size_t wholeScans = 0;
+        ASSERT_TRUE(whole.load(
+            doc, kOptions, pieceBytes,
+            [&](PiecewiseXml::Phase phase, std::uint64_t) {
+                wholeScans += phase == PiecewiseXml::Phase::Scan;
+            },
+            doc.size() + 1));
+        EXPECT_EQ(whole.pieceCount(), 1u);
+        EXPECT_EQ(wholeScans, 0u);
+        EXPECT_EQ(whole.document().child("roblox").select_nodes("Item").size(), 2000u);
+        // At wholeBytes or over: pieces again.
+        PiecewiseXml split;
+        ASSERT_TRUE(split.load(doc, kOptions, pieceBytes, {}, doc.size()));
+        EXPECT_GT(split.pieceCount(), 1u);
+    }
     const std::size_t allItems = pieces.document().child("roblox").select_nodes("Item").size();
     EXPECT_EQ(allItems, 2000u);
 
