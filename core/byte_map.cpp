@@ -162,12 +162,17 @@ void ByteMap::finalize(std::uint64_t fileSize) {
     if (covered < fileSize)
         gaps.push_back({covered, fileSize - covered, "unparsed", RangeKind::Unparsed, -1});
     if (!gaps.empty()) {
-        // The gaps are in order too: merged in (ties keep the decoder's ranges first, as a stable
-        // sort of both together would).
-        const auto middle = std::ptrdiff_t(ranges_.size());
-        ranges_.insert(ranges_.end(), std::make_move_iterator(gaps.begin()),
-                       std::make_move_iterator(gaps.end()));
-        std::inplace_merge(ranges_.begin(), ranges_.begin() + middle, ranges_.end(), before);
+        // The gaps are in order too: merged in from the back, into the array grown once (no
+        // merge buffer the size of the map). Ties keep the decoder's ranges first, as a stable
+        // sort of both together would: from the back, a gap goes first unless it sorts before.
+        std::size_t i = ranges_.size(), j = gaps.size();
+        ranges_.resize(i + j);
+        for (std::size_t k = i + j; j > 0;) {
+            if (i > 0 && before(gaps[j - 1], ranges_[i - 1]))
+                ranges_[--k] = ranges_[--i];
+            else
+                ranges_[--k] = gaps[--j];
+        }
     }
     maxLength_ = 0;
     for (const auto& r : ranges_) maxLength_ = std::max(maxLength_, r.length);

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
+#include <random>
 #include <string>
 
 #include "io/decompress.h"
@@ -122,6 +124,52 @@ TEST(ByteMap, FinalizeFillsGapsAndFindsInnermost) {
     EXPECT_EQ(map.ranges()[map.innermostAt(9)].path, "chunk");
     EXPECT_EQ(map.stackAt(7).size(), 2u);
     EXPECT_EQ(map.ranges()[map.innermostAt(13)].kind, RangeKind::Unparsed);
+}
+
+// Gaps are merged in as a stable sort of the ranges and the gaps together would place them
+// (decoder ranges before a gap at the same offset and length), on random maps.
+TEST(ByteMap, FinalizeMergesGapsAsAStableSortWould) {
+    std::mt19937 rng(28);
+    for (int round = 0; round < 200; ++round) {
+        const std::uint64_t fileSize = 1 + rng() % 400;
+        ByteMap map;
+        std::vector<ByteRange> want;
+        const int n = int(rng() % 30);
+        for (int i = 0; i < n; ++i) {
+            const std::uint64_t offset = rng() % (fileSize + 20), length = rng() % 60;
+            const std::string path = "r" + std::to_string(i);
+            map.add(offset, length, path, RangeKind::Field);
+            if (length && offset < fileSize)
+                want.push_back(
+                    {offset, std::min(length, fileSize - offset), {}, RangeKind::Field, i});
+        }
+        const auto before = [](const ByteRange& a, const ByteRange& b) {
+            return a.offset != b.offset ? a.offset < b.offset : a.length > b.length;
+        };
+        std::stable_sort(want.begin(), want.end(), before);
+        std::vector<ByteRange> gaps;
+        std::uint64_t covered = 0;
+        for (const ByteRange& r : want) {
+            if (r.offset > covered)
+                gaps.push_back({covered, r.offset - covered, {}, RangeKind::Unparsed, -1});
+            covered = std::max(covered, r.end());
+        }
+        if (covered < fileSize)
+            gaps.push_back({covered, fileSize - covered, {}, RangeKind::Unparsed, -1});
+        want.insert(want.end(), gaps.begin(), gaps.end());
+        std::stable_sort(want.begin(), want.end(), before);
+
+        map.finalize(fileSize);
+        ASSERT_EQ(map.size(), want.size()) << "round " << round;
+        for (std::size_t k = 0; k < want.size(); ++k) {
+            const ByteRange& got = map.ranges()[k];
+            EXPECT_EQ(got.offset, want[k].offset) << round << ": " << k;
+            EXPECT_EQ(got.length, want[k].length) << round << ": " << k;
+            EXPECT_EQ(got.kind, want[k].kind) << round << ": " << k;
+            if (want[k].kind == RangeKind::Field)
+                EXPECT_EQ(got.path, "r" + std::to_string(want[k].node)) << round << ": " << k;
+        }
+    }
 }
 
 // Paths live in the map's own text blocks: they outlive the strings they were made from, a
