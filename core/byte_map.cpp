@@ -95,16 +95,14 @@ void ByteMap::copyFrom(const ByteMap& other) {
     textLeft_ -= total;
 }
 
-char* ByteMap::reserveText(std::size_t size) {
-    if (size > textLeft_) {
-        // Blocks grow with the map (4 KiB up to 256 KiB), and a longer path gets its own.
-        constexpr std::size_t kFirst = 4096, kLargest = 256 * 1024;
-        textBlock_ = textBlock_ == 0 ? kFirst : std::min(textBlock_ * 2, kLargest);
-        const std::size_t block = std::max(textBlock_, size);
-        text_.push_back(std::make_unique_for_overwrite<char[]>(block));
-        textFree_ = text_.back().get();
-        textLeft_ = block;
-    }
+char* ByteMap::newTextBlock(std::size_t size) {
+    // Blocks grow with the map (4 KiB up to 256 KiB), and a longer path gets its own.
+    constexpr std::size_t kFirst = 4096, kLargest = 256 * 1024;
+    textBlock_ = textBlock_ == 0 ? kFirst : std::min(textBlock_ * 2, kLargest);
+    const std::size_t block = std::max(textBlock_, size);
+    text_.push_back(std::make_unique_for_overwrite<char[]>(block));
+    textFree_ = text_.back().get();
+    textLeft_ = block;
     return textFree_;
 }
 

@@ -171,6 +171,8 @@ public:
     void run() {
         asset_.version = "0";
         ByteReader r(ctx_, ctx_.bytes());
+        // The header's ranges in one allocation (readChunks makes room for the chunks' later).
+        if (mapping_) asset_.byteMap.reserve(asset_.byteMap.size() + 8);
         readHeader(r);
         try {
             readChunks(r);

@@ -71,7 +71,10 @@ public:
 
 private:
     // Room for `size` characters in the current text block (a new block when it is full).
-    char* reserveText(std::size_t size);
+    char* reserveText(std::size_t size) {
+        return size <= textLeft_ ? textFree_ : newTextBlock(size);
+    }
+    char* newTextBlock(std::size_t size);
     void copyFrom(const ByteMap& other);
 
     std::vector<ByteRange> ranges_;
