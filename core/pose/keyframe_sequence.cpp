@@ -185,8 +185,8 @@ KeyframeSequence readSequence(const Asset& asset, int node) {
             key.weight = float(pose_detail::numberProperty(asset, item.node, "Weight").value_or(1));
             easing(item.node, key.style, key.direction);
             bool finite = true;
-            if (const auto v = asset.propertyValue(item.node, "CFrame"))
-                if (const auto* cf = std::get_if<CFrame>(&*v)) {
+            if (const auto value = asset.propertyValue(item.node, "CFrame"))
+                if (const auto* cf = std::get_if<CFrame>(&*value)) {
                     key.cframe = cframeMatrix(*cf);
                     for (float v : key.cframe.m) finite = finite && std::isfinite(v);
                 }

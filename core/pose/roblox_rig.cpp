@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
-#include <unordered_map>
 
 #include "meshscope/core/roblox_animation.h"
 #include "meshscope/core/roblox_parts.h"
