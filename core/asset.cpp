@@ -72,6 +72,15 @@ std::uint32_t StringTable::intern(std::string_view s) {
     return last_ = i;
 }
 
+std::uint32_t StringTable::find(std::string_view s) const {
+    if (s.empty() || slots_.empty()) return 0;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t at = std::hash<std::string_view>{}(s)&mask; slots_[at] != 0;
+         at = (at + 1) & mask)
+        if (strings_[slots_[at]] == s) return slots_[at];
+    return 0;
+}
+
 void StringTable::grow() {
     std::vector<std::uint32_t> slots(std::bit_ceil(std::max<std::size_t>(64, 4 * strings_.size())),
                                      0);
@@ -361,28 +370,41 @@ std::size_t Asset::propertyCount(int node) const {
     return count;
 }
 
+namespace {
+
+// Where property() finds a node's property of that name: its own list first, then the first
+// column of its table with a row for it (both null when there is none).
+struct FoundProperty {
+    const Property* own = nullptr;
+    const PropertyColumn* column = nullptr;
+};
+
+FoundProperty findProperty(const Asset& asset, int node, std::string_view name) {
+    if (node < 0 || std::size_t(node) >= asset.nodes.size()) return {};
+    if (const Property* p = asset.ownProperty(node, name)) return {p, nullptr};
+    const Node& n = asset.nodes[std::size_t(node)];
+    if (n.table >= 0 && std::size_t(n.table) < asset.propertyTables.size())
+        for (const auto& c : asset.propertyTables[std::size_t(n.table)].columns)
+            if (c.name == name && n.row < c.rows()) return {nullptr, &c};
+    return {};
+}
+
+}  // namespace
+
 std::optional<Property> Asset::property(int node, std::string_view name) const {
-    if (node < 0 || std::size_t(node) >= nodes.size()) return std::nullopt;
-    const Node& n = nodes[std::size_t(node)];
-    if (const Property* p = ownProperty(node, name)) return *p;
-    if (n.table >= 0 && std::size_t(n.table) < propertyTables.size()) {
-        for (const auto& c : propertyTables[std::size_t(n.table)].columns)
-            if (c.name == name && n.row < c.rows())
-                return Property{std::string(c.name), std::string(c.type), c.value(n.row), c.offset,
-                                c.length};
-    }
-    return std::nullopt;
+    const FoundProperty f = findProperty(*this, node, name);
+    if (f.own) return *f.own;
+    if (!f.column) return std::nullopt;
+    const PropertyColumn& c = *f.column;
+    return Property{std::string(c.name), std::string(c.type), c.value(nodes[std::size_t(node)].row),
+                    c.offset, c.length};
 }
 
 std::optional<Value> Asset::propertyValue(int node, std::string_view name) const {
-    if (node < 0 || std::size_t(node) >= nodes.size()) return std::nullopt;
-    const Node& n = nodes[std::size_t(node)];
-    if (const Property* p = ownProperty(node, name)) return p->value;
-    if (n.table >= 0 && std::size_t(n.table) < propertyTables.size()) {
-        for (const auto& c : propertyTables[std::size_t(n.table)].columns)
-            if (c.name == name && n.row < c.rows()) return c.value(n.row);
-    }
-    return std::nullopt;
+    const FoundProperty f = findProperty(*this, node, name);
+    if (f.own) return f.own->value;
+    if (!f.column) return std::nullopt;
+    return f.column->value(nodes[std::size_t(node)].row);
 }
 
 std::vector<int> Asset::roots() const {

@@ -177,12 +177,8 @@ RobloxRig extractRobloxRig(const Asset& asset) {
                                                                   : -1;
     };
 
-    // The motor classes, by kind id (a kind never interned has no node).
-    std::uint32_t motor6d = 0, motor = 0;
-    for (std::uint32_t k = 1; k < asset.kinds.size(); ++k) {
-        if (asset.kinds[k] == "Motor6D") motor6d = k;
-        if (asset.kinds[k] == "Motor") motor = k;
-    }
+    // The motor classes, by kind id (0: no node of that class).
+    const std::uint32_t motor6d = asset.kinds.find("Motor6D"), motor = asset.kinds.find("Motor");
     std::vector<Candidate> candidates;
     for (std::size_t n = 0; n < asset.nodes.size() && (motor6d || motor); ++n) {
         const std::uint32_t kind = asset.nodes[n].kindId;

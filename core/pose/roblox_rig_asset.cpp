@@ -151,17 +151,9 @@ Animation bakeCurveAnimation(const CurveAnimation& animation, const RobloxRig& r
 
 int addRobloxRigAndAnimations(Asset& asset) {
     if (!isRobloxModel(asset)) return -1;
-    // Kind ids of the classes that make a rig, without interning new strings.
-    std::uint32_t motor6d = 0, motor = 0, attachment = 0;
-    for (std::uint32_t k = 1; k < asset.kinds.size(); ++k) {
-        const std::string_view kind = asset.kinds[k];
-        if (kind == "Motor6D")
-            motor6d = k;
-        else if (kind == "Motor")
-            motor = k;
-        else if (kind == "Attachment")
-            attachment = k;
-    }
+    // Kind ids of the classes that make a rig (0: no node of that class).
+    const std::uint32_t motor6d = asset.kinds.find("Motor6D"), motor = asset.kinds.find("Motor"),
+                        attachment = asset.kinds.find("Attachment");
     // A joint extractRobloxRig would keep: a motor whose Part0 and Part1 are two drawn parts
     // (the parts it extracts), or a RigAttachment. A place that has motors but no such joint (a
     // class catalogue of one instance each) is passed over without extracting its parts.

@@ -32,6 +32,13 @@ TEST(StringTable, InternsEachStringOnce) {
     EXPECT_EQ(t[model], "Model");
     EXPECT_EQ(t.size(), 3u);
     EXPECT_EQ(t[99], "");  // out of range
+    // find() looks up without adding.
+    EXPECT_EQ(t.find("Part"), part);
+    EXPECT_EQ(t.find("Model"), model);
+    EXPECT_EQ(t.find("Missing"), 0u);
+    EXPECT_EQ(t.find(""), 0u);
+    EXPECT_EQ(t.size(), 3u);
+    EXPECT_EQ(StringTable{}.find("Part"), 0u);
 }
 
 TEST(Asset, NodesKeepNamesKindsChildrenAndPropertiesBesideTheArray) {

@@ -533,6 +533,8 @@ class StringTable {
 public:
     // The index of `s`, added when it is new.
     std::uint32_t intern(std::string_view s);
+    // The index of `s` when it is stored, else 0 (as for ""): a lookup that adds nothing.
+    std::uint32_t find(std::string_view s) const;
     // "" for an index out of range.
     std::string_view operator[](std::uint32_t i) const {
         return i < strings_.size() ? std::string_view(strings_[i]) : std::string_view();
