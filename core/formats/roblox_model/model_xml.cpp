@@ -118,8 +118,8 @@ public:
     void handOver() {
         struct Working {
             std::shared_ptr<PiecewiseXml> xml;
-            std::unordered_map<std::string, std::uint32_t> sharedStrings;
-            std::unordered_map<std::string, int> refs;
+            std::unordered_map<std::string_view, std::uint32_t> sharedStrings;
+            std::unordered_map<std::string_view, int> refs;
             std::vector<PendingRef> pendingRefs;
         };
         ctx_.discard(std::make_shared<Working>(Working{std::move(xml_), std::move(sharedStrings_),
@@ -176,9 +176,12 @@ private:
     }
     // Offset just past an element's end tag (or its self-closing tag).
     std::uint64_t endOf(pugi::xml_node n, std::uint64_t start) const {
+        return endOf(n, start, n.name());
+    }
+    // The same, for an element whose name the caller has (n.name()).
+    std::uint64_t endOf(pugi::xml_node n, std::uint64_t start, std::string_view name) const {
         const std::uint64_t open = tagEnd(start);
         if (open >= 2 && text_[open - 2] == '/') return open;
-        const std::string_view name = n.name();
         // Most properties hold text only (<float name="X">1.5</float>): when the first '<' after
         // the start tag begins "</name>", it is this element's end tag (no element starts before
         // it, and a comment or CDATA in the text would begin there instead; pugixml has checked
@@ -302,6 +305,9 @@ private:
                                   std::to_string(ctx_.limits().maxDepth) + ")");
                 stack.push_back({c, parentNode, depth});
             }
+            // The parent's list of children sized once, not grown child by child.
+            if (parentNode >= 0 && stack.size() > first)
+                asset_.childList(parentNode).reserve(stack.size() - first);
             std::reverse(stack.begin() + std::ptrdiff_t(first), stack.end());
         };
         pushChildren(root, -1, 1);
@@ -324,17 +330,19 @@ private:
     }
 
     int readItem(pugi::xml_node item, int parent) {
-        const std::string className = item.attribute("class").value();
+        // Views of the document's text, which lives as long as this decoder (xml_).
+        const std::string_view className = item.attribute("class").value();
         // Named by its Name property, else after its class.
         const int node = asset_.addNode({}, className, parent);
         named_ = false;
         const std::uint64_t start = startOf(item);
         std::uint64_t end = tagEnd(start);
-        const std::string referent = item.attribute("referent").value();
+        const std::string_view referent = item.attribute("referent").value();
         if (!referent.empty() && referent != "null") {
             if (!refs_.emplace(referent, node).second)
                 ctx_.warn(start, errc::kDuplicateReferent,
-                          "referent \"" + referent + "\" is used by two items; the first keeps it");
+                          "referent \"" + std::string(referent) +
+                              "\" is used by two items; the first keeps it");
         }
         asset_.nodes[node].service = parent < 0 && isServiceClass(className);
         for (pugi::xml_node props : item.children("Properties")) {
@@ -354,8 +362,9 @@ private:
         Node& n = asset_.nodes[node];
         n.offset = start;
         n.length = end - start;
-        ctx_.mapRange(start, end - start, RangeKind::Record,
-                      className + " " + std::string(asset_.name(node)), node);
+        if (ctx_.options().byteMap)  // the range's name is not made for a decode without the map
+            ctx_.mapRange(start, end - start, RangeKind::Record,
+                          std::string(className) + " " + std::string(asset_.name(node)), node);
         return node;
     }
 
@@ -363,9 +372,13 @@ private:
     // Y, Z, R00 ... R22 of a CFrame): the sibling after the last child found is tried first,
     // then a search from p's first child (pugixml's child(), a string compare a child).
     pugi::xml_node child(pugi::xml_node p, const char* name) {
-        pugi::xml_node c = lastChild_.next_sibling();
-        if (!c || c.parent() != p || std::strcmp(c.name(), name) != 0) c = p.child(name);
-        if (c) lastChild_ = c;
+        pugi::xml_node c;
+        if (lastParent_ == p) c = lastChild_.next_sibling();  // a sibling of p's child: in p
+        if (!c || std::strcmp(c.name(), name) != 0) c = p.child(name);
+        if (c) {
+            lastChild_ = c;
+            lastParent_ = p;
+        }
         return c;
     }
     float childFloat(pugi::xml_node p, const char* name) {
@@ -425,9 +438,9 @@ private:
         Property& prop = props.emplace_back();
         prop.name = p.attribute("name").value();
         prop.offset = startOf(p);
-        prop.length = endOf(p, prop.offset) - prop.offset;
+        prop.length = endOf(p, prop.offset, tag) - prop.offset;
         const std::string_view text = p.child_value();
-        std::string pendingRef;
+        std::string_view pendingRef;
         if (tag == "string" || tag == "ProtectedString") {
             prop.type = std::string(tag);
             prop.value = std::string(text);
@@ -543,10 +556,10 @@ private:
         } else if (tag == "Ref") {
             prop.type = "Ref";
             prop.value = NodeRef{-1};
-            pendingRef = std::string(trim(text));
+            pendingRef = trim(text);
         } else if (tag == "SharedString" || tag == "NetAssetRef") {
             prop.type = "SharedString";
-            auto it = sharedStrings_.find(std::string(trim(text)));
+            auto it = sharedStrings_.find(trim(text));
             if (it != sharedStrings_.end()) {
                 prop.value = SharedStringRef{it->second};
             } else {
@@ -581,7 +594,7 @@ private:
                 prop.value = std::string(u.child_value());
             else if (pugi::xml_node r = p.child("Ref")) {
                 prop.value = NodeRef{-1};
-                pendingRef = std::string(trim(r.child_value()));
+                pendingRef = trim(r.child_value());
             } else
                 prop.value = std::string();
         } else {
@@ -593,7 +606,7 @@ private:
                           ">; kept as raw text");
         }
         if (!pendingRef.empty() && pendingRef != "null")
-            pendingRefs_.push_back({node, props.size() - 1, std::move(pendingRef)});
+            pendingRefs_.push_back({node, props.size() - 1, pendingRef});
     }
 
     void resolveRefs() {
@@ -604,7 +617,7 @@ private:
                 prop.value = NodeRef{it->second};
             } else {
                 ctx_.warn(prop.offset, errc::kDanglingReferent,
-                          "property \"" + prop.name + "\" refers to \"" + r.referent +
+                          "property \"" + prop.name + "\" refers to \"" + std::string(r.referent) +
                               "\", which no item has; read as nil");
             }
         }
@@ -613,7 +626,7 @@ private:
     struct PendingRef {
         int node;
         std::size_t property;
-        std::string referent;
+        std::string_view referent;  // in the document's text
     };
 
     DecodeContext& ctx_;
@@ -621,11 +634,13 @@ private:
     std::string_view text_;
     // Shared so that a cancelled decode can hand the parsed document back (handOver).
     std::shared_ptr<PiecewiseXml> xml_ = std::make_shared<PiecewiseXml>();
-    std::unordered_map<std::string, std::uint32_t> sharedStrings_;  // md5 -> Asset::sharedStrings
-    std::unordered_map<std::string, int> refs_;
+    // md5 (the document's text) -> Asset::sharedStrings
+    std::unordered_map<std::string_view, std::uint32_t> sharedStrings_;
+    std::unordered_map<std::string_view, int> refs_;  // keys: the document's text
     std::vector<PendingRef> pendingRefs_;
     bool named_ = false;                         // the item being read had a Name property
     pugi::xml_node lastChild_;                   // the child child() found last
+    pugi::xml_node lastParent_;                  // and its parent
     mutable std::vector<pugi::xml_node> chain_;  // endOf()'s walk down the last children
 };
 
