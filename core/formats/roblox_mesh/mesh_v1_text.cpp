@@ -1,6 +1,6 @@
 // FileMesh 1.00 / 1.01: text. A face count line, then 9 bracketed Vector3 per face
-// ([pos][normal][uv] × 3). Hand-written scanner over the bytes with std::from_chars: no locale, no
-// exceptions, one pass.
+// ([pos][normal][uv] × 3). Hand-written scanner over the bytes with std::from_chars (numbers:
+// io/decimal.h): no locale, no exceptions, one pass.
 //   - 1.00 positions are half scale: multiplied by 0.5 here (1.01 is unscaled).
 //   - Text UVs are V-flipped relative to binary v2+: V is stored as 1 - v so that the whole core
 //     uses the binary convention (format.md).
@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "formats/roblox_mesh/mesh_decoder.h"
+#include "io/decimal.h"
 #include "meshscope/core/error_codes.h"
 
 namespace meshscope::filemesh {
@@ -66,7 +67,7 @@ public:
         skipSpace();
         if (p_ < end_ && *p_ == '+') ++p_;  // from_chars takes no leading '+'
         float v = 0;
-        const auto [next, ec] = std::from_chars(p_, end_, v);
+        const auto [next, ec] = decimalFromChars(p_, end_, v);
         if (ec == std::errc::result_out_of_range) {
             // Out of float range: keep the sign, the vertex is warned about as non-finite.
             v = (p_ < end_ && *p_ == '-') ? -std::numeric_limits<float>::infinity()

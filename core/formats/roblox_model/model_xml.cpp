@@ -22,6 +22,7 @@
 #include "formats/roblox_model/model_decoders.h"
 #include "formats/roblox_model/model_values.h"
 #include "formats/roblox_model/xml_pieces.h"
+#include "io/decimal.h"
 #include "meshscope/core/error_codes.h"
 
 namespace meshscope::rbx {
@@ -43,8 +44,9 @@ bool parseNumber(std::string_view s, T& out) {
     if (!s.empty() && s.front() == '+') s.remove_prefix(1);
     if (s.empty()) return false;
     if constexpr (std::is_floating_point_v<T>) {
-        // Roblox writes INF, -INF and NAN; from_chars accepts them case-insensitively.
-        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+        // Roblox writes INF, -INF and NAN; from_chars (decimalFromChars's fallback) accepts
+        // them case-insensitively.
+        auto [p, ec] = decimalFromChars(s.data(), s.data() + s.size(), out);
         return ec == std::errc() && p == s.data() + s.size();
     } else {
         auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
