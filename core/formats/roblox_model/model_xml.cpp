@@ -32,7 +32,7 @@ bool isXmlSpace(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-std::string_view trim(std::string_view s) {
+[[gnu::always_inline]] inline std::string_view trim(std::string_view s) {
     while (!s.empty() && isXmlSpace(s.front())) s.remove_prefix(1);
     while (!s.empty() && isXmlSpace(s.back())) s.remove_suffix(1);
     return s;
@@ -407,7 +407,41 @@ private:
                       "): missing or malformed " + what);
     }
     Vec3 vec3(pugi::xml_node p) {
-        return {childFloat(p, "X"), childFloat(p, "Y"), childFloat(p, "Z")};
+        static constexpr const char* kNames[3] = {"X", "Y", "Z"};
+        float v[3];
+        childFloats(p, kNames, v);
+        return {v[0], v[1], v[2]};
+    }
+    // The children of p named `names` as numbers, in one walk over p's children rather than a
+    // lookup a name (a CFrame's twelve are most of an animation's numbers): each name's first
+    // child is read, and what is missing or malformed is warned about in the order of `names`,
+    // as childFloat would have, one name after the other.
+    template <std::size_t N>
+    void childFloats(pugi::xml_node p, const char* const (&names)[N], float (&out)[N]) {
+        enum : std::uint8_t { kMissing, kRead, kMalformed };
+        std::uint8_t state[N] = {};
+        std::size_t next = 0;  // the name expected next: children come in the order written
+        for (pugi::xml_node c = p.first_child(); c; c = c.next_sibling()) {
+            if (c.type() != pugi::node_element) continue;
+            const char* name = c.name();
+            std::size_t i = next < N && sameName(name, names[next]) ? next : N;
+            for (std::size_t k = 0; i == N && k < N; ++k)
+                if (sameName(name, names[k])) i = k;
+            if (i == N || state[i] != kMissing) continue;
+            next = i + 1;
+            out[i] = 0;
+            state[i] = parseNumber(std::string_view(c.child_value()), out[i]) ? kRead : kMalformed;
+            if (state[i] == kMalformed) out[i] = 0;
+        }
+        for (std::size_t i = 0; i < N; ++i) {
+            if (state[i] == kRead) continue;
+            out[i] = 0;
+            bad(p, names[i]);
+        }
+    }
+    static bool sameName(const char* a, const char* b) {
+        while (*a && *a == *b) ++a, ++b;
+        return *a == *b;
     }
     std::vector<double> floatList(pugi::xml_node p) {
         std::vector<double> v;
@@ -516,11 +550,14 @@ private:
             prop.type = tag == "CoordinateFrame" ? "CFrame" : "OptionalCFrame";
             const pugi::xml_node src = tag == "CoordinateFrame" ? p : p.child("CFrame");
             if (src) {
+                static constexpr const char* kNames[12] = {"X",   "Y",   "Z",   "R00",
+                                                           "R01", "R02", "R10", "R11",
+                                                           "R12", "R20", "R21", "R22"};
+                float v[12];
+                childFloats(src, kNames, v);
                 CFrame cf;
-                cf.position = vec3(src);
-                static const char* kR[9] = {"R00", "R01", "R02", "R10", "R11",
-                                            "R12", "R20", "R21", "R22"};
-                for (int i = 0; i < 9; ++i) cf.rotation[i] = childFloat(src, kR[i]);
+                cf.position = {v[0], v[1], v[2]};
+                for (int i = 0; i < 9; ++i) cf.rotation[i] = v[3 + i];
                 prop.value = cf;
             }
         } else if (tag == "UDim") {

@@ -133,6 +133,36 @@ inline void addXmlModelCases(std::vector<BrokenCase>& out) {
             diag(errc::kBadValue, before.size(),
                  "property \"Size\" (Vector3): missing or malformed X"));
     }
+    // A CFrame's components out of the order Roblox writes them, one twice (the first is read)
+    // and one missing: each is read by its name, the missing one is 0 with a warning.
+    {
+        const std::string before =
+            kOpen + "<Item class=\"Part\" referent=\"RBX1\"><Properties>" + name("A");
+        add("cframe_components_out_of_order",
+            before +
+                "<CoordinateFrame name=\"CFrame\"><Z>3</Z><X>1</X><Y>2</Y><X>9</X>"
+                "<R22>9</R22><R21>8</R21><R20>7</R20><R12>6</R12><R11>5</R11><R10>4</R10>"
+                "<R02>3</R02><R00>1</R00></CoordinateFrame></Properties></Item>" +
+                kClose,
+            {},
+            diag(errc::kBadValue, before.size(),
+                 "property \"CFrame\" (CoordinateFrame): missing or malformed R01"),
+            [](const DecodeResult& r) {
+                const int a = nodeNamed(r.asset, "A");
+                ASSERT_GE(a, 0);
+                const Property* p = r.asset.ownProperty(a, "CFrame");
+                ASSERT_NE(p, nullptr);
+                const CFrame cf = std::get<CFrame>(p->value);
+                EXPECT_EQ(cf.position.x, 1);
+                EXPECT_EQ(cf.position.y, 2);
+                EXPECT_EQ(cf.position.z, 3);
+                const float rotation[9] = {1, 0, 3, 4, 5, 6, 7, 8, 9};
+                for (int i = 0; i < 9; ++i) EXPECT_EQ(cf.rotation[i], rotation[i]) << i;
+                int warnings = 0;
+                for (const auto& d : r.asset.diagnostics) warnings += d.code == errc::kBadValue;
+                EXPECT_EQ(warnings, 1);
+            });
+    }
 }
 
 }  // namespace meshscope::test::broken
