@@ -550,9 +550,8 @@ private:
             prop.type = tag == "CoordinateFrame" ? "CFrame" : "OptionalCFrame";
             const pugi::xml_node src = tag == "CoordinateFrame" ? p : p.child("CFrame");
             if (src) {
-                static constexpr const char* kNames[12] = {"X",   "Y",   "Z",   "R00",
-                                                           "R01", "R02", "R10", "R11",
-                                                           "R12", "R20", "R21", "R22"};
+                static constexpr const char* kNames[12] = {
+                    "X", "Y", "Z", "R00", "R01", "R02", "R10", "R11", "R12", "R20", "R21", "R22"};
                 float v[12];
                 childFloats(src, kNames, v);
                 CFrame cf;
