@@ -358,7 +358,15 @@ private:
                 if (p.type() != pugi::node_element) continue;
                 readProperty(node, list, p);
             }
-            end = std::max(end, endOf(props, startOf(props)));
+            // Its end tag, as a rule, follows its last property's (white space between): one
+            // look there rather than a search from its start.
+            std::uint64_t propsEnd = 0;
+            if (count > 0 && !list.empty()) {
+                std::uint64_t e = list.back().offset + list.back().length;
+                while (e < text_.size() && isXmlSpace(text_[e])) ++e;
+                propsEnd = closesAt(e, "Properties");
+            }
+            end = std::max(end, propsEnd ? propsEnd : endOf(props, startOf(props)));
         }
         if (!named_) asset_.setName(node, className);
         Node& n = asset_.nodes[node];
