@@ -615,12 +615,25 @@ private:
             }
         } else if (tag == "UniqueId") {
             prop.type = "UniqueId";
-            std::uint32_t index, time;
-            std::int64_t random;
-            if (!parseUniqueId(trim(text), index, time, random))
+            // 32 hex digits, which the value keeps in lower case (formatUniqueId's form of the
+            // numbers parseUniqueId reads from them, without the round trip: an XML place has
+            // one on most items).
+            static constexpr auto kLowerHex = [] {  // a hex digit in lower case, else 0
+                std::array<char, 256> t{};
+                for (char c = '0'; c <= '9'; ++c) t[std::uint8_t(c)] = c;
+                for (char c = 'a'; c <= 'f'; ++c) t[std::uint8_t(c)] = t[std::uint8_t(c - 32)] = c;
+                return t;
+            }();
+            std::string value(trim(text));
+            unsigned hex = value.size() == 32;
+            for (char& c : value) {
+                c = kLowerHex[std::uint8_t(c)];
+                hex &= c != 0;
+            }
+            if (!hex)
                 bad(p, "unique id");
             else
-                prop.value = formatUniqueId(index, time, random);
+                prop.value = std::move(value);
         } else if (tag == "Font") {
             prop.type = "Font";
             std::uint64_t weight = 400;

@@ -133,6 +133,28 @@ inline void addXmlModelCases(std::vector<BrokenCase>& out) {
             diag(errc::kBadValue, before.size(),
                  "property \"Size\" (Vector3): missing or malformed X"));
     }
+    // A UniqueId that is not 32 hex digits: no value, a warning.
+    {
+        const std::string before =
+            kOpen + "<Item class=\"Part\" referent=\"RBX1\"><Properties>" + name("A");
+        add("unique_id_not_hex",
+            before +
+                "<UniqueId name=\"UniqueId\">0123456789ABCDEG00C0FFEE0000002A</UniqueId>"
+                "<UniqueId name=\"Short\">0123</UniqueId></Properties></Item>" +
+                kClose,
+            {},
+            diag(errc::kBadValue, before.size(),
+                 "property \"UniqueId\" (UniqueId): missing or malformed unique id"),
+            [](const DecodeResult& r) {
+                const int a = nodeNamed(r.asset, "A");
+                ASSERT_GE(a, 0);
+                for (const char* n : {"UniqueId", "Short"}) {
+                    const Property* p = r.asset.ownProperty(a, n);
+                    ASSERT_NE(p, nullptr) << n;
+                    EXPECT_TRUE(std::holds_alternative<std::monostate>(p->value)) << n;
+                }
+            });
+    }
     // A CFrame's components out of the order Roblox writes them, one twice (the first is read)
     // and one missing: each is read by its name, the missing one is 0 with a warning.
     {
