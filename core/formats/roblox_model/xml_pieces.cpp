@@ -188,9 +188,19 @@ XmlLoadResult PiecewiseXml::append(pugi::xml_node parent, std::uint64_t from,
                                    std::string_view piece, unsigned options, bool whole) {
     ++pieces_;
     if (whole) {
-        // One buffer: pugixml's own offsets hold (offsetOf uses offset_debug).
+        // One buffer: pugixml's own offsets hold. offset_debug() gives the first element's; its
+        // name locates pugixml's copy of the text, so that offsetOf finds every other element's
+        // from its name alone, as for pieces (offset_debug is a tenth of an element's reading).
         const pugi::xml_parse_result res =
             doc_.load_buffer(piece.data(), piece.size(), options, pugi::encoding_utf8);
+        if (res) {
+            const pugi::xml_node first = doc_.document_element();
+            const std::ptrdiff_t at = first ? first.offset_debug() : -1;
+            if (at > 0)
+                ranges_.push_back({reinterpret_cast<std::uintptr_t>(first.name()) -
+                                       std::uintptr_t(at),
+                                   piece.size(), from});
+        }
         return {res.status, std::uint64_t(res.offset)};
     }
     const pugi::xml_node last = parent.last_child();
