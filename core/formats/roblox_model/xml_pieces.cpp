@@ -197,9 +197,9 @@ XmlLoadResult PiecewiseXml::append(pugi::xml_node parent, std::uint64_t from,
             const pugi::xml_node first = doc_.document_element();
             const std::ptrdiff_t at = first ? first.offset_debug() : -1;
             if (at > 0)
-                ranges_.push_back({reinterpret_cast<std::uintptr_t>(first.name()) -
-                                       std::uintptr_t(at),
-                                   piece.size(), from});
+                ranges_.push_back(
+                    {reinterpret_cast<std::uintptr_t>(first.name()) - std::uintptr_t(at),
+                     piece.size(), from});
         }
         return {res.status, std::uint64_t(res.offset)};
     }
