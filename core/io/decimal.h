@@ -69,7 +69,11 @@ std::from_chars_result decimalFromChars(const char* first, const char* last, T& 
     const bool negative = p != last && *p == '-';
     p += negative;
     std::uint64_t m = 0;
-    int digits = decimal_detail::readDigits(p, last, m);
+    // The integer part digit by digit (one or two digits, as a rule), the fraction eight at a
+    // time.
+    const char* intStart = p;
+    while (p != last && unsigned(*p - '0') < 10) m = m * 10 + unsigned(*p++ - '0');
+    int digits = int(p - intStart);
     int exp10 = 0;
     if (p != last && *p == '.') {
         ++p;
