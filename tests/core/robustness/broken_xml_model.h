@@ -25,6 +25,12 @@ inline std::string name(const std::string& n) {
     return "<string name=\"Name\">" + n + "</string>";
 }
 
+// Property `n` of the item named "A", or null.
+inline const Property* propertyOfA(const DecodeResult& r, const char* n) {
+    const int a = nodeNamed(r.asset, "A");
+    return a < 0 ? nullptr : r.asset.ownProperty(a, n);
+}
+
 }  // namespace rbxmx
 
 inline void addXmlModelCases(std::vector<BrokenCase>& out) {
@@ -111,80 +117,58 @@ inline void addXmlModelCases(std::vector<BrokenCase>& out) {
                  name("A") + "<Vector3 name=\"Size\"><X>NAN</X><Y>INF</Y><Z>-INF</Z></Vector3>") +
             kClose,
         {}, {}, [](const DecodeResult& r) {
-            const int a = nodeNamed(r.asset, "A");
-            ASSERT_GE(a, 0);
-            const Property* p = r.asset.ownProperty(a, "Size");
+            const Property* p = propertyOfA(r, "Size");
             ASSERT_NE(p, nullptr);
             const Vec3 v = std::get<Vec3>(p->value);
             EXPECT_TRUE(std::isnan(v.x));
             EXPECT_EQ(v.y, INFINITY);
             EXPECT_EQ(v.z, -INFINITY);
         });
-    // A malformed number: kept as 0 with a warning at the property's '<'.
-    {
+    // A Part "A" whose properties after its Name are `props`, the first of them with a bad value:
+    // kept (as 0, or no value) with a warning at its '<'.
+    auto badValue = [&](std::string caseName, const std::string& props, const std::string& message,
+                        std::function<void(const DecodeResult&)> keeps = {}) {
         const std::string before =
             kOpen + "<Item class=\"Part\" referent=\"RBX1\"><Properties>" + name("A");
-        add("vector3_malformed_number",
-            before +
-                "<Vector3 "
-                "name=\"Size\"><X>1.5.5</X><Y>2</Y><Z>3</Z></Vector3></Properties></Item>" +
-                kClose,
-            {},
-            diag(errc::kBadValue, before.size(),
-                 "property \"Size\" (Vector3): missing or malformed X"));
-    }
-    // A UniqueId that is not 32 hex digits: no value, a warning.
-    {
-        const std::string before =
-            kOpen + "<Item class=\"Part\" referent=\"RBX1\"><Properties>" + name("A");
-        add("unique_id_not_hex",
-            before +
-                "<UniqueId name=\"UniqueId\">0123456789ABCDEG00C0FFEE0000002A</UniqueId>"
-                "<UniqueId name=\"Short\">0123</UniqueId></Properties></Item>" +
-                kClose,
-            {},
-            diag(errc::kBadValue, before.size(),
-                 "property \"UniqueId\" (UniqueId): missing or malformed unique id"),
-            [](const DecodeResult& r) {
-                const int a = nodeNamed(r.asset, "A");
-                ASSERT_GE(a, 0);
-                for (const char* n : {"UniqueId", "Short"}) {
-                    const Property* p = r.asset.ownProperty(a, n);
-                    ASSERT_NE(p, nullptr) << n;
-                    EXPECT_TRUE(std::holds_alternative<std::monostate>(p->value)) << n;
-                }
-            });
-    }
+        add(std::move(caseName), before + props + "</Properties></Item>" + kClose, {},
+            diag(errc::kBadValue, before.size(), message), std::move(keeps));
+    };
+    // A malformed number: 0.
+    badValue("vector3_malformed_number",
+             "<Vector3 name=\"Size\"><X>1.5.5</X><Y>2</Y><Z>3</Z></Vector3>",
+             "property \"Size\" (Vector3): missing or malformed X");
+    // A UniqueId that is not 32 hex digits: no value.
+    badValue("unique_id_not_hex",
+             "<UniqueId name=\"UniqueId\">0123456789ABCDEG00C0FFEE0000002A</UniqueId>"
+             "<UniqueId name=\"Short\">0123</UniqueId>",
+             "property \"UniqueId\" (UniqueId): missing or malformed unique id",
+             [](const DecodeResult& r) {
+                 for (const char* n : {"UniqueId", "Short"}) {
+                     const Property* p = propertyOfA(r, n);
+                     ASSERT_NE(p, nullptr) << n;
+                     EXPECT_TRUE(std::holds_alternative<std::monostate>(p->value)) << n;
+                 }
+             });
     // A CFrame's components out of the order Roblox writes them, one twice (the first is read)
-    // and one missing: each is read by its name, the missing one is 0 with a warning.
-    {
-        const std::string before =
-            kOpen + "<Item class=\"Part\" referent=\"RBX1\"><Properties>" + name("A");
-        add("cframe_components_out_of_order",
-            before +
-                "<CoordinateFrame name=\"CFrame\"><Z>3</Z><X>1</X><Y>2</Y><X>9</X>"
-                "<R22>9</R22><R21>8</R21><R20>7</R20><R12>6</R12><R11>5</R11><R10>4</R10>"
-                "<R02>3</R02><R00>1</R00></CoordinateFrame></Properties></Item>" +
-                kClose,
-            {},
-            diag(errc::kBadValue, before.size(),
-                 "property \"CFrame\" (CoordinateFrame): missing or malformed R01"),
-            [](const DecodeResult& r) {
-                const int a = nodeNamed(r.asset, "A");
-                ASSERT_GE(a, 0);
-                const Property* p = r.asset.ownProperty(a, "CFrame");
-                ASSERT_NE(p, nullptr);
-                const CFrame cf = std::get<CFrame>(p->value);
-                EXPECT_EQ(cf.position.x, 1);
-                EXPECT_EQ(cf.position.y, 2);
-                EXPECT_EQ(cf.position.z, 3);
-                const float rotation[9] = {1, 0, 3, 4, 5, 6, 7, 8, 9};
-                for (int i = 0; i < 9; ++i) EXPECT_EQ(cf.rotation[i], rotation[i]) << i;
-                int warnings = 0;
-                for (const auto& d : r.asset.diagnostics) warnings += d.code == errc::kBadValue;
-                EXPECT_EQ(warnings, 1);
-            });
-    }
+    // and one missing: each is read by its name, the missing one is 0.
+    badValue("cframe_components_out_of_order",
+             "<CoordinateFrame name=\"CFrame\"><Z>3</Z><X>1</X><Y>2</Y><X>9</X>"
+             "<R22>9</R22><R21>8</R21><R20>7</R20><R12>6</R12><R11>5</R11><R10>4</R10>"
+             "<R02>3</R02><R00>1</R00></CoordinateFrame>",
+             "property \"CFrame\" (CoordinateFrame): missing or malformed R01",
+             [](const DecodeResult& r) {
+                 const Property* p = propertyOfA(r, "CFrame");
+                 ASSERT_NE(p, nullptr);
+                 const CFrame cf = std::get<CFrame>(p->value);
+                 EXPECT_EQ(cf.position.x, 1);
+                 EXPECT_EQ(cf.position.y, 2);
+                 EXPECT_EQ(cf.position.z, 3);
+                 const float rotation[9] = {1, 0, 3, 4, 5, 6, 7, 8, 9};
+                 for (int i = 0; i < 9; ++i) EXPECT_EQ(cf.rotation[i], rotation[i]) << i;
+                 int warnings = 0;
+                 for (const auto& d : r.asset.diagnostics) warnings += d.code == errc::kBadValue;
+                 EXPECT_EQ(warnings, 1);
+             });
 }
 
 }  // namespace meshscope::test::broken
