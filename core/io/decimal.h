@@ -4,14 +4,14 @@
 //
 // libstdc++ 12 parses a float with fast_float, whose exact shortcut takes mantissas up to 2^24
 // only, so every 9-digit float of a Roblox XML file goes through its general (Eisel-Lemire) path:
-// about 190 instructions a number here. This one reads the digits eight at a time and takes the
-// shortcut for any mantissa up to 2^53 and power of ten up to 10^22 (Clinger): a double made from
-// two exact doubles by one division or multiplication is the correctly rounded double of the
-// text. For a float, that double is rounded again, which gives the correctly rounded float of
-// the text unless the double fell exactly halfway between two floats (the text and its double
+// about 190 instructions a number here. This one reads a fraction eight digits at a time and
+// takes the shortcut for any mantissa up to 2^53 and power of ten up to 10^22 (Clinger): a double
+// made from two exact doubles by one division or multiplication is the correctly rounded double
+// of the text. For a float, that double is rounded again, which gives the correctly rounded float
+// of the text unless the double fell exactly halfway between two floats (the text and its double
 // are then on the same side of every such halfway point); that case, subnormal and out-of-range
 // results, more than 19 digits, and anything else (INF, NAN, hex, a bare sign or point) go to
-// std::from_chars. tests/core/io/decimal_test.cpp compares the two on millions of texts.
+// std::from_chars. tests/core/common/decimal_test.cpp compares the two on millions of texts.
 #pragma once
 
 #include <bit>

@@ -38,20 +38,25 @@ bool isXmlSpace(char c) {
     return s;
 }
 
+// The whole of `s` (white space around it allowed) as a number. A number followed by anything
+// else ("1.5.5") is malformed and leaves 0 in `out`; text with no number at all leaves `out` as
+// it was (a default the caller set).
 template <typename T>
 bool parseNumber(std::string_view s, T& out) {
     s = trim(s);
     if (!s.empty() && s.front() == '+') s.remove_prefix(1);
     if (s.empty()) return false;
-    if constexpr (std::is_floating_point_v<T>) {
+    std::from_chars_result r;
+    if constexpr (std::is_floating_point_v<T>)
         // Roblox writes INF, -INF and NAN; from_chars (decimalFromChars's fallback) accepts
         // them case-insensitively.
-        auto [p, ec] = decimalFromChars(s.data(), s.data() + s.size(), out);
-        return ec == std::errc() && p == s.data() + s.size();
-    } else {
-        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-        return ec == std::errc() && p == s.data() + s.size();
-    }
+        r = decimalFromChars(s.data(), s.data() + s.size(), out);
+    else
+        r = std::from_chars(s.data(), s.data() + s.size(), out);
+    if (r.ec != std::errc()) return false;
+    if (r.ptr == s.data() + s.size()) return true;
+    out = T{};
+    return false;
 }
 
 // Base64 text to bytes, white space anywhere and '=' padding allowed (the text ends at the
@@ -439,7 +444,6 @@ private:
             next = i + 1;
             out[i] = 0;
             state[i] = parseNumber(std::string_view(c.child_value()), out[i]) ? kRead : kMalformed;
-            if (state[i] == kMalformed) out[i] = 0;
         }
         for (std::size_t i = 0; i < N; ++i) {
             if (state[i] == kRead) continue;

@@ -133,10 +133,24 @@ inline void addXmlModelCases(std::vector<BrokenCase>& out) {
         add(std::move(caseName), before + props + "</Properties></Item>" + kClose, {},
             diag(errc::kBadValue, before.size(), message), std::move(keeps));
     };
-    // A malformed number: 0.
+    // A malformed number: 0, in a composite value as alone.
     badValue("vector3_malformed_number",
              "<Vector3 name=\"Size\"><X>1.5.5</X><Y>2</Y><Z>3</Z></Vector3>",
-             "property \"Size\" (Vector3): missing or malformed X");
+             "property \"Size\" (Vector3): missing or malformed X", [](const DecodeResult& r) {
+                 const Property* p = propertyOfA(r, "Size");
+                 ASSERT_NE(p, nullptr);
+                 const Vec3 v = std::get<Vec3>(p->value);
+                 EXPECT_EQ(v.x, 0);
+                 EXPECT_EQ(v.y, 2);
+                 EXPECT_EQ(v.z, 3);
+             });
+    badValue("float_malformed_number", "<float name=\"Transparency\">0.5x</float>",
+             "property \"Transparency\" (float): missing or malformed number",
+             [](const DecodeResult& r) {
+                 const Property* p = propertyOfA(r, "Transparency");
+                 ASSERT_NE(p, nullptr);
+                 EXPECT_EQ(std::get<double>(p->value), 0);
+             });
     // A UniqueId that is not 32 hex digits: no value.
     badValue("unique_id_not_hex",
              "<UniqueId name=\"UniqueId\">0123456789ABCDEG00C0FFEE0000002A</UniqueId>"
