@@ -354,19 +354,19 @@ private:
         asset_.nodes[node].service = parent < 0 && isServiceClass(className);
         for (pugi::xml_node props : item.children("Properties")) {
             // The node's list sized once (an item has tens of properties: grown one by one, the
-            // list was moved five or six times an item).
+            // list was moved five or six times an item); its children are counted, elements or
+            // not (a room or two too many, as a rule none).
             std::size_t count = 0;
-            for (pugi::xml_node p : props.children()) count += p.type() == pugi::node_element;
+            for (pugi::xml_node p = props.first_child(); p; p = p.next_sibling()) ++count;
             auto& list = asset_.propertyList(node);
-            list.reserve(list.size() + count);
-            for (pugi::xml_node p : props.children()) {
-                if (p.type() != pugi::node_element) continue;
-                readProperty(node, list, p);
-            }
+            const std::size_t before = list.size();
+            list.reserve(before + count);
+            for (pugi::xml_node p = props.first_child(); p; p = p.next_sibling())
+                if (p.type() == pugi::node_element) readProperty(node, list, p);
             // Its end tag, as a rule, follows its last property's (white space between): one
             // look there rather than a search from its start.
             std::uint64_t propsEnd = 0;
-            if (count > 0 && !list.empty()) {
+            if (list.size() > before) {  // it held a property
                 std::uint64_t e = list.back().offset + list.back().length;
                 while (e < text_.size() && isXmlSpace(text_[e])) ++e;
                 propsEnd = closesAt(e, "Properties");

@@ -359,3 +359,22 @@ TEST(XmlPieces, PropertyBytesEndAtTheirOwnEndTag) {
     EXPECT_EQ(doc.substr(n.offset, n.length).substr(0, 6), "<Item ");
     EXPECT_TRUE(doc.substr(n.offset, n.length).ends_with("</Properties>"));
 }
+
+// An item's bytes run to the end tag of its last Properties element, found after its last
+// property or, for one that holds none (white space, a comment, or nothing), by a search from its
+// start.
+TEST(XmlPieces, ItemBytesEndAtTheirLastPropertiesEndTag) {
+    const std::string first = "<Properties><string name=\"Name\">F</string>\n</Properties>";
+    for (const std::string second :
+         {"<Properties> </Properties>", "<Properties><!-- none --></Properties>", "<Properties/>",
+          "<Properties> <int name=\"N\">1</int><!-- c --> </Properties >"}) {
+        const std::string item = "<Item class=\"Folder\" referent=\"A\">" + first + second;
+        const std::string doc = "<roblox version=\"4\">" + item + "</Item></roblox>";
+        const Bytes bytes(doc.begin(), doc.end());
+        const DecodeResult r = decodeBytes(bytes, {.fileName = "props.rbxmx"});
+        ASSERT_TRUE(r.ok()) << r.error->toString();
+        ASSERT_EQ(r.asset.nodes.size(), 1u);
+        const Node& n = r.asset.nodes[0];
+        EXPECT_EQ(doc.substr(n.offset, n.length), item) << second;
+    }
+}
