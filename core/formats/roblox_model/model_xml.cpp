@@ -433,6 +433,7 @@ private:
     void childFloats(pugi::xml_node p, const char* const (&names)[N], float (&out)[N]) {
         enum : std::uint8_t { kMissing, kRead, kMalformed };
         std::uint8_t state[N] = {};
+        std::fill(std::begin(out), std::end(out), 0.0f);  // what is missing or malformed is 0
         std::size_t next = 0;  // the name expected next: children come in the order written
         for (pugi::xml_node c = p.first_child(); c; c = c.next_sibling()) {
             if (c.type() != pugi::node_element) continue;
@@ -442,14 +443,10 @@ private:
                 if (sameName(name, names[k])) i = k;
             if (i == N || state[i] != kMissing) continue;
             next = i + 1;
-            out[i] = 0;
             state[i] = parseNumber(std::string_view(c.child_value()), out[i]) ? kRead : kMalformed;
         }
-        for (std::size_t i = 0; i < N; ++i) {
-            if (state[i] == kRead) continue;
-            out[i] = 0;
-            bad(p, names[i]);
-        }
+        for (std::size_t i = 0; i < N; ++i)
+            if (state[i] != kRead) bad(p, names[i]);
     }
     static bool sameName(const char* a, const char* b) {
         while (*a && *a == *b) ++a, ++b;
