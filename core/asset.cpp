@@ -55,15 +55,27 @@ std::vector<std::string> FacsRig::columnNames() const {
     return names;
 }
 
+namespace {
+
+// The slot of a StringTable's open-addressed index that holds `s`, or the empty one where it
+// would go (`slots` is not empty, and never full).
+std::size_t slotOf(const std::vector<std::uint32_t>& slots, const std::vector<std::string>& strings,
+                   std::string_view s) {
+    const std::size_t mask = slots.size() - 1;
+    std::size_t at = std::hash<std::string_view>{}(s)&mask;
+    while (slots[at] != 0 && strings[slots[at]] != s) at = (at + 1) & mask;
+    return at;
+}
+
+}  // namespace
+
 std::uint32_t StringTable::intern(std::string_view s) {
     // Nodes tend to come in runs of one kind: the string interned last is tried first.
     if (strings_[last_] == s) return last_;
     if (s.empty()) return last_ = 0;
     if (slots_.empty()) grow();
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t at = std::hash<std::string_view>{}(s)&mask;
-    for (; slots_[at] != 0; at = (at + 1) & mask)
-        if (strings_[slots_[at]] == s) return last_ = slots_[at];
+    const std::size_t at = slotOf(slots_, strings_, s);
+    if (slots_[at] != 0) return last_ = slots_[at];
     if (strings_.size() >= UINT32_MAX) throw std::length_error("too many distinct strings");
     const auto i = std::uint32_t(strings_.size());
     strings_.emplace_back(s);
@@ -73,12 +85,7 @@ std::uint32_t StringTable::intern(std::string_view s) {
 }
 
 std::uint32_t StringTable::find(std::string_view s) const {
-    if (s.empty() || slots_.empty()) return 0;
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t at = std::hash<std::string_view>{}(s)&mask; slots_[at] != 0;
-         at = (at + 1) & mask)
-        if (strings_[slots_[at]] == s) return slots_[at];
-    return 0;
+    return s.empty() || slots_.empty() ? 0 : slots_[slotOf(slots_, strings_, s)];
 }
 
 void StringTable::grow() {
