@@ -594,16 +594,22 @@ QImage settledOnScreen(QWidget* view) {
     return last;
 }
 
-// Grabs until `done(grab)` holds (up to 10 s: a loaded machine may take seconds to draw the next
-// frame), then until two grabs 200 ms apart agree; returns the last grab.
+// Grabs until `done(grab)` holds on a settled screen (two grabs 200 ms apart agree), for up to
+// 50 tries 200 ms apart: a loaded machine may take seconds to draw the next frame, and may hold a
+// passing one (a whole view of another frame, seen once in CI) for a grab or two after the frame
+// that was waited for. Returns the last grab.
 template <typename Done>
 QImage onScreenWhen(QWidget* view, Done&& done) {
     QImage grab = onScreen(view);
-    for (int i = 0; i < 50 && !done(grab); ++i) {
+    for (int i = 0; i < 50; ++i) {
+        if (done(grab)) {
+            grab = settledOnScreen(view);
+            if (done(grab)) return grab;
+        }
         QTest::qWait(200);
         grab = onScreen(view);
     }
-    return done(grab) ? settledOnScreen(view) : grab;
+    return grab;
 }
 
 int differing(const QImage& a, const QImage& b) {
