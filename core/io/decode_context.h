@@ -76,6 +76,8 @@ public:
     Scope scopeWith(AppendSegment append, const void* arg) { return Scope(*this, append, arg); }
     // The current path (segments joined by kPathSeparator). Valid until the next call.
     const std::string& path() const;
+    // Whether no scope adds to the path now (path() would be empty).
+    bool atRoot() const { return depth_ == 0; }
 
     [[noreturn]] void fail(std::uint64_t offset, std::string code, std::string message) const;
     void warn(std::uint64_t offset, std::string code, std::string message);

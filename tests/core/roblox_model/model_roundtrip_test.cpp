@@ -191,6 +191,59 @@ TEST(RobloxModelWriter, RawChunksMapPropertyBytes) {
     EXPECT_EQ(unparsed, 0);
 }
 
+// Each chunk's framing ranges are named by its chunk name, whether the path is put together
+// (an unknown chunk) or static text (the known ones), and a copy of the map reads the same.
+TEST(RobloxModelWriter, ChunkFramingRangesNameTheirChunk) {
+    for (const auto compression : {RobloxChunkCompression::None, RobloxChunkCompression::Lz4,
+                                   RobloxChunkCompression::Zstd}) {
+        SCOPED_TRACE(int(compression));
+        RobloxModelWriteOptions o;
+        o.compression = compression;
+        Bytes file = writeRobloxModel(makeRobloxTypesModel(), o).bytes;
+        // An unknown raw chunk "XY\x01" (4 bytes of body) before the END chunk.
+        const std::size_t end = file.size() - 16 - 9;  // END's header and its "</roblox>" body
+        ASSERT_EQ(std::memcmp(file.data() + end, "END", 3), 0);
+        const Bytes unknown = hex("58 59 01 00 00000000 04000000 00000000 01020304");
+        file.insert(file.begin() + std::ptrdiff_t(end), unknown.begin(), unknown.end());
+        const DecodeResult r = decode(file);
+        ASSERT_TRUE(r.ok()) << r.error->toString();
+        const std::string sep = kPathSeparator;
+        const auto& ranges = r.asset.byteMap.ranges();
+        int chunks = 0, payloads = 0;
+        bool sawUnknown = false;
+        for (std::size_t i = 0; i < ranges.size(); ++i) {
+            if (ranges[i].kind != RangeKind::Chunk) continue;
+            ++chunks;
+            std::string name(reinterpret_cast<const char*>(file.data() + ranges[i].offset), 4);
+            name.erase(name.find_last_not_of('\0') + 1);
+            if (name == "XY\x01") {
+                name = "XY\\x01";  // printable
+                sawUnknown = true;
+            }
+            EXPECT_EQ(ranges[i].path, name);
+            ASSERT_LT(i + 1, ranges.size());
+            EXPECT_EQ(ranges[i + 1].path, name + sep + "chunk header");
+            EXPECT_EQ(ranges[i + 1].offset, ranges[i].offset);
+            std::uint32_t compressed;
+            std::memcpy(&compressed, file.data() + ranges[i].offset + 4, 4);
+            if (compressed == 0) continue;
+            ++payloads;
+            ASSERT_LT(i + 2, ranges.size());
+            EXPECT_EQ(
+                ranges[i + 2].path,
+                name + sep +
+                    (compression == RobloxChunkCompression::Zstd ? "ZSTD frame" : "LZ4 block"));
+        }
+        EXPECT_TRUE(sawUnknown);
+        EXPECT_GE(chunks, 5);
+        EXPECT_EQ(payloads > 0, compression != RobloxChunkCompression::None);
+        const ByteMap copy = r.asset.byteMap;
+        ASSERT_EQ(copy.size(), ranges.size());
+        for (std::size_t i = 0; i < ranges.size(); ++i)
+            EXPECT_EQ(copy.ranges()[i].path, ranges[i].path);
+    }
+}
+
 TEST(RobloxModelWriter, GeneratedPlaceRoundTrips) {
     const Asset place = makeRobloxPlace(1000);
     const auto w = writeRobloxModel(place);

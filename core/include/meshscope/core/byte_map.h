@@ -53,6 +53,13 @@ public:
     // Path `parent › child` (either may be empty), joined straight into the map's storage.
     int add(std::uint64_t offset, std::uint64_t length, std::string_view parent,
             std::string_view child, RangeKind kind, int node = -1);
+    // A path of static text (a string literal, or text that outlives every copy of the map),
+    // referred to rather than copied: a decoder's thousands of ranges with the same few paths.
+    int addStatic(std::uint64_t offset, std::uint64_t length, std::string_view path, RangeKind kind,
+                  int node = -1) {
+        ranges_.push_back({offset, length, path, kind, node});
+        return static_cast<int>(ranges_.size() - 1);
+    }
     void finalize(std::uint64_t fileSize);
     // Room for `count` ranges in all (a decoder that knows how many it will add).
     void reserve(std::size_t count) { ranges_.reserve(count); }
