@@ -52,11 +52,13 @@ public:
             : ctx_(ctx), depth_(ctx.depth_), text_(ctx.text_.size()) {
             ctx.push({arg, 0, append});
         }
+        // Small enough to be inlined (a decoder pops a scope per chunk or record): the copied
+        // text's cut is a call of its own.
         ~Scope() {
             if (ctx_.depth_ == depth_) return;  // it pushed nothing
             ctx_.depth_ = depth_;
             ++ctx_.epoch_;
-            if (ctx_.text_.size() != text_) ctx_.text_.resize(text_);
+            if (ctx_.text_.size() != text_) ctx_.cutText(text_);
         }
         Scope(const Scope&) = delete;
         Scope& operator=(const Scope&) = delete;
@@ -171,6 +173,7 @@ private:
     std::string text_;          // copied segments' text, back to back
     mutable std::string path_;  // path(): put together when read
     void appendPathTo(std::string& out) const;
+    [[gnu::noinline]] void cutText(std::size_t size) { text_.resize(size); }
     // The slow and failing halves of the inline checks above.
     [[noreturn]] void failAllocation(std::uint64_t offset, std::uint64_t count,
                                      const char* what) const;
