@@ -142,16 +142,18 @@ struct Chunk {
     std::string_view name() const {
         return kind == ChunkKind::Other ? std::string_view(otherName, otherSize) : chunkName(kind);
     }
-    std::uint64_t offset = 0;  // chunk header offset
-    std::uint64_t length = 0;  // header + body
-    std::uint64_t bodyOffset = 0;
     bool compressed = false;
     bool zstd = false;                     // a compressed body is a ZSTD frame, else an LZ4 block
     std::uint32_t uncompressedLength = 0;  // what a compressed body inflates to
+    std::uint64_t offset = 0;              // chunk header offset
     ByteSpan body;                         // the body's file bytes (compressed or raw)
+    // (48 bytes: a place's thousands of chunks are framed into one array first.)
+    std::uint64_t bodyOffset() const { return offset + 16; }
+    std::uint64_t length() const { return 16 + body.size(); }  // header + body
 };
 
 static_assert(std::is_trivially_copyable_v<Chunk>);
+static_assert(sizeof(Chunk) <= 48);
 
 struct PendingRef {
     int node;
@@ -323,7 +325,7 @@ private:
             payloads.reserve(compressedChunks);
             for (const Chunk& c : chunks)
                 if (c.compressed)
-                    payloads.push_back({c.body, c.uncompressedLength, c.bodyOffset, c.zstd});
+                    payloads.push_back({c.body, c.uncompressedLength, c.bodyOffset(), c.zstd});
             aheadStore_.emplace(ctx_, std::move(payloads), kInflateAheadBytes);
             ahead_ = &*aheadStore_;
         }
@@ -349,22 +351,23 @@ private:
                 if (ahead_) {
                     data = ahead_->take(ctx_, payload_);
                 } else if (c.zstd) {
-                    data = inflated_.zstd(ctx_, c.body, c.uncompressedLength, c.bodyOffset);
+                    data = inflated_.zstd(ctx_, c.body, c.uncompressedLength, c.bodyOffset());
                 } else if (c.kind == ChunkKind::Prop && c.uncompressedLength > 0 &&
                            c.uncompressedLength <= kKeptBlock / 4) {
                     // A small PROP chunk is inflated straight into memory the asset keeps:
                     // its column views the bytes (and its name) where they are, without a
                     // copy. Given back after the chunk when nothing came to view them.
-                    InflateBuffer::checkLz4Block(ctx_, c.body, c.uncompressedLength, c.bodyOffset);
+                    InflateBuffer::checkLz4Block(ctx_, c.body, c.uncompressedLength,
+                                                 c.bodyOffset());
                     keptName_ = nullptr;
                     std::uint8_t* room = keptRoom(c.uncompressedLength);
                     keptFrom_ = blockUsed_ - c.uncompressedLength;
                     data = InflateBuffer::lz4BlockInto(ctx_, c.body, c.uncompressedLength,
-                                                       c.bodyOffset, room);
+                                                       c.bodyOffset(), room);
                     inKept_ = true;
                     chunkKept_ = false;
                 } else {
-                    data = inflated_.lz4Block(ctx_, c.body, c.uncompressedLength, c.bodyOffset);
+                    data = inflated_.lz4Block(ctx_, c.body, c.uncompressedLength, c.bodyOffset());
                 }
             }
             processChunk(c, data);
@@ -444,19 +447,17 @@ private:
         c.kind = kind;
         c.offset = r.offset();
         r.skip(16, "chunk header");
-        c.bodyOffset = r.offset();
         c.compressed = compressedLength != 0;
-        c.length = 16 + bodyLength;
         c.body = r.bytes(std::size_t(bodyLength), "chunk body");
         c.uncompressedLength = uncompressedLength;
         if (c.compressed) c.zstd = looksLikeZstd(c.body);
         if (mapping_) {
             ByteMap& map = asset_.byteMap;
             const FramePaths& paths = framePaths(kind);
-            map.addStatic(c.offset, c.length, paths.chunk, RangeKind::Chunk);
+            map.addStatic(c.offset, c.length(), paths.chunk, RangeKind::Chunk);
             map.addStatic(c.offset, 16, paths.header, RangeKind::Header);
             if (c.compressed)
-                map.addStatic(c.bodyOffset, bodyLength, c.zstd ? paths.zstd : paths.lz4,
+                map.addStatic(c.bodyOffset(), bodyLength, c.zstd ? paths.zstd : paths.lz4,
                               RangeKind::Payload);
         }
         if (kind == ChunkKind::Prop) {
@@ -494,7 +495,6 @@ private:
             const std::uint32_t compressedLength = r.u32("compressed length");
             const std::uint32_t uncompressedLength = r.u32("uncompressed length");
             r.skip(4, "reserved");
-            c.bodyOffset = r.offset();
             c.compressed = compressedLength != 0;
             const std::uint64_t bodyLength = c.compressed ? compressedLength : uncompressedLength;
             if (bodyLength > r.remaining()) {
@@ -505,10 +505,9 @@ private:
                              "\" runs past the end of the file (" + std::to_string(r.remaining()) +
                              " bytes remain)");
             }
-            c.length = 16 + bodyLength;
             // (A known chunk gets here only to fail or without static paths.)
             if (mapping_) {
-                ctx_.mapRange(c.offset, c.length, RangeKind::Chunk);
+                ctx_.mapRange(c.offset, 16 + bodyLength, RangeKind::Chunk);
                 ctx_.mapRange(c.offset, 16, RangeKind::Header, "chunk header");
             }
             c.body = r.bytes(std::size_t(bodyLength), "chunk body");
@@ -516,7 +515,7 @@ private:
             if (c.compressed) {
                 c.zstd = looksLikeZstd(c.body);
                 if (mapping_)
-                    ctx_.mapRange(c.bodyOffset, bodyLength, RangeKind::Payload,
+                    ctx_.mapRange(c.bodyOffset(), bodyLength, RangeKind::Payload,
                                   c.zstd ? "ZSTD frame" : "LZ4 block");
             }
             if (c.kind == ChunkKind::Prop) countProp(c, chunks.capacity());
@@ -530,7 +529,7 @@ private:
     // `data`: the chunk's body, inflated when it is compressed.
     // In the chunk's scope (readChunks pushes it).
     void processChunk(const Chunk& c, ByteSpan data) {
-        ByteReader cr(ctx_, data, c.compressed ? c.offset : c.bodyOffset, !c.compressed);
+        ByteReader cr(ctx_, data, c.compressed ? c.offset : c.bodyOffset(), !c.compressed);
         chunk_ = &c;
         if (!nodesPosted_ && (c.kind == ChunkKind::Prop || c.kind == ChunkKind::Prnt)) postNodes();
         if (c.kind == ChunkKind::Meta)
@@ -832,7 +831,7 @@ private:
         info.count = 0;
         info.table = int(asset_.propertyTables.size());
         instChunks_.resize(std::size_t(info.table) + 1);
-        instChunks_[std::size_t(info.table)] = {chunk_->offset, chunk_->length,
+        instChunks_[std::size_t(info.table)] = {chunk_->offset, chunk_->length(),
                                                 asset_.kinds.intern(className), nodeCount_, 0};
         PropertyTable& table = asset_.propertyTables.emplace_back();
         table.name = className;
@@ -914,7 +913,7 @@ private:
         keptName_ = inKept_ ? &col : nullptr;
         col.type = tname;
         col.offset = r.mapped() ? r.offsetOf(valuesPos) : chunk_->offset;
-        col.length = r.mapped() ? r.size() - valuesPos : chunk_->length;
+        col.length = r.mapped() ? r.size() - valuesPos : chunk_->length();
         col_ = &col;
         currentTable_ = info.table;
         columnIndex_ = columns.size() - 1;
