@@ -433,7 +433,8 @@ private:
     // Frames the usual chunk, a whole header with a known name and a body within the file,
     // without the chunk's scope and the per-field checks, which only serve to name a failure;
     // false (nothing read) for any other, which frameChunks' general path frames, failures and
-    // all. A place has thousands of chunks: this is a fifth fewer instructions a chunk.
+    // all. A place has thousands of chunks (UnitTest Binary.rbxl: 7 % of its decode's
+    // instructions).
     bool frameKnownChunk(ByteReader& r, std::vector<Chunk>& chunks, bool staticPaths) {
         if (r.remaining() < 16 || (mapping_ && !staticPaths)) return false;
         const std::uint8_t* h = r.data().data() + r.pos();
