@@ -68,32 +68,25 @@ ChunkKind chunkKind(std::string_view raw) {
     return ChunkKind::Other;
 }
 
-// chunkKind of 4 name bytes, as one comparison each.
+// kChunkNames as the little-endian words of their 4 stored bytes (NUL-padded).
+constexpr auto kChunkWords = [] {
+    std::array<std::pair<std::uint32_t, ChunkKind>, std::size(kChunkNames)> words{};
+    for (std::size_t k = 0; k < words.size(); ++k) {
+        const std::string_view n = kChunkNames[k].first;
+        for (std::size_t i = 0; i < n.size(); ++i)
+            words[k].first |= std::uint32_t(std::uint8_t(n[i])) << 8 * i;
+        words[k].second = kChunkNames[k].second;
+    }
+    return words;
+}();
+
+// chunkKind of 4 name bytes, as one comparison a known name.
 ChunkKind chunkKind4(const std::uint8_t* name) {
-    static constexpr auto word = [](const char(&n)[5]) {
-        return std::uint32_t(std::uint8_t(n[0])) | std::uint32_t(std::uint8_t(n[1])) << 8 |
-               std::uint32_t(std::uint8_t(n[2])) << 16 | std::uint32_t(std::uint8_t(n[3])) << 24;
-    };
     std::uint32_t w;
     std::memcpy(&w, name, 4);
-    switch (w) {
-        case word("PROP"):
-            return ChunkKind::Prop;
-        case word("INST"):
-            return ChunkKind::Inst;
-        case word("PRNT"):
-            return ChunkKind::Prnt;
-        case word("SSTR"):
-            return ChunkKind::Sstr;
-        case word("META"):
-            return ChunkKind::Meta;
-        case word("SIGN"):
-            return ChunkKind::Sign;
-        case word("END\0"):
-            return ChunkKind::End;
-        default:
-            return ChunkKind::Other;
-    }
+    for (const auto& [word, kind] : kChunkWords)
+        if (w == word) return kind;
+    return ChunkKind::Other;
 }
 
 std::string_view chunkName(ChunkKind kind) {
