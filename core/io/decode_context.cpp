@@ -1,6 +1,7 @@
 // DecodeContext: context path, failures, warnings, byte map and budget bookkeeping.
 #include "io/decode_context.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "meshscope/core/error_codes.h"
@@ -11,8 +12,14 @@ DecodeContext::DecodeContext(ByteSpan bytes, const DecodeOptions& options, Asset
     : bytes_(bytes),
       options_(options),
       asset_(asset),
-      budget_(options.limits.decompressionBudget(bytes.size())) {
-    segments_.resize(16);
+      budget_(options.limits.decompressionBudget(bytes.size())) {}
+
+void DecodeContext::growSegments() {
+    std::vector<Segment> grown(2 * capacity_);
+    std::copy(segments_, segments_ + depth_, grown.begin());
+    more_ = std::move(grown);
+    segments_ = more_.data();
+    capacity_ = more_.size();
 }
 
 void DecodeContext::appendPathTo(std::string& out) const {

@@ -28,6 +28,8 @@ public:
 class DecodeContext {
 public:
     DecodeContext(ByteSpan bytes, const DecodeOptions& options, Asset& asset);
+    DecodeContext(const DecodeContext&) = delete;  // its path may point into itself
+    DecodeContext& operator=(const DecodeContext&) = delete;
 
     ByteSpan bytes() const { return bytes_; }
     const DecodeOptions& options() const { return options_; }
@@ -154,18 +156,24 @@ private:
     // `append` null: the next `size` bytes of text_), text referred to (`data`, `size`), or a
     // function's (`append(out, data)`).
     struct Segment {
-        const void* data = nullptr;
-        std::size_t size = 0;
-        AppendSegment append = nullptr;
+        const void* data;
+        std::size_t size;
+        AppendSegment append;
     };
-    // Segments [0, depth_) are the path; the array only grows (a push is a store).
-    std::vector<Segment> segments_;
+    // Segments [0, depth_) are the path: in inline_ while they fit (a decode rarely nests
+    // deeper, and a small file's decode then allocates nothing for them), else in more_. The
+    // array only grows (a push is a store).
+    Segment inline_[16];
+    std::vector<Segment> more_;
+    Segment* segments_ = inline_;
+    std::size_t capacity_ = std::size(inline_);
     std::size_t depth_ = 0;
     void push(const Segment& s) {
-        if (depth_ == segments_.size()) segments_.resize(std::max<std::size_t>(16, 2 * depth_));
+        if (depth_ == capacity_) growSegments();
         segments_[depth_++] = s;
         ++epoch_;
     }
+    void growSegments();
     // Counts pushes and pops: path_ holds the path while pathEpoch_ equals it (a chunk maps
     // several ranges under one path, and each would put it together again).
     std::uint64_t epoch_ = 0;

@@ -86,12 +86,19 @@ Bytes inflateGzip(DecodeContext& ctx, ByteSpan input, std::uint64_t offset) {
 }
 
 std::uint8_t* InflateBuffer::room(std::size_t size) {
-    if (size > capacity_ || !data_) {
-        data_.reset();  // the old buffer goes before the new one comes
-        capacity_ = std::max<std::size_t>(size, 1);
-        data_.reset(new std::uint8_t[capacity_]);
+    if (size <= capacity_ && at_) return at_;
+    if (size <= kSmall) {
+        at_ = small_;
+        capacity_ = kSmall;
+        return at_;
     }
-    return data_.get();
+    data_.reset();  // the old buffer goes before the new one comes
+    at_ = nullptr;
+    capacity_ = 0;
+    data_.reset(new std::uint8_t[size]);
+    at_ = data_.get();
+    capacity_ = size;
+    return at_;
 }
 
 namespace {
@@ -148,8 +155,7 @@ ByteSpan InflateBuffer::lz4BlockInto(DecodeContext& ctx, ByteSpan input, std::ui
 ByteSpan InflateBuffer::lz4Block(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
                                  std::uint64_t offset) {
     checkLz4Block(ctx, input, expectedSize, offset);
-    std::uint8_t* out =
-        expectedSize <= capacity_ && data_ ? data_.get() : room(std::size_t(expectedSize));
+    std::uint8_t* out = expectedSize <= capacity_ && at_ ? at_ : room(std::size_t(expectedSize));
     return lz4BlockInto(ctx, input, expectedSize, offset, out);
 }
 

@@ -41,10 +41,25 @@ public:
     static ByteSpan lz4BlockInto(DecodeContext& ctx, ByteSpan input, std::uint64_t expectedSize,
                                  std::uint64_t offset, std::uint8_t* out);
 
+    InflateBuffer() = default;
+    InflateBuffer(const InflateBuffer&) = delete;  // at_ may point into the object
+    InflateBuffer& operator=(const InflateBuffer&) = delete;
+    // Frees the buffer (the next inflation makes a new one).
+    void release() {
+        data_.reset();
+        at_ = nullptr;
+        capacity_ = 0;
+    }
+
 private:
     std::uint8_t* room(std::size_t size);
+    // Blocks up to kSmall bytes (a small model's chunks) inflate into small_, larger ones into
+    // data_; at_ is the one in use, capacity_ its size.
+    static constexpr std::size_t kSmall = 256;
     std::unique_ptr<std::uint8_t[]> data_;
+    std::uint8_t* at_ = nullptr;
     std::size_t capacity_ = 0;
+    std::uint8_t small_[kSmall];
 };
 
 // The compressed chunks of a binary model inflated in order on one worker thread, while the

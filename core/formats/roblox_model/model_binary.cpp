@@ -17,8 +17,10 @@
 #include <cstring>
 #include <exception>
 #include <iterator>
+#include <memory_resource>
 #include <new>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
@@ -207,6 +209,39 @@ bool inflateAhead(std::size_t compressedBytes, std::size_t chunks) {
            compressedBytes >= kInflateAheadChunkBytes * chunks;
 }
 
+// Memory for one decode's working arrays (the chunk list, class and referent tables, the tree's
+// links): the first kBytes from a buffer inside the decoder, so that a small model's dozen arrays
+// cost no heap allocation each (a third of a one-instance model's decode went to malloc and free);
+// anything past it from the heap, freed as usual. Room in the buffer is not reused once given back
+// (an array regrown inside it leaves its old room). For the decoding thread only: worker jobs
+// read these arrays but never grow them.
+class ScratchMemory final : public std::pmr::memory_resource {
+public:
+    static constexpr std::size_t kBytes = 4096;
+
+private:
+    void* do_allocate(std::size_t bytes, std::size_t align) override {
+        const std::size_t at = (used_ + align - 1) & ~(align - 1);
+        if (align <= alignof(std::max_align_t) && at <= kBytes && bytes <= kBytes - at) {
+            used_ = at + bytes;
+            return buffer_ + at;
+        }
+        return std::pmr::new_delete_resource()->allocate(bytes, align);
+    }
+    void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
+        const auto at = reinterpret_cast<std::uintptr_t>(p);
+        const auto base = reinterpret_cast<std::uintptr_t>(buffer_);
+        if (at >= base && at < base + kBytes) return;
+        std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
+        return this == &other;
+    }
+
+    alignas(std::max_align_t) std::byte buffer_[kBytes];
+    std::size_t used_ = 0;
+};
+
 class BinaryDecoder {
 public:
     explicit BinaryDecoder(DecodeContext& ctx)
@@ -277,7 +312,7 @@ private:
     // framing failure still decodes the chunks framed before it (partial result), then reports
     // the failure.
     void readChunks(ByteReader& r) {
-        std::vector<Chunk> chunks;
+        std::pmr::vector<Chunk> chunks(&scratch_);
         // Never more than the allocation cap (a hostile file of empty chunks has one per 16
         // bytes; framing them grows the array that far anyway).
         chunks.reserve(
@@ -428,7 +463,7 @@ private:
     // false (nothing read) for any other, which frameChunks' general path frames, failures and
     // all. A place has thousands of chunks (UnitTest Binary.rbxl: 7 % of its decode's
     // instructions).
-    bool frameKnownChunk(ByteReader& r, std::vector<Chunk>& chunks, bool staticPaths) {
+    bool frameKnownChunk(ByteReader& r, std::pmr::vector<Chunk>& chunks, bool staticPaths) {
         if (r.remaining() < 16 || (mapping_ && !staticPaths)) return false;
         const std::uint8_t* h = r.data().data() + r.pos();
         const ChunkKind kind = chunkKind4(h);
@@ -463,7 +498,7 @@ private:
     }
 
     // Returns true when an END chunk was read.
-    bool frameChunks(ByteReader& r, std::vector<Chunk>& chunks) {
+    bool frameChunks(ByteReader& r, std::pmr::vector<Chunk>& chunks) {
         const double total = double(std::max<std::size_t>(r.size(), 1));
         // A known chunk's scope is then the whole path: its ranges take static paths.
         const bool staticPaths = ctx_.atRoot();
@@ -1627,10 +1662,13 @@ private:
         const auto byTable = [](const auto& a, const auto& b) { return a.first < b.first; };
         const bool inOrder = std::is_sorted(nameColumns_.begin(), nameColumns_.end(), byTable);
         if (!inOrder) {
-            sorted = nameColumns_;
+            // (On the heap: this may run on the worker, which takes nothing of scratch_.)
+            sorted.assign(nameColumns_.begin(), nameColumns_.end());
             std::stable_sort(sorted.begin(), sorted.end(), byTable);
         }
-        const auto& columnsByTable = inOrder ? nameColumns_ : sorted;
+        const std::span<const std::pair<std::size_t, std::size_t>> columnsByTable =
+            inOrder ? std::span<const std::pair<std::size_t, std::size_t>>(nameColumns_)
+                    : std::span<const std::pair<std::size_t, std::size_t>>(sorted);
         std::size_t nextColumn = 0;  // columnsByTable's first entry of table t or later
         text.reserve(text.size() + bytes);
         constexpr std::size_t kBlock = 1024;
@@ -1726,17 +1764,18 @@ private:
     }
 
     void finishTree() {
-        chunk_ = nullptr;             // a chunk that failed left it set; the chunks are gone by now
-        inflated_ = InflateBuffer();  // the nodes to come are the decode's peak of memory
+        chunk_ = nullptr;     // a chunk that failed left it set; the chunks are gone by now
+        inflated_.release();  // the nodes to come are the decode's peak of memory
         if (ahead_) postNames();
         resolvePendingRefs();
         const std::size_t n = nodeCount_;
-        std::vector<int> parent(n, -1);
-        std::vector<std::uint8_t> linked(n, 0);  // 1: the child's first link was read
+        std::pmr::vector<int> parent(n, -1, &scratch_);
+        std::pmr::vector<std::uint8_t> linked(n, 0,
+                                              &scratch_);  // 1: the child's first link was read
         // Children lists, flat: node p's children will be kids[firstKid[p] .. firstKid[p + 1]),
         // in PRNT order (first link per child only). Each parent's count goes to
         // firstKid[p + 1] as its children are found.
-        std::vector<std::uint32_t> firstKid(n + 1, 0);
+        std::pmr::vector<std::uint32_t> firstKid(n + 1, 0, &scratch_);
         std::size_t missingParents = 0, unknownChildren = 0, duplicates = 0;
         std::size_t polled = 0;
         for (auto& [childRef, parentRef] : links_) {
@@ -1779,8 +1818,8 @@ private:
         // (the common case: parents come first) needs no walk.
         constexpr std::uint32_t kUnknown = 0xffffffffu, kOnWalk = 0xfffffffeu;
         const std::uint32_t maxDepth = ctx_.limits().maxDepth;
-        std::vector<std::uint32_t> depth(n, kUnknown);
-        std::vector<int> path;
+        std::pmr::vector<std::uint32_t> depth(n, kUnknown, &scratch_);
+        std::pmr::vector<int> path(&scratch_);
         std::size_t cycles = 0;
         bool tooDeep = false;
         for (std::size_t start = 0; start < n; ++start) {
@@ -1834,7 +1873,7 @@ private:
             }
             firstKid[p + 1] += firstKid[p];
         }
-        std::vector<int> kids(firstKid[n]);
+        std::pmr::vector<int> kids(firstKid[n], &scratch_);
         for (const auto& [c, parentRef] : links_) {
             pollCancel(++polled);
             if (c < 0 || linked[std::size_t(c)] != 1) continue;
@@ -1920,6 +1959,8 @@ private:
     Asset& asset_;
     // DecodeOptions::byteMap: ranges are mapped (and their names made) only when it is set.
     const bool mapping_;
+    // Before every array that takes its memory (they are freed before it goes).
+    ScratchMemory scratch_;
     std::int32_t classCount_ = 0, instanceCount_ = 0;
     // readProp's scope segment: "Class.Property" (the property name printable).
     struct PropScope {
@@ -1932,7 +1973,8 @@ private:
         appendPrintable(out, p.propName);
     }
     std::vector<std::optional<std::uint64_t>> sharedStringRecords_;
-    std::vector<std::uint32_t> propsPerClass_;  // PROP chunks framed, by class id (countProp)
+    std::pmr::vector<std::uint32_t> propsPerClass_{
+        &scratch_};               // PROP chunks framed, by class id (countProp)
     std::size_t propChunks_ = 0;  // PROP chunks framed (sizes each table's first column array)
 
     std::size_t columnsGuess() const {
@@ -1944,7 +1986,7 @@ private:
     }
     // Classes by id: ids below classDense_'s size (the header's class count, at most the chunk
     // count) in the array, where table -1 marks an id no INST chunk defined; others in the map.
-    std::vector<ClassInfo> classDense_;
+    std::pmr::vector<ClassInfo> classDense_{&scratch_};
     std::unordered_map<std::uint32_t, ClassInfo> classes_;
     ClassInfo* findClass(std::uint32_t id) {
         if (id < classDense_.size()) return classDense_[id].table >= 0 ? &classDense_[id] : nullptr;
@@ -1955,19 +1997,19 @@ private:
     ClassInfo& classSlot(std::uint32_t id) {
         return id < classDense_.size() ? classDense_[id] : classes_[id];
     }
-    std::vector<int> denseRefs_;
+    std::pmr::vector<int> denseRefs_{&scratch_};
     std::unordered_map<std::int32_t, int> sparseRefs_;
     // SSTR strings read so far: the last sharedCount_ of Asset::sharedStrings.
     std::uint32_t sharedCount_ = 0;
-    std::vector<PendingRef> pendingRefs_;
-    std::vector<std::pair<std::int32_t, std::int32_t>> links_;
+    std::pmr::vector<PendingRef> pendingRefs_{&scratch_};
+    std::pmr::vector<std::pair<std::int32_t, std::int32_t>> links_{&scratch_};
     std::size_t nodeCount_ = 0;  // the instances of the INST chunks read: Asset::nodes to be
-    std::vector<std::size_t> services_;  // those with a service marker
-    std::vector<std::int32_t> refs_;     // scratch: an INST chunk's referents
+    std::pmr::vector<std::size_t> services_{&scratch_};  // those with a service marker
+    std::pmr::vector<std::int32_t> refs_{&scratch_};     // scratch: an INST chunk's referents
     // String columns named "Name" (table, column), in the order read; of a table's, the last
     // with a row names it.
-    std::vector<std::pair<std::size_t, std::size_t>> nameColumns_;
-    std::vector<InstChunk> instChunks_;  // by Asset::propertyTables index
+    std::pmr::vector<std::pair<std::size_t, std::size_t>> nameColumns_{&scratch_};
+    std::pmr::vector<InstChunk> instChunks_{&scratch_};  // by Asset::propertyTables index
     std::uint64_t prntOffset_ = 0;
     const Chunk* chunk_ = nullptr;
     // Current PROP chunk: its column and the nodes of its rows.
