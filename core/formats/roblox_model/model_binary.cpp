@@ -60,16 +60,6 @@ constexpr std::pair<std::string_view, ChunkKind> kChunkNames[] = {
     {"SSTR", ChunkKind::Sstr}, {"META", ChunkKind::Meta}, {"SIGN", ChunkKind::Sign},
     {"END", ChunkKind::End}};
 
-// The kind of a chunk from its 4 stored name bytes: a known name, NUL-padded to 4 bytes (the
-// name printable() makes of them then is the known one, and only then).
-ChunkKind chunkKind(std::string_view raw) {
-    for (const auto& [n, k] : kChunkNames)
-        if (raw.size() >= n.size() && raw.substr(0, n.size()) == n &&
-            raw.find_first_not_of('\0', n.size()) == std::string_view::npos)
-            return k;
-    return ChunkKind::Other;
-}
-
 // kChunkNames as the little-endian words of their 4 stored bytes (NUL-padded).
 constexpr auto kChunkWords = [] {
     std::array<std::pair<std::uint32_t, ChunkKind>, std::size(kChunkNames)> words{};
@@ -82,8 +72,9 @@ constexpr auto kChunkWords = [] {
     return words;
 }();
 
-// chunkKind of 4 name bytes, as one comparison a known name.
-ChunkKind chunkKind4(const std::uint8_t* name) {
+// The kind of a chunk from its 4 stored name bytes: a known name, NUL-padded to 4 bytes (the
+// name printable() makes of them then is the known one, and only then). One comparison a name.
+ChunkKind chunkKind(const std::uint8_t* name) {
     std::uint32_t w;
     std::memcpy(&w, name, 4);
     for (const auto& [word, kind] : kChunkWords)
@@ -213,8 +204,10 @@ bool inflateAhead(std::size_t compressedBytes, std::size_t chunks) {
 // links): the first kBytes from a buffer inside the decoder, so that a small model's dozen arrays
 // cost no heap allocation each (a third of a one-instance model's decode went to malloc and free);
 // anything past it from the heap, freed as usual. Room in the buffer is not reused once given back
-// (an array regrown inside it leaves its old room). For the decoding thread only: worker jobs
-// read these arrays but never grow them.
+// (an array regrown inside it leaves its old room). Not std::pmr::monotonic_buffer_resource: that
+// keeps every block until the end, so a large place's arrays, regrown as they fill, would hold
+// each of their old sizes too. For the decoding thread only: worker jobs read these arrays but
+// never grow them.
 class ScratchMemory final : public std::pmr::memory_resource {
 public:
     static constexpr std::size_t kBytes = 4096;
@@ -466,7 +459,7 @@ private:
     bool frameKnownChunk(ByteReader& r, std::pmr::vector<Chunk>& chunks, bool staticPaths) {
         if (r.remaining() < 16 || (mapping_ && !staticPaths)) return false;
         const std::uint8_t* h = r.data().data() + r.pos();
-        const ChunkKind kind = chunkKind4(h);
+        const ChunkKind kind = chunkKind(h);
         std::uint32_t compressedLength, uncompressedLength;
         std::memcpy(&compressedLength, h + 4, 4);
         std::memcpy(&uncompressedLength, h + 8, 4);
@@ -512,7 +505,7 @@ private:
             Chunk c;
             c.offset = r.offset();
             const std::string_view rawName = r.string(4, "chunk name");
-            c.kind = chunkKind(rawName);
+            c.kind = chunkKind(reinterpret_cast<const std::uint8_t*>(rawName.data()));
             if (c.kind == ChunkKind::Other) {
                 const std::string name = printable(rawName);
                 c.otherSize = std::uint8_t(std::min(name.size(), sizeof c.otherName));
