@@ -95,14 +95,11 @@ public:
     // allocation cap) before anything is allocated for them. Returns count as size_t.
     std::size_t checkCount(std::uint64_t count, std::uint64_t elementSize, const char* what) {
         // count × elementSize > remaining() without a division (this runs for every array of
-        // every chunk): the same test, an overflowing product being too large as well.
+        // every chunk): the same test, an overflowing product being too large as well. The
+        // failure's message is put together out of line, so that the test itself inlines.
         std::uint64_t total = 0;
-        if (__builtin_mul_overflow(count, elementSize, &total) || total > remaining()) {
-            fail(errc::kCountTooLarge, std::string(what) + ": " + std::to_string(count) + " × " +
-                                           std::to_string(elementSize) + " bytes needs " +
-                                           describeBytes(count, elementSize) + " but only " +
-                                           std::to_string(remaining()) + " remain");
-        }
+        if (__builtin_mul_overflow(count, elementSize, &total) || total > remaining())
+            failCount(count, elementSize, what);
         ctx_->checkAllocation(offset(), count, elementSize, what);
         return static_cast<std::size_t>(count);
     }
@@ -130,6 +127,14 @@ public:
 private:
     void need(std::size_t n, const char* what) {
         if (n > remaining()) failTruncated(n, what);
+    }
+    [[noreturn, gnu::cold, gnu::noinline]] void failCount(std::uint64_t count,
+                                                          std::uint64_t elementSize,
+                                                          const char* what) const {
+        fail(errc::kCountTooLarge, std::string(what) + ": " + std::to_string(count) + " × " +
+                                       std::to_string(elementSize) + " bytes needs " +
+                                       describeBytes(count, elementSize) + " but only " +
+                                       std::to_string(remaining()) + " remain");
     }
     [[noreturn]] void failTruncated(std::size_t n, const char* what) const {
         std::string m = "unexpected end of data: ";

@@ -2,13 +2,16 @@
 // from memory, beside the bare cost of its bytes: for a binary file, inflating its chunks (LZ4 or
 // ZSTD into one reused buffer, as bench_roblox_model's decompress-only loop); for an XML file,
 // parsing it with pugixml alone into a DOM (the library the decoder reads XML with; "scan", one
-// memchr pass for '<', is printed beside it as the least any reader must do). The ratio compares
+// memchr pass for '<', is printed beside it as the least any reader must do, and "walk", the
+// parse and then the least walk any decoder of that DOM makes, see pugiWalk). The ratio compares
 // the decode without terrain meshing (DecodeOptions::robloxTerrain off), which is decoding; a
 // place with Terrain also gets its decode time with the terrain meshed, in its own column. One
 // line a file, sorted worst ratio first, so an outlier is seen at the top. Times are the fastest of
 // several runs of a warm process (the file read once, before timing), in wall time and in process
-// CPU time (worker threads included; far steadier than wall time on a loaded machine). The decode
-// builds the byte map, as the viewer's does; "no-map cpu" is the same decode without it
+// CPU time (worker threads included; far steadier than wall time on a loaded machine), the
+// columns of a file timed in turns (one run of each a round) so that a slow spell of the machine
+// falls on all of them. The last line gives the ratios of sums for binary and XML files apart. The
+// decode builds the byte map, as the viewer's does; "no-map cpu" is the same decode without it
 // (DecodeOptions::byteMap off, as meshscope-cli info and tree ask). "copy cpu" is a copy of the
 // decoded Asset (no map), made and freed: the least that holding the result costs, with no byte
 // read or checked; "floor" is (bare + copy) / bare, the least ratio any decode into that Asset can
@@ -32,12 +35,14 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <pugixml.hpp>
 #include <string>
 #include <vector>
 
+#include "io/decimal.h"
 #include "io/decode_context.h"
 #include "io/decompress.h"
 #include "meshscope/core/decode.h"
@@ -102,6 +107,37 @@ bool isBinaryModel(const Bytes& b) {
     return r ? std::size_t(1) : std::size_t(0);
 }
 
+// pugixml's parse, then the least walk any decoder of its DOM makes: every element visited, its
+// name and first attribute read (what a property's tag and name are), and its text converted when
+// it reads as a number (most of a place's or an animation's text). Each step is a call into the
+// library and a node the parse wrote a while ago: on real files this walk alone costs about half
+// the parse again, so no decode through a DOM comes near the parse's own time.
+[[gnu::noinline]] std::size_t pugiWalk(const Bytes& file) {
+    pugi::xml_document doc;
+    if (!doc.load_buffer(file.data(), file.size(),
+                         pugi::parse_default | pugi::parse_ws_pcdata_single, pugi::encoding_utf8))
+        return 0;
+    std::size_t n = 0;
+    double sum = 0;
+    std::vector<pugi::xml_node> stack{doc};
+    while (!stack.empty()) {
+        const pugi::xml_node parent = stack.back();
+        stack.pop_back();
+        for (pugi::xml_node c = parent.first_child(); c; c = c.next_sibling()) {
+            if (c.type() != pugi::node_element) continue;
+            n += std::uint8_t(c.name()[0]) + std::uint8_t(c.first_attribute().value()[0]);
+            const std::string_view text = c.child_value();
+            if (!text.empty() && (text[0] == '-' || unsigned(text[0] - '0') < 10)) {
+                float f = 0;
+                decimalFromChars(text.data(), text.data() + text.size(), f);
+                sum += f;
+            }
+            if (c.first_child()) stack.push_back(c);
+        }
+    }
+    return n + (sum != 0);
+}
+
 // One pass over the bytes: what reading an XML document costs at least.
 std::size_t scanOnly(const Bytes& file) {
     std::size_t n = 0;
@@ -143,20 +179,26 @@ struct Time {
     double wall = 1e30, cpu = 1e30;  // the fastest run of each (process CPU: worker threads too)
 };
 
-// The fastest of runs of f, with at least 3 runs and at least minSeconds spent in all.
-template <typename F>
-Time fastest(F&& f, double minSeconds) {
-    Time best;
-    double spent = 0;
-    for (int i = 0; i < 3 || (spent < minSeconds && i < 1000); ++i) {
-        const double c0 = cpuNow();
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        const double s =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        best.cpu = std::min(best.cpu, cpuNow() - c0);
-        best.wall = std::min(best.wall, s);
-        spent += s;
+// The fastest run of each of fs, run in turns (one of each a round, at least 3 rounds, and rounds
+// until each has had minSeconds): a slow spell of the machine then falls on all of them alike,
+// rather than on whichever was being timed, and the ratios between them hold.
+std::vector<Time> fastestInTurns(const std::vector<std::function<void()>>& fs, double minSeconds) {
+    std::vector<Time> best(fs.size());
+    std::vector<double> spent(fs.size(), 0.0);
+    for (int round = 0; round < 1000; ++round) {
+        if (round >= 3 &&
+            std::all_of(spent.begin(), spent.end(), [&](double s) { return s >= minSeconds; }))
+            break;
+        for (std::size_t k = 0; k < fs.size(); ++k) {
+            const double c0 = cpuNow();
+            const auto t0 = std::chrono::steady_clock::now();
+            fs[k]();
+            const double s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            best[k].cpu = std::min(best[k].cpu, cpuNow() - c0);
+            best[k].wall = std::min(best[k].wall, s);
+            spent[k] += s;
+        }
     }
     return best;
 }
@@ -165,7 +207,7 @@ struct Row {
     std::string path;
     std::size_t size = 0;
     bool binary = false;
-    Time decode, bare, scan, withTerrain, noMap, copy;
+    Time decode, bare, scan, walk, withTerrain, noMap, copy;
     bool terrain = false;  // the default decode meshes terrain: withTerrain is timed
     std::size_t nodes = 0;
     bool ok = true;
@@ -207,6 +249,7 @@ int main(int argc, char** argv) {
     std::sort(files.begin(), files.end());
     std::vector<Row> rows;
     double decodeTotal = 0, bareTotal = 0, decodeCpu = 0, bareCpu = 0, noMapCpu = 0, copyCpu = 0;
+    double binaryDecode = 0, binaryBare = 0, xmlDecode = 0, xmlBare = 0, xmlWalk = 0;  // CPU
     for (const fs::path& path : files) {
         std::ifstream in(path, std::ios::binary);
         const Bytes bytes{std::istreambuf_iterator<char>(in), {}};
@@ -228,24 +271,37 @@ int main(int argc, char** argv) {
             row.nodes = r.asset.nodes.size();
             row.terrain = decodeBytes(bytes, defaults).asset.meshes.size() > r.asset.meshes.size();
         }
-        row.decode = fastest([&] { sink = sink + decodeWithMap(bytes, noTerrain); }, minSeconds);
-        row.noMap = fastest([&] { sink = sink + decodeWithoutMap(bytes, noMap); }, minSeconds);
-        {
-            const DecodeResult r = decodeBytes(bytes, noMap);
-            row.copy = fastest([&] { sink = sink + assetCopyOnly(r.asset); }, minSeconds);
+        // Every column of the file timed in turns (fastestInTurns), the decodes first.
+        const DecodeResult kept = decodeBytes(bytes, noMap);  // what the copy copies
+        std::vector<std::function<void()>> steps = {
+            [&] { sink = sink + decodeWithMap(bytes, noTerrain); },
+            [&] { sink = sink + decodeWithoutMap(bytes, noMap); },
+            [&] { sink = sink + assetCopyOnly(kept.asset); },
+            [&] { sink = sink + (row.binary ? inflateChunksOnly(bytes) : pugiOnly(bytes)); }};
+        if (!row.binary) {
+            steps.push_back([&] { sink = sink + scanOnly(bytes); });
+            steps.push_back([&] { sink = sink + pugiWalk(bytes); });
         }
         if (row.terrain)
-            row.withTerrain = fastest(
-                [&] {
-                    const DecodeResult r = decodeBytes(bytes, defaults);
-                    sink = sink + r.asset.nodes.size();
-                },
-                minSeconds);
-        row.bare = row.binary ? fastest([&] { sink = sink + inflateChunksOnly(bytes); }, minSeconds)
-                              : fastest([&] { sink = sink + pugiOnly(bytes); }, minSeconds);
-        if (!row.binary) row.scan = fastest([&] { sink = sink + scanOnly(bytes); }, minSeconds);
+            steps.push_back([&] {
+                const DecodeResult r = decodeBytes(bytes, defaults);
+                sink = sink + r.asset.nodes.size();
+            });
+        const std::vector<Time> t = fastestInTurns(steps, minSeconds);
+        row.decode = t[0];
+        row.noMap = t[1];
+        row.copy = t[2];
+        row.bare = t[3];
+        if (!row.binary) {
+            row.scan = t[4];
+            row.walk = t[5];
+        }
+        if (row.terrain) row.withTerrain = t.back();
         decodeTotal += row.decode.wall;
         bareTotal += row.bare.wall;
+        (row.binary ? binaryDecode : xmlDecode) += row.decode.cpu;
+        (row.binary ? binaryBare : xmlBare) += row.bare.cpu;
+        if (!row.binary) xmlWalk += row.walk.cpu;
         decodeCpu += row.decode.cpu;
         bareCpu += row.bare.cpu;
         noMapCpu += row.noMap.cpu;
@@ -254,19 +310,21 @@ int main(int argc, char** argv) {
     }
     std::sort(rows.begin(), rows.end(),
               [](const Row& a, const Row& b) { return a.ratio() > b.ratio(); });
-    std::printf("%8s %11s %11s %9s %10s %10s %10s %10s %10s %8s %-6s %10s %11s %s\n", "ratio",
+    std::printf("%8s %11s %11s %9s %10s %10s %10s %10s %10s %8s %-6s %10s %10s %11s %s\n", "ratio",
                 "decode ms", "bare ms", "cpu ratio", "decode cpu", "no-map cpu", "copy cpu",
-                "floor", "bytes", "nodes", "bare", "scan ms", "+terrain ms", "file (worst first)");
+                "floor", "bytes", "nodes", "bare", "scan ms", "walk ms", "+terrain ms",
+                "file (worst first)");
     for (const Row& r : rows) {
-        char scan[32] = "-", terrain[32] = "-";
+        char scan[32] = "-", walk[32] = "-", terrain[32] = "-";
         if (!r.binary) std::snprintf(scan, sizeof scan, "%.3f", r.scan.wall * 1e3);
+        if (!r.binary) std::snprintf(walk, sizeof walk, "%.3f", r.walk.wall * 1e3);
         if (r.terrain) std::snprintf(terrain, sizeof terrain, "%.3f", r.withTerrain.wall * 1e3);
         std::printf(
-            "%8.2f %11.3f %11.3f %9.2f %10.3f %10.3f %10.3f %10.2f %10zu %8zu %-6s %10s %11s "
-            "%s%s\n",
+            "%8.2f %11.3f %11.3f %9.2f %10.3f %10.3f %10.3f %10.2f %10zu %8zu %-6s %10s %10s "
+            "%11s %s%s\n",
             r.ratio(), r.decode.wall * 1e3, r.bare.wall * 1e3, r.cpuRatio(), r.decode.cpu * 1e3,
             r.noMap.cpu * 1e3, r.copy.cpu * 1e3, r.floor(), r.size, r.nodes,
-            r.binary ? "chunks" : "pugixml", scan, terrain, r.path.c_str(),
+            r.binary ? "chunks" : "pugixml", scan, walk, terrain, r.path.c_str(),
             r.ok ? "" : "  (decode error)");
     }
     std::printf(
@@ -276,5 +334,11 @@ int main(int argc, char** argv) {
         bareTotal > 0 ? decodeTotal / bareTotal : 0.0, decodeCpu * 1e3, bareCpu * 1e3,
         bareCpu > 0 ? decodeCpu / bareCpu : 0.0, noMapCpu * 1e3,
         bareCpu > 0 ? noMapCpu / bareCpu : 0.0, bareCpu > 0 ? (bareCpu + copyCpu) / bareCpu : 0.0);
+    std::printf(
+        "CPU, binary files: decode %.2f ms vs bare %.2f ms, %.2f; XML files: decode %.2f ms vs "
+        "pugixml's parse %.2f ms, %.2f, and vs the parse and the least walk %.2f ms, %.2f\n",
+        binaryDecode * 1e3, binaryBare * 1e3, binaryBare > 0 ? binaryDecode / binaryBare : 0.0,
+        xmlDecode * 1e3, xmlBare * 1e3, xmlBare > 0 ? xmlDecode / xmlBare : 0.0, xmlWalk * 1e3,
+        xmlWalk > 0 ? xmlDecode / xmlWalk : 0.0);
     return 0;
 }

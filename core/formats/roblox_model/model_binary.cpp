@@ -314,6 +314,9 @@ private:
         // so that the map is not moved as it grows.
         if (ctx_.options().byteMap)
             asset_.byteMap.reserve(asset_.byteMap.size() + 3 * chunks.capacity() + 16);
+        // PROP chunks a class, counted while framing (countProp).
+        propsPerClass_.assign(
+            std::min<std::size_t>(std::size_t(std::max(classCount_, 0)), chunks.capacity()), 0);
         std::optional<DecodeFailure> failure;
         bool sawEnd = false;
         try {
@@ -423,32 +426,26 @@ private:
         return n;
     }
 
-    // A PROP chunk's class id, where it can be read without inflating: a raw body's first four
-    // bytes, or an LZ4 block's when its first sequence starts with four literals or more (ZSTD:
-    // not read). Only sizes each class's column array (readInst); never trusted otherwise.
-    static std::optional<std::uint32_t> peekClassId(const Chunk& c) {
+    // Counts PROP chunks by class id, for readInst to reserve each class's columns once. The id
+    // is read where it can be without inflating: a raw body's first four bytes, or an LZ4
+    // block's when its first sequence starts with four literals or more (ZSTD: not counted).
+    // Never trusted otherwise; ids past the table (sized by readChunks: the header's class
+    // count, no more than the file has chunks) are not counted. Inline: it runs for every PROP
+    // chunk while framing.
+    void countProp(const Chunk& c) {
         const ByteSpan b = c.body;
         std::size_t at = 0;
         if (c.compressed) {
-            if (c.zstd || b.empty() || (b[0] >> 4) < 4) return std::nullopt;
+            if (c.zstd || b.empty() || (b[0] >> 4) < 4) return;
             at = 1;
             if ((b[0] >> 4) == 15)  // literal length continues in bytes of 255, then one less
                 while (at < b.size() && b[at++] == 255) {
                 }
         }
-        if (b.size() < at || b.size() - at < 4) return std::nullopt;
+        if (b.size() < at || b.size() - at < 4) return;
         std::uint32_t id;
         std::memcpy(&id, b.data() + at, 4);
-        return id;
-    }
-
-    // Counts PROP chunks by class id (ids below the class count and below `limit`, the chunk
-    // count), for readInst to reserve each class's columns once.
-    void countProp(const Chunk& c, std::size_t limit) {
-        const std::optional<std::uint32_t> id = peekClassId(c);
-        if (!id || *id >= std::size_t(std::max(classCount_, 0)) || *id >= limit) return;
-        if (propsPerClass_.size() <= *id) propsPerClass_.resize(std::size_t(*id) + 1, 0);
-        ++propsPerClass_[*id];
+        if (id < propsPerClass_.size()) ++propsPerClass_[id];
     }
 
     // Frames the usual chunk, a whole header with a known name and a body within the file,
@@ -484,7 +481,7 @@ private:
         }
         if (kind == ChunkKind::Prop) {
             ++propChunks_;
-            countProp(c, chunks.capacity());
+            countProp(c);
         }
         chunks.push_back(c);
         return true;
@@ -540,7 +537,7 @@ private:
                     ctx_.mapRange(c.bodyOffset(), bodyLength, RangeKind::Payload,
                                   c.zstd ? "ZSTD frame" : "LZ4 block");
             }
-            if (c.kind == ChunkKind::Prop) countProp(c, chunks.capacity());
+            if (c.kind == ChunkKind::Prop) countProp(c);
             const bool end = c.kind == ChunkKind::End;
             chunks.push_back(std::move(c));
             if (end) return true;
