@@ -430,6 +430,18 @@ using Value = std::variant<std::monostate, bool, std::int64_t, double, std::stri
                            Vec3, Vec4, CFrame, NodeRef, std::vector<double>, SharedStringRef>;
 
 struct Property {
+    // Constructors of its own so that a new property (emplace_back(): an XML model's every
+    // property) is not zero-filled whole and then constructed member by member, which
+    // value-initialization does to a class without one (a `rep stos` of 136 bytes).
+    Property() {}
+    Property(std::string name_, std::string type_, Value value_, std::uint64_t offset_ = 0,
+             std::uint64_t length_ = 0)
+        : name(std::move(name_)),
+          type(std::move(type_)),
+          value(std::move(value_)),
+          offset(offset_),
+          length(length_) {}
+
     std::string name;
     std::string type;  // "int32", "CFrame", "Color3", "string", "BinaryString" ...
     Value value;
@@ -466,6 +478,12 @@ struct PropertyColumn {
                  // (monostate for kNoSharedString)
     };
     static constexpr std::uint32_t kNoSharedString = 0xffffffffu;
+
+    // Every member has its initializer; a constructor of its own so that a new column (one per
+    // PROP chunk, thousands in a place) is not zero-filled as a whole first and then initialized
+    // (what value-initialization, emplace_back(), does to a class without one: a `rep stos` of
+    // 176 bytes, a tenth of all-instances-415/binary.rbxl's chunk handling in time).
+    PropertyColumn() {}
 
     // Not owned by the column either: static text, or bytes its Asset keeps (Asset::storage, as
     // ColumnBytes views are kept). A place has thousands of columns, each a name to keep.
