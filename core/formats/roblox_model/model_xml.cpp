@@ -475,6 +475,17 @@ private:
                 float(v & 255) / 255.0f};
     }
 
+    // A property's type, static text: one of 15 characters at most is moved in from a string
+    // made in place, which compiles to a few stores, where assigning the text is a call to the
+    // general replace (an XML place sets one a property).
+    template <std::size_t N>
+    static void setType(Property& prop, const char (&name)[N]) {
+        if constexpr (N <= 16)
+            prop.type = std::string(name, N - 1);
+        else
+            prop.type.assign(name, N - 1);
+    }
+
     // `props` is the node's own list (readItem looked it up once for all its properties).
     void readProperty(int node, std::vector<Property>& props, pugi::xml_node p) {
         const std::string_view tag = p.name();
@@ -494,15 +505,20 @@ private:
                 named_ = true;
             }
         } else if (tag == "BinaryString") {
-            prop.type = "BinaryString";
+            setType(prop, "BinaryString");
             std::string decoded;
             if (!decodeBase64(text, decoded)) bad(p, "base64");
             prop.value = std::move(decoded);
         } else if (tag == "bool") {
-            prop.type = "bool";
+            setType(prop, "bool");
             prop.value = trim(text) == "true";
         } else if (tag == "int" || tag == "int64" || tag == "token" || tag == "BrickColor") {
-            prop.type = tag == "int" ? "int32" : tag == "token" ? "Enum" : std::string(tag);
+            if (tag == "int")
+                setType(prop, "int32");
+            else if (tag == "token")
+                setType(prop, "Enum");
+            else
+                prop.type = std::string(tag);
             std::int64_t v = 0;
             if (!parseNumber(text, v)) {
                 // Enum/BrickColor values are unsigned 32-bit; int32 may be written unsigned.
@@ -514,35 +530,35 @@ private:
             }
             prop.value = v;
         } else if (tag == "SecurityCapabilities") {
-            prop.type = "SecurityCapabilities";
+            setType(prop, "SecurityCapabilities");
             std::uint64_t v = 0;
             if (!parseNumber(text, v)) bad(p, "integer");
             prop.value = std::int64_t(v);
         } else if (tag == "float") {
-            prop.type = "float";
+            setType(prop, "float");
             float f = 0;
             if (!parseNumber(text, f)) bad(p, "number");
             prop.value = double(f);
         } else if (tag == "double") {
-            prop.type = "double";
+            setType(prop, "double");
             double d = 0;
             if (!parseNumber(text, d)) bad(p, "number");
             prop.value = d;
         } else if (tag == "Vector3") {
-            prop.type = "Vector3";
+            setType(prop, "Vector3");
             prop.value = vec3(p);
         } else if (tag == "Vector3int16") {
-            prop.type = "Vector3int16";
+            setType(prop, "Vector3int16");
             prop.value =
                 Vec3{float(childInt(p, "X")), float(childInt(p, "Y")), float(childInt(p, "Z"))};
         } else if (tag == "Vector2") {
-            prop.type = "Vector2";
+            setType(prop, "Vector2");
             prop.value = Vec2{childFloat(p, "X"), childFloat(p, "Y")};
         } else if (tag == "Vector2int16") {
-            prop.type = "Vector2int16";
+            setType(prop, "Vector2int16");
             prop.value = Vec2{float(childInt(p, "X")), float(childInt(p, "Y"))};
         } else if (tag == "Color3") {
-            prop.type = "Color3";
+            setType(prop, "Color3");
             if (p.child("R")) {
                 prop.value = Vec3{childFloat(p, "R"), childFloat(p, "G"), childFloat(p, "B")};
             } else {
@@ -551,12 +567,15 @@ private:
                 prop.value = argb(v);
             }
         } else if (tag == "Color3uint8") {
-            prop.type = "Color3uint8";
+            setType(prop, "Color3uint8");
             std::uint64_t v = 0;
             if (!parseNumber(text, v)) bad(p, "color");
             prop.value = argb(v);
         } else if (tag == "CoordinateFrame" || tag == "OptionalCoordinateFrame") {
-            prop.type = tag == "CoordinateFrame" ? "CFrame" : "OptionalCFrame";
+            if (tag == "CoordinateFrame")
+                setType(prop, "CFrame");
+            else
+                setType(prop, "OptionalCFrame");
             const pugi::xml_node src = tag == "CoordinateFrame" ? p : p.child("CFrame");
             if (src) {
                 static constexpr const char* kNames[12] = {
@@ -570,14 +589,14 @@ private:
                 prop.value = cf;
             }
         } else if (tag == "UDim") {
-            prop.type = "UDim";
+            setType(prop, "UDim");
             prop.value = std::vector<double>{childFloat(p, "S"), double(childInt(p, "O"))};
         } else if (tag == "UDim2") {
-            prop.type = "UDim2";
+            setType(prop, "UDim2");
             prop.value = std::vector<double>{childFloat(p, "XS"), double(childInt(p, "XO")),
                                              childFloat(p, "YS"), double(childInt(p, "YO"))};
         } else if (tag == "Ray") {
-            prop.type = "Ray";
+            setType(prop, "Ray");
             const Vec3 o = vec3(p.child("origin")), d = vec3(p.child("direction"));
             prop.value = std::vector<double>{o.x, o.y, o.z, d.x, d.y, d.z};
         } else if (tag == "Faces" || tag == "Axes") {
@@ -587,12 +606,12 @@ private:
             prop.type = std::string(tag);
             prop.value = floatList(p);
         } else if (tag == "Rect2D") {
-            prop.type = "Rect";
+            setType(prop, "Rect");
             const pugi::xml_node mn = p.child("min"), mx = p.child("max");
             prop.value = std::vector<double>{childFloat(mn, "X"), childFloat(mn, "Y"),
                                              childFloat(mx, "X"), childFloat(mx, "Y")};
         } else if (tag == "PhysicalProperties") {
-            prop.type = "PhysicalProperties";
+            setType(prop, "PhysicalProperties");
             std::vector<double> v;
             if (trim(p.child("CustomPhysics").child_value()) == "true") {
                 v = {childFloat(p, "Density"),          childFloat(p, "Friction"),
@@ -602,11 +621,11 @@ private:
             }
             prop.value = std::move(v);
         } else if (tag == "Ref") {
-            prop.type = "Ref";
+            setType(prop, "Ref");
             prop.value = NodeRef{-1};
             pendingRef = trim(text);
         } else if (tag == "SharedString" || tag == "NetAssetRef") {
-            prop.type = "SharedString";
+            setType(prop, "SharedString");
             auto it = sharedStrings_.find(trim(text));
             if (it != sharedStrings_.end()) {
                 prop.value = SharedStringRef{it->second};
@@ -616,7 +635,7 @@ private:
                     "shared string \"" + std::string(trim(text)) + "\" is not in <SharedStrings>");
             }
         } else if (tag == "UniqueId") {
-            prop.type = "UniqueId";
+            setType(prop, "UniqueId");
             // 32 hex digits, which the value keeps in lower case (formatUniqueId's form of the
             // numbers parseUniqueId reads from them, without the round trip: an XML place has
             // one on most items).
@@ -637,7 +656,7 @@ private:
             else
                 prop.value = std::move(value);
         } else if (tag == "Font") {
-            prop.type = "Font";
+            setType(prop, "Font");
             std::uint64_t weight = 400;
             if (p.child("Weight") &&
                 !parseNumber(std::string_view(p.child("Weight").child_value()), weight))
@@ -648,7 +667,7 @@ private:
                                                              : trim(p.child("Style").child_value()),
                 trim(p.child("CachedFaceId").child("url").child_value()));
         } else if (tag == "Content" || tag == "ContentId") {
-            prop.type = "Content";
+            setType(prop, "Content");
             if (pugi::xml_node u = p.child("url"))
                 prop.value = std::string(u.child_value());
             else if (pugi::xml_node u = p.child("uri"))
