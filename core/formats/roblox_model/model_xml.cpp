@@ -584,8 +584,7 @@ private:
                 childFloats(src, kNames, v);
                 CFrame cf;
                 cf.position = {v[0], v[1], v[2]};
-                // (A copy of known size: the loop it was became a `rep movs`, slow to start.)
-                std::memcpy(cf.rotation.data(), v + 3, sizeof cf.rotation);
+                for (int i = 0; i < 9; ++i) cf.rotation[i] = v[3 + i];
                 prop.value = cf;
             }
         } else if (tag == "UDim") {
