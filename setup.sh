@@ -32,6 +32,7 @@ packages=(
   libpugixml-dev nlohmann-json3-dev libtinygltf-dev libmeshoptimizer-dev libpng-dev
   libjpeg62-turbo-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libxml2-dev libexpat1-dev  # bench_corpus_models' XML floors through Debian's other XML readers
   xvfb xauth shared-mime-info desktop-file-utils xdg-utils
   clang libclang-rt-14-dev clang-format assimp-utils appstream
 )

@@ -17,6 +17,13 @@
 // read or checked; "floor" is (bare + copy) / bare, the least ratio any decode into that Asset can
 // reach, since it must inflate the bytes and write at least what the copy writes.
 //
+// Two more floors, of other kinds: "least" (binary files) is the least any decoder into a tree
+// of typed columns does — the chunks framed and inflated into memory kept with the result, each
+// INST chunk's referents, each PROP chunk's class, name and type recorded, PRNT's links — and
+// nothing else (leastTree); "libxml2" and "expat" (XML files) are the least walk of pugiWalk
+// made through the two other XML readers Debian has, which read without a DOM (events), when the
+// build found them. The last line gives each as a ratio of sums over the same bare work.
+//
 //   bench_corpus_models [CORPUS_DIR] [--min-ms N] [--only TEXT]
 // The corpus is CORPUS_DIR, else $MESHSCOPE_CORPUS, else ../shared/corpus (from the working
 // directory or up to two levels above it). --only keeps the files whose path holds TEXT.
@@ -37,10 +44,18 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <pugixml.hpp>
 #include <string>
 #include <vector>
+
+#if MESHSCOPE_BENCH_LIBXML2
+#include <libxml/parser.h>
+#endif
+#if MESHSCOPE_BENCH_EXPAT
+#include <expat.h>
+#endif
 
 #include "io/decimal.h"
 #include "io/decode_context.h"
@@ -138,6 +153,204 @@ bool isBinaryModel(const Bytes& b) {
     return n + (sum != 0);
 }
 
+// The least a decoder that keeps a binary model's tree and its values does: frame the chunks,
+// inflate each into memory kept with the result (one block for all, not cleared first), read each
+// INST chunk's class and referents, each PROP chunk's class, property name and type (a record a
+// column, its values left as the chunk's bytes), and PRNT's links into a parent a node. No name
+// read, no check beyond bounds, no byte map, nothing derived (parts, rigs, unions): the floor of
+// any decode into a tree of typed columns, for comparison with the bare inflation.
+struct LeastColumn {
+    std::uint32_t classId;
+    std::string_view name;
+    std::uint8_t type;
+    ByteSpan values;
+};
+struct LeastClass {
+    std::string_view name;
+    std::uint32_t first, count;
+};
+// n int32s stored as 4 byte planes (big-endian bytes), zigzag-coded differences: the values.
+void leastReferents(const std::uint8_t* p, std::size_t n, std::vector<std::int32_t>& out) {
+    std::int32_t acc = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t v = std::uint32_t(p[i]) << 24 | std::uint32_t(p[n + i]) << 16 |
+                                std::uint32_t(p[2 * n + i]) << 8 | p[3 * n + i];
+        acc += std::int32_t((v >> 1) ^ (0u - (v & 1)));
+        out.push_back(acc);
+    }
+}
+[[gnu::noinline]] std::size_t leastTree(const Bytes& file) {
+    Asset scratch;
+    DecodeOptions options;
+    DecodeContext ctx(file, options, scratch);
+    std::vector<LeastColumn> columns;
+    std::vector<LeastClass> classes;
+    std::vector<std::int32_t> refs, parentRefs, nodeOfRef, parent;
+    InflateBuffer zstdBuffer;
+    std::size_t nodes = 0;
+    try {
+        // Framing: the kept block's size (what the chunks inflate to).
+        std::size_t total = 0;
+        for (std::size_t at = 32; at + 16 <= file.size();) {
+            std::uint32_t c, u;
+            std::memcpy(&c, file.data() + at + 4, 4);
+            std::memcpy(&u, file.data() + at + 8, 4);
+            const std::size_t length = c ? c : u;
+            if (length > file.size() - at - 16) break;
+            total += c ? u : 0;
+            if (std::memcmp(file.data() + at, "END", 3) == 0) break;
+            at += 16 + length;
+        }
+        const std::unique_ptr<std::uint8_t[]> kept(
+            new std::uint8_t[std::max<std::size_t>(total, 1)]);
+        std::size_t used = 0;
+        for (std::size_t at = 32; at + 16 <= file.size();) {
+            std::uint32_t c, u;
+            std::memcpy(&c, file.data() + at + 4, 4);
+            std::memcpy(&u, file.data() + at + 8, 4);
+            const std::size_t length = c ? c : u;
+            if (length > file.size() - at - 16) break;
+            const ByteSpan body(file.data() + at + 16, length);
+            ByteSpan data = body;
+            if (c) {
+                if (looksLikeZstd(body)) {
+                    const ByteSpan z = zstdBuffer.zstd(ctx, body, u, at + 16);
+                    std::memcpy(kept.get() + used, z.data(), z.size());
+                } else {
+                    InflateBuffer::checkLz4Block(ctx, body, u, at + 16);
+                    InflateBuffer::lz4BlockInto(ctx, body, u, at + 16, kept.get() + used);
+                }
+                data = ByteSpan(kept.get() + used, u);
+                used += u;
+            }
+            const std::uint8_t* p = data.data();
+            const std::size_t n = data.size();
+            auto u32 = [&](std::size_t o) {
+                std::uint32_t v = 0;
+                if (o + 4 <= n) std::memcpy(&v, p + o, 4);
+                return v;
+            };
+            if (std::memcmp(file.data() + at, "INST", 4) == 0 && n >= 9) {
+                const std::uint32_t id = u32(0), nameLength = u32(4);
+                if (nameLength <= n - 8 && n - 8 - nameLength >= 5) {
+                    const std::size_t o = 8 + nameLength;
+                    const std::uint32_t count = u32(o + 1);
+                    if (id < (1u << 20) && std::uint64_t(count) * 4 <= n - o - 5) {
+                        if (id >= classes.size()) classes.resize(std::size_t(id) + 1);
+                        classes[id] = {{reinterpret_cast<const char*>(p + 8), nameLength},
+                                       std::uint32_t(nodes),
+                                       count};
+                        refs.clear();
+                        leastReferents(p + o + 5, count, refs);
+                        for (std::uint32_t i = 0; i < count; ++i) {
+                            const std::int32_t r = refs[i];
+                            if (r < 0 || r > (1 << 24)) continue;
+                            if (std::size_t(r) >= nodeOfRef.size())
+                                nodeOfRef.resize(std::size_t(r) + 1, -1);
+                            nodeOfRef[std::size_t(r)] = std::int32_t(nodes + i);
+                        }
+                        nodes += count;
+                    }
+                }
+            } else if (std::memcmp(file.data() + at, "PROP", 4) == 0 && n >= 8) {
+                const std::uint32_t id = u32(0), nameLength = u32(4);
+                if (nameLength < n - 8)
+                    columns.push_back({id,
+                                       {reinterpret_cast<const char*>(p + 8), nameLength},
+                                       p[8 + nameLength],
+                                       ByteSpan(p + 9 + nameLength, n - 9 - nameLength)});
+            } else if (std::memcmp(file.data() + at, "PRNT", 4) == 0 && n >= 5) {
+                const std::uint32_t links = u32(1);
+                if (std::uint64_t(links) * 8 <= n - 5) {
+                    refs.clear();
+                    parentRefs.clear();
+                    leastReferents(p + 5, links, refs);
+                    leastReferents(p + 5 + 4 * std::size_t(links), links, parentRefs);
+                    parent.assign(nodes, -1);
+                    auto node = [&](std::int32_t r) {
+                        return r >= 0 && std::size_t(r) < nodeOfRef.size()
+                                   ? nodeOfRef[std::size_t(r)]
+                                   : -1;
+                    };
+                    for (std::uint32_t i = 0; i < links; ++i)
+                        if (const std::int32_t child = node(refs[i]); child >= 0)
+                            parent[std::size_t(child)] = node(parentRefs[i]);
+                }
+            }
+            if (std::memcmp(file.data() + at, "END", 3) == 0) break;
+            at += 16 + length;
+        }
+    } catch (const DecodeFailure&) {
+    }
+    return nodes + columns.size() + classes.size() + parent.size();
+}
+
+// pugixml's parse and the least walk, as pugiWalk makes them, through the two other XML readers
+// Debian has, which read without a DOM (events for start tags, text and end tags): the same
+// element names, first attributes and numbers read. Built when their headers are found.
+struct SaxState {
+    std::string text;  // the current element's text, up to its first child or its end
+    std::size_t n = 0;
+    double sum = 0;
+    void start(const char* name, const char* firstValue) {
+        n += std::uint8_t(name[0]) + (firstValue ? std::uint8_t(firstValue[0]) : 0);
+        text.clear();
+    }
+    void end() {
+        if (!text.empty() && (text[0] == '-' || unsigned(text[0] - '0') < 10)) {
+            float f = 0;
+            decimalFromChars(text.data(), text.data() + text.size(), f);
+            sum += f;
+        }
+        text.clear();
+    }
+};
+#if MESHSCOPE_BENCH_LIBXML2
+[[gnu::noinline]] std::size_t libxml2Walk(const Bytes& file) {
+    xmlSAXHandler h{};
+    h.initialized = XML_SAX2_MAGIC;
+    h.startElementNs = [](void* s, const xmlChar* name, const xmlChar*, const xmlChar*, int,
+                          const xmlChar**, int attributes, int, const xmlChar** a) {
+        // a: name, prefix, URI, value, end for each attribute
+        static_cast<SaxState*>(s)->start(
+            reinterpret_cast<const char*>(name),
+            attributes ? reinterpret_cast<const char*>(a[3]) : nullptr);
+    };
+    h.endElementNs = [](void* s, const xmlChar*, const xmlChar*, const xmlChar*) {
+        static_cast<SaxState*>(s)->end();
+    };
+    h.serror = [](void*, xmlErrorPtr) {};  // malformed test files: nothing printed
+    h.characters = [](void* s, const xmlChar* c, int length) {
+        static_cast<SaxState*>(s)->text.append(reinterpret_cast<const char*>(c),
+                                               std::size_t(length));
+    };
+    SaxState state;
+    const int status = xmlSAXUserParseMemory(&h, &state, reinterpret_cast<const char*>(file.data()),
+                                             int(std::min<std::size_t>(file.size(), INT32_MAX)));
+    return state.n + (state.sum != 0) + (status == 0);
+}
+#endif
+#if MESHSCOPE_BENCH_EXPAT
+[[gnu::noinline]] std::size_t expatWalk(const Bytes& file) {
+    const XML_Parser parser = XML_ParserCreate("UTF-8");
+    SaxState state;
+    XML_SetUserData(parser, &state);
+    XML_SetElementHandler(
+        parser,
+        [](void* s, const XML_Char* name, const XML_Char** a) {
+            static_cast<SaxState*>(s)->start(name, a[0] ? a[1] : nullptr);
+        },
+        [](void* s, const XML_Char*) { static_cast<SaxState*>(s)->end(); });
+    XML_SetCharacterDataHandler(parser, [](void* s, const XML_Char* c, int length) {
+        static_cast<SaxState*>(s)->text.append(c, std::size_t(length));
+    });
+    const auto status = XML_Parse(parser, reinterpret_cast<const char*>(file.data()),
+                                  int(std::min<std::size_t>(file.size(), INT32_MAX)), 1);
+    XML_ParserFree(parser);
+    return state.n + (state.sum != 0) + (status == XML_STATUS_OK);
+}
+#endif
+
 // One pass over the bytes: what reading an XML document costs at least.
 std::size_t scanOnly(const Bytes& file) {
     std::size_t n = 0;
@@ -207,7 +420,7 @@ struct Row {
     std::string path;
     std::size_t size = 0;
     bool binary = false;
-    Time decode, bare, scan, walk, withTerrain, noMap, copy;
+    Time decode, bare, scan, walk, withTerrain, noMap, copy, least, libxml2, expat;
     bool terrain = false;  // the default decode meshes terrain: withTerrain is timed
     std::size_t nodes = 0;
     bool ok = true;
@@ -250,6 +463,7 @@ int main(int argc, char** argv) {
     std::vector<Row> rows;
     double decodeTotal = 0, bareTotal = 0, decodeCpu = 0, bareCpu = 0, noMapCpu = 0, copyCpu = 0;
     double binaryDecode = 0, binaryBare = 0, xmlDecode = 0, xmlBare = 0, xmlWalk = 0;  // CPU
+    double binaryLeast = 0, xmlLibxml2 = 0, xmlExpat = 0;                              // CPU
     for (const fs::path& path : files) {
         std::ifstream in(path, std::ios::binary);
         const Bytes bytes{std::istreambuf_iterator<char>(in), {}};
@@ -278,9 +492,20 @@ int main(int argc, char** argv) {
             [&] { sink = sink + decodeWithoutMap(bytes, noMap); },
             [&] { sink = sink + assetCopyOnly(kept.asset); },
             [&] { sink = sink + (row.binary ? inflateChunksOnly(bytes) : pugiOnly(bytes)); }};
-        if (!row.binary) {
+        std::size_t libxml2Step = 0, expatStep = 0;
+        if (row.binary) {
+            steps.push_back([&] { sink = sink + leastTree(bytes); });
+        } else {
             steps.push_back([&] { sink = sink + scanOnly(bytes); });
             steps.push_back([&] { sink = sink + pugiWalk(bytes); });
+#if MESHSCOPE_BENCH_LIBXML2
+            libxml2Step = steps.size();
+            steps.push_back([&] { sink = sink + libxml2Walk(bytes); });
+#endif
+#if MESHSCOPE_BENCH_EXPAT
+            expatStep = steps.size();
+            steps.push_back([&] { sink = sink + expatWalk(bytes); });
+#endif
         }
         if (row.terrain)
             steps.push_back([&] {
@@ -292,16 +517,25 @@ int main(int argc, char** argv) {
         row.noMap = t[1];
         row.copy = t[2];
         row.bare = t[3];
-        if (!row.binary) {
+        if (row.binary) {
+            row.least = t[4];
+        } else {
             row.scan = t[4];
             row.walk = t[5];
+            if (libxml2Step) row.libxml2 = t[libxml2Step];
+            if (expatStep) row.expat = t[expatStep];
         }
         if (row.terrain) row.withTerrain = t.back();
         decodeTotal += row.decode.wall;
         bareTotal += row.bare.wall;
         (row.binary ? binaryDecode : xmlDecode) += row.decode.cpu;
         (row.binary ? binaryBare : xmlBare) += row.bare.cpu;
-        if (!row.binary) xmlWalk += row.walk.cpu;
+        if (row.binary) binaryLeast += row.least.cpu;
+        if (!row.binary) {
+            xmlWalk += row.walk.cpu;
+            xmlLibxml2 += libxml2Step ? row.libxml2.cpu : 0;
+            xmlExpat += expatStep ? row.expat.cpu : 0;
+        }
         decodeCpu += row.decode.cpu;
         bareCpu += row.bare.cpu;
         noMapCpu += row.noMap.cpu;
@@ -310,22 +544,30 @@ int main(int argc, char** argv) {
     }
     std::sort(rows.begin(), rows.end(),
               [](const Row& a, const Row& b) { return a.ratio() > b.ratio(); });
-    std::printf("%8s %11s %11s %9s %10s %10s %10s %10s %10s %8s %-6s %10s %10s %11s %s\n", "ratio",
-                "decode ms", "bare ms", "cpu ratio", "decode cpu", "no-map cpu", "copy cpu",
-                "floor", "bytes", "nodes", "bare", "scan ms", "walk ms", "+terrain ms",
-                "file (worst first)");
+    std::printf(
+        "%8s %11s %11s %9s %10s %10s %10s %10s %10s %8s %-6s %10s %10s %10s %10s %10s %11s "
+        "%s\n",
+        "ratio", "decode ms", "bare ms", "cpu ratio", "decode cpu", "no-map cpu", "copy cpu",
+        "floor", "bytes", "nodes", "bare", "scan ms", "walk ms", "least ms", "libxml2 ms",
+        "expat ms", "+terrain ms", "file (worst first)");
     for (const Row& r : rows) {
-        char scan[32] = "-", walk[32] = "-", terrain[32] = "-";
+        char scan[32] = "-", walk[32] = "-", terrain[32] = "-", least[32] = "-", libxml2[32] = "-",
+             expat[32] = "-";
         if (!r.binary) std::snprintf(scan, sizeof scan, "%.3f", r.scan.wall * 1e3);
         if (!r.binary) std::snprintf(walk, sizeof walk, "%.3f", r.walk.wall * 1e3);
+        if (r.binary) std::snprintf(least, sizeof least, "%.3f", r.least.wall * 1e3);
+        if (!r.binary && r.libxml2.wall < 1e29)
+            std::snprintf(libxml2, sizeof libxml2, "%.3f", r.libxml2.wall * 1e3);
+        if (!r.binary && r.expat.wall < 1e29)
+            std::snprintf(expat, sizeof expat, "%.3f", r.expat.wall * 1e3);
         if (r.terrain) std::snprintf(terrain, sizeof terrain, "%.3f", r.withTerrain.wall * 1e3);
         std::printf(
             "%8.2f %11.3f %11.3f %9.2f %10.3f %10.3f %10.3f %10.2f %10zu %8zu %-6s %10s %10s "
-            "%11s %s%s\n",
+            "%10s %10s %10s %11s %s%s\n",
             r.ratio(), r.decode.wall * 1e3, r.bare.wall * 1e3, r.cpuRatio(), r.decode.cpu * 1e3,
             r.noMap.cpu * 1e3, r.copy.cpu * 1e3, r.floor(), r.size, r.nodes,
-            r.binary ? "chunks" : "pugixml", scan, walk, terrain, r.path.c_str(),
-            r.ok ? "" : "  (decode error)");
+            r.binary ? "chunks" : "pugixml", scan, walk, least, libxml2, expat, terrain,
+            r.path.c_str(), r.ok ? "" : "  (decode error)");
     }
     std::printf(
         "%zu files: decode %.2f ms in all, bare %.2f ms in all, ratio of sums %.2f (CPU: %.2f ms "
@@ -340,5 +582,19 @@ int main(int argc, char** argv) {
         binaryDecode * 1e3, binaryBare * 1e3, binaryBare > 0 ? binaryDecode / binaryBare : 0.0,
         xmlDecode * 1e3, xmlBare * 1e3, xmlBare > 0 ? xmlDecode / xmlBare : 0.0, xmlWalk * 1e3,
         xmlWalk > 0 ? xmlDecode / xmlWalk : 0.0);
+    // The floors beside the goal of 2x the bare work: the least tree of the binary files, and the
+    // least walk through each XML reader, as ratios of the same bare work.
+    std::printf(
+        "CPU, the least work over the bare: binary files' least tree %.2f ms, %.2f; XML "
+        "files' least walk through pugixml's DOM %.2f",
+        binaryLeast * 1e3, binaryBare > 0 ? binaryLeast / binaryBare : 0.0,
+        xmlBare > 0 ? xmlWalk / xmlBare : 0.0);
+#if MESHSCOPE_BENCH_LIBXML2
+    std::printf(", libxml2's SAX2 %.2f", xmlBare > 0 ? xmlLibxml2 / xmlBare : 0.0);
+#endif
+#if MESHSCOPE_BENCH_EXPAT
+    std::printf(", expat's %.2f", xmlBare > 0 ? xmlExpat / xmlBare : 0.0);
+#endif
+    std::printf("\n");
     return 0;
 }
