@@ -81,6 +81,30 @@ bool isBinaryModel(const Bytes& b) {
     return b.size() >= 32 && std::memcmp(b.data(), "<roblox!", 8) == 0;
 }
 
+// The chunk whose header is at `at` in a binary model, or nothing when its header or body does not
+// fit in the file (the walks below end there).
+struct ChunkAt {
+    const std::uint8_t* name;
+    std::uint32_t compressed, uncompressed;  // compressed 0: the body is raw
+    ByteSpan body;
+    std::size_t bodyOffset;
+    bool isEnd() const { return std::memcmp(name, "END", 3) == 0; }
+    bool is(const char (&word)[5]) const { return std::memcmp(name, word, 4) == 0; }
+    std::size_t next() const { return bodyOffset + body.size(); }
+};
+inline std::optional<ChunkAt> chunkAt(const Bytes& file, std::size_t at) {
+    if (at > file.size() || file.size() - at < 16) return std::nullopt;
+    ChunkAt c;
+    c.name = file.data() + at;
+    std::memcpy(&c.compressed, file.data() + at + 4, 4);
+    std::memcpy(&c.uncompressed, file.data() + at + 8, 4);
+    const std::size_t length = c.compressed ? c.compressed : c.uncompressed;
+    if (length > file.size() - at - 16) return std::nullopt;
+    c.bodyOffset = at + 16;
+    c.body = ByteSpan(file.data() + c.bodyOffset, length);
+    return c;
+}
+
 // Inflates every compressed chunk of a binary model (framing checked; a chunk that does not fit
 // ends the walk). Returns the bytes inflated.
 [[gnu::noinline]] std::size_t inflateChunksOnly(const Bytes& file) {
@@ -89,24 +113,21 @@ bool isBinaryModel(const Bytes& b) {
     DecodeContext ctx(file, options, scratch);
     InflateBuffer buffer;
     std::size_t total = 0;
-    std::size_t at = 32;
     try {
-        while (at + 16 <= file.size()) {
-            std::uint32_t c, u;
-            std::memcpy(&c, file.data() + at + 4, 4);
-            std::memcpy(&u, file.data() + at + 8, 4);
-            const std::size_t length = c ? c : u;
-            if (length > file.size() - at - 16) break;
-            const ByteSpan body(file.data() + at + 16, length);
-            if (c) {
-                const ByteSpan out = looksLikeZstd(body) ? buffer.zstd(ctx, body, u, at + 16)
-                                                         : buffer.lz4Block(ctx, body, u, at + 16);
+        for (std::size_t at = 32;;) {
+            const auto c = chunkAt(file, at);
+            if (!c) break;
+            if (c->compressed) {
+                const std::uint32_t u = c->uncompressed;
+                const ByteSpan out = looksLikeZstd(c->body)
+                                         ? buffer.zstd(ctx, c->body, u, c->bodyOffset)
+                                         : buffer.lz4Block(ctx, c->body, u, c->bodyOffset);
                 total += out.size();
             } else {
-                total += u;
+                total += c->uncompressed;
             }
-            if (std::memcmp(file.data() + at, "END", 3) == 0) break;
-            at += 16 + length;
+            if (c->isEnd()) break;
+            at = c->next();
         }
     } catch (const DecodeFailure&) {
     }
@@ -191,34 +212,27 @@ void leastReferents(const std::uint8_t* p, std::size_t n, std::vector<std::int32
     try {
         // Framing: the kept block's size (what the chunks inflate to).
         std::size_t total = 0;
-        for (std::size_t at = 32; at + 16 <= file.size();) {
-            std::uint32_t c, u;
-            std::memcpy(&c, file.data() + at + 4, 4);
-            std::memcpy(&u, file.data() + at + 8, 4);
-            const std::size_t length = c ? c : u;
-            if (length > file.size() - at - 16) break;
-            total += c ? u : 0;
-            if (std::memcmp(file.data() + at, "END", 3) == 0) break;
-            at += 16 + length;
+        for (std::size_t at = 32;;) {
+            const auto c = chunkAt(file, at);
+            if (!c) break;
+            total += c->compressed ? c->uncompressed : 0;
+            if (c->isEnd()) break;
+            at = c->next();
         }
         const std::unique_ptr<std::uint8_t[]> kept(
             new std::uint8_t[std::max<std::size_t>(total, 1)]);
         std::size_t used = 0;
-        for (std::size_t at = 32; at + 16 <= file.size();) {
-            std::uint32_t c, u;
-            std::memcpy(&c, file.data() + at + 4, 4);
-            std::memcpy(&u, file.data() + at + 8, 4);
-            const std::size_t length = c ? c : u;
-            if (length > file.size() - at - 16) break;
-            const ByteSpan body(file.data() + at + 16, length);
-            ByteSpan data = body;
-            if (c) {
-                if (looksLikeZstd(body)) {
-                    const ByteSpan z = zstdBuffer.zstd(ctx, body, u, at + 16);
+        for (std::size_t at = 32;;) {
+            const auto c = chunkAt(file, at);
+            if (!c) break;
+            ByteSpan data = c->body;
+            if (const std::uint32_t u = c->uncompressed; c->compressed) {
+                if (looksLikeZstd(c->body)) {
+                    const ByteSpan z = zstdBuffer.zstd(ctx, c->body, u, c->bodyOffset);
                     std::memcpy(kept.get() + used, z.data(), z.size());
                 } else {
-                    InflateBuffer::checkLz4Block(ctx, body, u, at + 16);
-                    InflateBuffer::lz4BlockInto(ctx, body, u, at + 16, kept.get() + used);
+                    InflateBuffer::checkLz4Block(ctx, c->body, u, c->bodyOffset);
+                    InflateBuffer::lz4BlockInto(ctx, c->body, u, c->bodyOffset, kept.get() + used);
                 }
                 data = ByteSpan(kept.get() + used, u);
                 used += u;
@@ -230,7 +244,7 @@ void leastReferents(const std::uint8_t* p, std::size_t n, std::vector<std::int32
                 if (o + 4 <= n) std::memcpy(&v, p + o, 4);
                 return v;
             };
-            if (std::memcmp(file.data() + at, "INST", 4) == 0 && n >= 9) {
+            if (c->is("INST") && n >= 9) {
                 const std::uint32_t id = u32(0), nameLength = u32(4);
                 if (nameLength <= n - 8 && n - 8 - nameLength >= 5) {
                     const std::size_t o = 8 + nameLength;
@@ -252,14 +266,14 @@ void leastReferents(const std::uint8_t* p, std::size_t n, std::vector<std::int32
                         nodes += count;
                     }
                 }
-            } else if (std::memcmp(file.data() + at, "PROP", 4) == 0 && n >= 8) {
+            } else if (c->is("PROP") && n >= 8) {
                 const std::uint32_t id = u32(0), nameLength = u32(4);
                 if (nameLength < n - 8)
                     columns.push_back({id,
                                        {reinterpret_cast<const char*>(p + 8), nameLength},
                                        p[8 + nameLength],
                                        ByteSpan(p + 9 + nameLength, n - 9 - nameLength)});
-            } else if (std::memcmp(file.data() + at, "PRNT", 4) == 0 && n >= 5) {
+            } else if (c->is("PRNT") && n >= 5) {
                 const std::uint32_t links = u32(1);
                 if (std::uint64_t(links) * 8 <= n - 5) {
                     refs.clear();
@@ -277,8 +291,8 @@ void leastReferents(const std::uint8_t* p, std::size_t n, std::vector<std::int32
                             parent[std::size_t(child)] = node(parentRefs[i]);
                 }
             }
-            if (std::memcmp(file.data() + at, "END", 3) == 0) break;
-            at += 16 + length;
+            if (c->isEnd()) break;
+            at = c->next();
         }
     } catch (const DecodeFailure&) {
     }
