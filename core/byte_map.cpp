@@ -96,8 +96,9 @@ void ByteMap::copyFrom(const ByteMap& other) {
 }
 
 char* ByteMap::newTextBlock(std::size_t size) {
-    // Blocks grow with the map (4 KiB up to 256 KiB), and a longer path gets its own.
-    constexpr std::size_t kFirst = 4096, kLargest = 256 * 1024;
+    // Blocks grow with the map (512 bytes up to 256 KiB: a small model's few paths fit in a block
+    // the allocator keeps at hand), and a longer path gets its own.
+    constexpr std::size_t kFirst = 512, kLargest = 256 * 1024;
     textBlock_ = textBlock_ == 0 ? kFirst : std::min(textBlock_ * 2, kLargest);
     const std::size_t block = std::max(textBlock_, size);
     text_.push_back(std::make_unique_for_overwrite<char[]>(block));
