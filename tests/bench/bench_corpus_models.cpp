@@ -219,6 +219,7 @@ void leastReferents(const std::uint8_t* p, std::size_t n, std::vector<std::int32
             if (c->isEnd()) break;
             at = c->next();
         }
+        if (total > (std::size_t(1) << 31)) return 0;  // not a corpus file's
         const std::unique_ptr<std::uint8_t[]> kept(
             new std::uint8_t[std::max<std::size_t>(total, 1)]);
         std::size_t used = 0;
